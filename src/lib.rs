@@ -1,0 +1,56 @@
+//! # associative-memory
+//!
+//! A private, deterministic associative memory for agents that run on the client: records
+//! (memories and episodes) in SQLite, and a declared graph over them — entities with
+//! aliases, the records that mention them, and subject–predicate–object relations — that
+//! an agent asserts and the engine follows with SQL and pure functions. No model is called
+//! anywhere.
+//!
+//! [`Memory`] is the whole API: open one, then [`Memory::store`],
+//! [`Memory::declare_associations`], [`Memory::traverse`], [`Memory::get_contents`], the
+//! deletes, [`Memory::export`] / [`Memory::import`] — or [`Memory::call`] with a tool name
+//! and JSON options, as the wasm binding and tool calls do. Every failure is an [`Error`]
+//! with a stable code and, for bad input, the field.
+//!
+//! ```
+//! use associative_memory::{Memory, FixedClock};
+//! use serde_json::json;
+//!
+//! let mut memory = Memory::open_in_memory_with_clock(Box::new(FixedClock::new(0))).unwrap();
+//! memory.call("store", &json!({
+//!     "agent_id": "a", "content": "Kirari maintains MizEye.",
+//!     "associations": {
+//!         "entities": [{"name": "MizEye", "aliases": ["ミズアイ"]}],
+//!         "relations": [{"subject": "Kirari", "predicate": "maintains", "object": "MizEye"}]
+//!     }
+//! })).unwrap();
+//! let graph = memory.call("traverse", &json!({"agent_id": "a", "entity": "ミズアイ"})).unwrap();
+//! assert_eq!(graph["entities"][1]["name"], "Kirari");
+//! ```
+#![warn(missing_docs)]
+
+mod api;
+mod args;
+mod associations;
+mod clock;
+mod entities;
+mod error;
+mod memory;
+mod normalize;
+mod records;
+mod schema;
+mod scope;
+mod traverse;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use api::*;
+pub use associations::{MAX_ALIASES, MAX_ITEMS, MAX_TEXT};
+pub use clock::{format_iso, parse_iso, Clock, FixedClock, SystemClock};
+pub use error::{Error, Result};
+pub use memory::Memory;
+pub use normalize::normalize;
+pub use records::{Kind, Ref};
+pub use schema::SCHEMA_VERSION;
+pub use scope::{ReadScope, WriteScope};

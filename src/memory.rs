@@ -1,0 +1,198 @@
+//! [`Memory`]: one SQLite database, one clock, and every operation of SPEC §3.
+//!
+//! Each write runs in one transaction after its options were fully checked, so a call
+//! either does everything it reports or nothing at all.
+
+use crate::api::*;
+use crate::associations::Declarer;
+use crate::clock::{format_iso, Clock, SystemClock};
+use crate::error::{Error, Result};
+use crate::records::{self, Kind};
+use crate::schema::migrate;
+use crate::{entities, traverse};
+use rusqlite::{Connection, MAIN_DB};
+use serde::Serialize;
+use serde_json::Value;
+
+/// An associative memory: records, the declared graph over them, and the operations on
+/// both. Open one per database; it is not shared between threads.
+pub struct Memory {
+    conn: Connection,
+    clock: Box<dyn Clock>,
+}
+
+impl std::fmt::Debug for Memory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Memory").finish_non_exhaustive()
+    }
+}
+
+fn json<T: Serialize>(value: T) -> Value {
+    serde_json::to_value(value).expect("responses serialize to JSON")
+}
+
+impl Memory {
+    /// A new, empty memory held in memory, stamped by the system clock.
+    pub fn open_in_memory() -> Result<Self> {
+        Self::open_in_memory_with_clock(Box::new(SystemClock))
+    }
+
+    /// A new, empty memory held in memory, stamped by `clock`.
+    pub fn open_in_memory_with_clock(clock: Box<dyn Clock>) -> Result<Self> {
+        Self::from_connection(Connection::open_in_memory()?, clock)
+    }
+
+    /// The memory in the database file at `path` (created if absent, migrated if older).
+    pub fn open(path: impl AsRef<std::path::Path>, clock: Box<dyn Clock>) -> Result<Self> {
+        Self::from_connection(Connection::open(path)?, clock)
+    }
+
+    /// The memory on an open connection (any VFS: OPFS in a browser worker, a file
+    /// natively), brought to the current schema.
+    pub fn from_connection(mut conn: Connection, clock: Box<dyn Clock>) -> Result<Self> {
+        migrate(&mut conn)?;
+        Ok(Memory { conn, clock })
+    }
+
+    fn now(&self) -> String {
+        format_iso(self.clock.now_ms())
+    }
+
+    /// Stores a memory, and the declarations riding on it (design §2). The memory is
+    /// stored even when its associations are malformed; what was dropped is reported.
+    pub fn store(&mut self, opts: &StoreOptions) -> Result<StoreResponse> {
+        let now = self.now();
+        let tx = self.conn.transaction()?;
+        let id = records::insert_memory(&tx, opts, &now)?;
+        let associations = match &opts.associations {
+            None => None,
+            Some(assoc) => {
+                let mut report = DeclareReport::default();
+                let declarer = Declarer { conn: &tx, scope: &opts.scope, declared_by: DeclaredBy::Agent.as_str(), now: &now };
+                declarer.declare(assoc, Some(records::Ref { kind: Kind::Mem, id }), &mut report)?;
+                Some(report)
+            }
+        };
+        tx.commit()?;
+        Ok(StoreResponse { ok: true, result: "stored", id, associations })
+    }
+
+    /// Archives an episode: a summarized conversation.
+    pub fn archive_episode(&mut self, opts: &EpisodeOptions) -> Result<EpisodeResponse> {
+        let now = self.now();
+        let tx = self.conn.transaction()?;
+        let response = records::archive_episode(&tx, opts, &now)?;
+        tx.commit()?;
+        Ok(response)
+    }
+
+    /// Declares entities, aliases, mentions and relations after the fact, and retracts.
+    pub fn declare_associations(&mut self, opts: &DeclareOptions) -> Result<DeclareResponse> {
+        let now = self.now();
+        let tx = self.conn.transaction()?;
+        let declarer = Declarer { conn: &tx, scope: &opts.scope, declared_by: opts.declared_by.as_str(), now: &now };
+        let mut report = DeclareReport::default();
+        let mut anchor = opts.anchor_ref;
+        if let Some(a) = anchor {
+            if !a.exists(&tx, &opts.scope.owner())? {
+                report.dropped.push(Dropped { item: "anchor_ref".into(), reason: format!("{a} is not a record of this agent") });
+                anchor = None;
+            }
+        }
+        if let Some(assoc) = &opts.associations {
+            declarer.declare(&Value::Object(assoc.clone()), anchor, &mut report)?;
+        }
+        let retracted = opts.retract.as_ref().map(|r| declarer.retract(r, &mut report)).transpose()?;
+        tx.commit()?;
+        Ok(DeclareResponse { ok: true, result: "declared", report, retracted })
+    }
+
+    /// An entity's neighbourhood (design §4).
+    pub fn traverse(&self, opts: &TraverseOptions) -> Result<TraverseResponse> {
+        traverse::traverse(&self.conn, opts)
+    }
+
+    /// Full records for refs.
+    pub fn get_contents(&self, opts: &GetContentsOptions) -> Result<GetContentsResponse> {
+        records::get_contents(&self.conn, opts)
+    }
+
+    /// Deletes a memory with every mention and relation that depends on it.
+    pub fn delete_memory(&mut self, opts: &DeleteOptions) -> Result<DeleteResponse> {
+        self.in_transaction(|tx| records::delete(tx, Kind::Mem, &opts.agent_id, opts.id, "memory_id"))
+    }
+
+    /// Deletes an episode with every mention and relation that depends on it.
+    pub fn delete_episode(&mut self, opts: &DeleteOptions) -> Result<DeleteResponse> {
+        self.in_transaction(|tx| records::delete(tx, Kind::Ep, &opts.agent_id, opts.id, "episode_id"))
+    }
+
+    /// Deletes an entity with its aliases, mentions and relations.
+    pub fn delete_entity(&mut self, opts: &DeleteOptions) -> Result<DeleteResponse> {
+        self.in_transaction(|tx| entities::delete(tx, &opts.agent_id, opts.id))
+    }
+
+    /// A page of the agent's entities with alias, mention and relation counts.
+    pub fn list_entities(&self, opts: &ListEntitiesOptions) -> Result<ListEntitiesResponse> {
+        entities::list(&self.conn, opts)
+    }
+
+    fn in_transaction<T>(&mut self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let tx = self.conn.transaction()?;
+        let out = f(&tx)?;
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// The whole database as bytes (an SQLite database image), to save anywhere and
+    /// load back with [`Memory::import`].
+    pub fn export(&mut self) -> Result<Vec<u8>> {
+        Ok(self.conn.serialize(MAIN_DB)?.to_vec())
+    }
+
+    /// Replaces this memory's whole content with database bytes from [`Memory::export`].
+    ///
+    /// The bytes are opened and checked (and migrated, if older) in a scratch database
+    /// first; only then are they copied over this one, so bad bytes change nothing.
+    pub fn import(&mut self, bytes: &[u8]) -> Result<()> {
+        let mut scratch = Connection::open_in_memory()?;
+        scratch
+            .deserialize_read_exact(MAIN_DB, bytes, bytes.len(), false)
+            .map_err(|e| Error::NotAMemory(e.to_string()))?;
+        let check: String = scratch
+            .query_row("PRAGMA quick_check", [], |r| r.get(0))
+            .map_err(|e| Error::NotAMemory(e.to_string()))?;
+        if check != "ok" {
+            return Err(Error::NotAMemory(format!("integrity check failed: {check}")));
+        }
+        let version: i64 = scratch.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version == 0 {
+            return Err(Error::NotAMemory("the bytes hold an SQLite database without an associative-memory schema".into()));
+        }
+        migrate(&mut scratch)?;
+        let backup = rusqlite::backup::Backup::new(&scratch, &mut self.conn)?;
+        backup.run_to_completion(1024, std::time::Duration::ZERO, None)?;
+        Ok(())
+    }
+
+    /// Runs one operation by its tool name with JSON options, returning JSON — the path
+    /// shared by the wasm binding, tool calls and the conformance runner.
+    ///
+    /// Tools: `store`, `archive_episode`, `declare_associations`, `traverse`,
+    /// `get_contents`, `delete_memory`, `delete_episode`, `delete_entity`, `list_entities`.
+    pub fn call(&mut self, tool: &str, args: &Value) -> Result<Value> {
+        Ok(match tool {
+            "store" => json(self.store(&StoreOptions::from_json(args)?)?),
+            "archive_episode" => json(self.archive_episode(&EpisodeOptions::from_json(args)?)?),
+            "declare_associations" => json(self.declare_associations(&DeclareOptions::from_json(args)?)?),
+            "traverse" => json(self.traverse(&TraverseOptions::from_json(args)?)?),
+            "get_contents" => json(self.get_contents(&GetContentsOptions::from_json(args)?)?),
+            "delete_memory" => json(self.delete_memory(&DeleteOptions::from_json(args, "memory_id")?)?),
+            "delete_episode" => json(self.delete_episode(&DeleteOptions::from_json(args, "episode_id")?)?),
+            "delete_entity" => json(self.delete_entity(&DeleteOptions::from_json(args, "entity_id")?)?),
+            "list_entities" => json(self.list_entities(&ListEntitiesOptions::from_json(args)?)?),
+            "recall" | "reconstruct" => return Err(Error::Unsupported(tool.into())),
+            other => return Err(Error::UnknownTool(other.into())),
+        })
+    }
+}

@@ -1,0 +1,176 @@
+//! The database schema and its migrations (SPEC §2, design §1).
+//!
+//! The version lives in `PRAGMA user_version`. Opening an older database migrates it
+//! forward in one transaction; opening a newer one is [`Error::NewerSchema`]. There are
+//! no foreign keys: consistency between records and declarations is held by the cascade
+//! triggers below, so no declaration outlives its endpoints (invariant 8).
+
+use crate::error::{Error, Result};
+use rusqlite::Connection;
+
+/// The schema version this library writes.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// Version 1: records, their trigram FTS indexes, the four association tables of
+/// design §1 exactly, and the cascade triggers.
+const V1: &str = r#"
+CREATE TABLE memories (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent_id      TEXT NOT NULL,
+    project_id    TEXT NOT NULL DEFAULT '',
+    channel       TEXT NOT NULL DEFAULT '',
+    content       TEXT NOT NULL,
+    source        TEXT NOT NULL,
+    timestamp     TEXT NOT NULL,
+    created_at    TEXT NOT NULL,
+    metadata      TEXT,
+    embedding     BLOB,
+    embedding_dim INTEGER
+);
+CREATE INDEX idx_memories_scope ON memories (agent_id, project_id, channel);
+
+CREATE TABLE episodes (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent_id      TEXT NOT NULL,
+    project_id    TEXT NOT NULL DEFAULT '',
+    channel       TEXT NOT NULL DEFAULT '',
+    summary       TEXT NOT NULL,
+    keywords      TEXT NOT NULL DEFAULT '',
+    history       TEXT NOT NULL DEFAULT '[]',
+    start_time    TEXT,
+    end_time      TEXT,
+    created_at    TEXT NOT NULL,
+    embedding     BLOB,
+    embedding_dim INTEGER
+);
+CREATE INDEX idx_episodes_scope ON episodes (agent_id, project_id, channel);
+
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    content, content='memories', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER memories_fts_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts (rowid, content) VALUES (NEW.id, NEW.content);
+END;
+CREATE TRIGGER memories_fts_ad AFTER DELETE ON memories BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, content) VALUES ('delete', OLD.id, OLD.content);
+END;
+CREATE TRIGGER memories_fts_au AFTER UPDATE OF content ON memories BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, content) VALUES ('delete', OLD.id, OLD.content);
+    INSERT INTO memories_fts (rowid, content) VALUES (NEW.id, NEW.content);
+END;
+
+CREATE VIRTUAL TABLE episodes_fts USING fts5(
+    summary, keywords, content='episodes', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER episodes_fts_ai AFTER INSERT ON episodes BEGIN
+    INSERT INTO episodes_fts (rowid, summary, keywords) VALUES (NEW.id, NEW.summary, NEW.keywords);
+END;
+CREATE TRIGGER episodes_fts_ad AFTER DELETE ON episodes BEGIN
+    INSERT INTO episodes_fts (episodes_fts, rowid, summary, keywords)
+        VALUES ('delete', OLD.id, OLD.summary, OLD.keywords);
+END;
+CREATE TRIGGER episodes_fts_au AFTER UPDATE OF summary, keywords ON episodes BEGIN
+    INSERT INTO episodes_fts (episodes_fts, rowid, summary, keywords)
+        VALUES ('delete', OLD.id, OLD.summary, OLD.keywords);
+    INSERT INTO episodes_fts (rowid, summary, keywords) VALUES (NEW.id, NEW.summary, NEW.keywords);
+END;
+
+CREATE TABLE entities (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent_id    TEXT NOT NULL,
+    project_id  TEXT NOT NULL DEFAULT '',
+    channel     TEXT NOT NULL DEFAULT '',
+    name        TEXT NOT NULL,
+    normalized  TEXT NOT NULL,
+    declared_by TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    UNIQUE (agent_id, project_id, channel, normalized)
+);
+
+CREATE TABLE entity_aliases (
+    entity_id   INTEGER NOT NULL,
+    alias       TEXT NOT NULL,
+    normalized  TEXT NOT NULL,
+    PRIMARY KEY (entity_id, normalized)
+);
+CREATE INDEX idx_entity_aliases_normalized ON entity_aliases (normalized);
+
+CREATE TABLE entity_mentions (
+    entity_id   INTEGER NOT NULL,
+    ref         TEXT NOT NULL,
+    declared_by TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    PRIMARY KEY (entity_id, ref)
+);
+CREATE INDEX idx_entity_mentions_ref ON entity_mentions (ref);
+
+CREATE TABLE relations (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent_id     TEXT NOT NULL,
+    project_id   TEXT NOT NULL DEFAULT '',
+    channel      TEXT NOT NULL DEFAULT '',
+    subject_kind TEXT NOT NULL,
+    subject_id   INTEGER NOT NULL,
+    predicate    TEXT NOT NULL,
+    object_kind  TEXT NOT NULL,
+    object_id    INTEGER NOT NULL,
+    anchor_ref   TEXT NOT NULL DEFAULT '',
+    declared_by  TEXT NOT NULL,
+    declared_at  TEXT NOT NULL,
+    UNIQUE (agent_id, project_id, channel,
+            subject_kind, subject_id, predicate, object_kind, object_id, anchor_ref)
+);
+CREATE INDEX idx_relations_subject ON relations (subject_kind, subject_id);
+CREATE INDEX idx_relations_object ON relations (object_kind, object_id);
+CREATE INDEX idx_relations_anchor ON relations (anchor_ref);
+
+CREATE TRIGGER entities_cascade AFTER DELETE ON entities BEGIN
+    DELETE FROM entity_aliases WHERE entity_id = OLD.id;
+    DELETE FROM entity_mentions WHERE entity_id = OLD.id;
+    DELETE FROM relations
+     WHERE (subject_kind = 'entity' AND subject_id = OLD.id)
+        OR (object_kind = 'entity' AND object_id = OLD.id);
+END;
+CREATE TRIGGER memories_cascade AFTER DELETE ON memories BEGIN
+    DELETE FROM entity_mentions WHERE ref = 'mem:' || OLD.id;
+    DELETE FROM relations
+     WHERE anchor_ref = 'mem:' || OLD.id
+        OR (subject_kind = 'mem' AND subject_id = OLD.id)
+        OR (object_kind = 'mem' AND object_id = OLD.id);
+END;
+CREATE TRIGGER episodes_cascade AFTER DELETE ON episodes BEGIN
+    DELETE FROM entity_mentions WHERE ref = 'ep:' || OLD.id;
+    DELETE FROM relations
+     WHERE anchor_ref = 'ep:' || OLD.id
+        OR (subject_kind = 'ep' AND subject_id = OLD.id)
+        OR (object_kind = 'ep' AND object_id = OLD.id);
+END;
+"#;
+
+/// Every migration, in order: `MIGRATIONS[n]` takes version `n` to `n + 1`.
+const MIGRATIONS: &[&str] = &[V1];
+
+/// Brings the database on `conn` to [`SCHEMA_VERSION`], in one transaction.
+///
+/// A fresh database gets the whole schema; a database of a newer version, or a
+/// non-empty database that is not ours, is refused without being touched.
+pub fn migrate(conn: &mut Connection) -> Result<()> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version > SCHEMA_VERSION {
+        return Err(Error::NewerSchema { found: version, supported: SCHEMA_VERSION });
+    }
+    if version == SCHEMA_VERSION {
+        return Ok(());
+    }
+    if version == 0 {
+        let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+        if tables > 0 {
+            return Err(Error::NotAMemory("the database has tables but no associative-memory schema version".into()));
+        }
+    }
+    let tx = conn.transaction()?;
+    for (from, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", from as i64 + 1)?;
+    }
+    tx.commit()?;
+    Ok(())
+}

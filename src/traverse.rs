@@ -1,0 +1,241 @@
+//! `traverse` (design §4): an entity's neighbourhood as a graph — its aliases, the
+//! entity → entity relations declared on it up to the hop bound (followed from either
+//! end), the entities they reach, and the refs of the readable records that mention each.
+//!
+//! Entities come in the order the reconstruct walk cuts by: fewer hops, then the most
+//! recently declared relation that reached them, then the lower id. `limit` bounds both
+//! the entities returned and the refs listed per entity; what it cut is counted.
+
+use crate::api::{Bounds, TraverseEntity, TraverseOptions, TraverseRelation, TraverseResponse};
+use crate::entities::{aliases_of, starts};
+use crate::error::Result;
+use crate::normalize::normalize;
+use crate::scope::ReadScope;
+use rusqlite::types::Value;
+use rusqlite::{params_from_iter, Connection};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Entities one neighbourhood holds at most, whatever the hop bound: where it binds,
+/// expansion stops at that hop and the entities reached by less recent relations are
+/// treated as past the hop bound.
+pub const NEIGHBOURHOOD_MAX_ENTITIES: usize = 256;
+
+/// An entity → entity relation as the walk reads it.
+#[derive(Debug, Clone)]
+pub struct Edge {
+    /// Relation id.
+    pub id: i64,
+    /// Subject entity.
+    pub subject: i64,
+    /// Object entity.
+    pub object: i64,
+    /// Normalized predicate.
+    pub predicate: String,
+    /// When it was declared.
+    pub declared_at: String,
+    /// Its evidence, or `''`.
+    pub anchor_ref: String,
+    /// `agent` or `operator`.
+    pub declared_by: String,
+}
+
+/// What a breadth-first expansion found.
+#[derive(Debug, Default)]
+pub struct Neighbourhood {
+    /// Every relation touching an expanded entity, including those of entities at the
+    /// bound, so a caller can tell that one was left unfollowed.
+    pub edges: BTreeMap<i64, Edge>,
+    /// Entity → hops, for every entity within the bound.
+    pub distance: BTreeMap<i64, i64>,
+    /// Relation id → its position, most recently declared first, then lower id.
+    pub recency: BTreeMap<i64, usize>,
+}
+
+/// The relations in `scope` with both ends entities `scope` can read that touch `frontier`.
+fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Result<Vec<Edge>> {
+    let (r, s, o) = (scope.clause("r"), scope.clause("s"), scope.clause("o"));
+    let marks = vec!["?"; frontier.len()].join(",");
+    let sql = format!(
+        "SELECT r.id, r.subject_id, r.object_id, r.predicate, r.declared_at, r.anchor_ref, r.declared_by \
+         FROM relations r JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id \
+         WHERE {} AND {} AND {} AND r.subject_kind = 'entity' AND r.object_kind = 'entity' \
+         AND (r.subject_id IN ({marks}) OR r.object_id IN ({marks})) ORDER BY r.id",
+        r.sql, s.sql, o.sql
+    );
+    let ids = frontier.iter().map(|&id| Value::Integer(id));
+    let params: Vec<Value> = r.params.into_iter().chain(s.params).chain(o.params).chain(ids.clone()).chain(ids).collect();
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params_from_iter(params), |row| {
+        Ok(Edge {
+            id: row.get(0)?,
+            subject: row.get(1)?,
+            object: row.get(2)?,
+            predicate: row.get(3)?,
+            declared_at: row.get(4)?,
+            anchor_ref: row.get(5)?,
+            declared_by: row.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// Breadth first from `starts` over entity → entity relations in `scope`, either direction.
+pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_hops: i64) -> Result<Neighbourhood> {
+    let mut n = Neighbourhood { distance: starts.iter().map(|&e| (e, 0)).collect(), ..Default::default() };
+    let mut frontier: Vec<i64> = n.distance.keys().copied().collect();
+    for hop in 0..=max_hops {
+        if frontier.is_empty() {
+            break;
+        }
+        // entity → the most recent relation that reached it: (declared_at, -id), larger wins
+        let mut next: BTreeMap<i64, (String, i64)> = BTreeMap::new();
+        for chunk in frontier.chunks(250) {
+            for edge in edges_touching(conn, scope, chunk)? {
+                for end in [edge.subject, edge.object] {
+                    let key = (edge.declared_at.clone(), -edge.id);
+                    if !n.distance.contains_key(&end) && next.get(&end).is_none_or(|k| key > *k) {
+                        next.insert(end, key);
+                    }
+                }
+                n.edges.insert(edge.id, edge);
+            }
+        }
+        if hop == max_hops {
+            break; // entities one hop past the bound are known; their edges are not needed
+        }
+        let room = NEIGHBOURHOOD_MAX_ENTITIES.saturating_sub(n.distance.len());
+        if next.len() > room {
+            let mut newest: Vec<(&i64, &(String, i64))> = next.iter().collect();
+            newest.sort_by(|a, b| (b.1, -b.0).cmp(&(a.1, -a.0)));
+            for (&e, _) in newest.into_iter().take(room) {
+                n.distance.insert(e, hop + 1);
+            }
+            break;
+        }
+        for &e in next.keys() {
+            n.distance.insert(e, hop + 1);
+        }
+        frontier = next.into_keys().collect();
+    }
+    let mut newest: Vec<&Edge> = n.edges.values().collect();
+    newest.sort_by(|a, b| b.declared_at.cmp(&a.declared_at).then(a.id.cmp(&b.id)));
+    n.recency = newest.iter().enumerate().map(|(pos, e)| (e.id, pos)).collect();
+    Ok(n)
+}
+
+/// Refs of the records `scope` can read that mention `entity`, lowest id first, at most
+/// `limit`, and how many there are in all. Episodes are readable only without a
+/// `source_id` filter, since they have no source.
+fn mentioning(conn: &Connection, scope: &ReadScope, source_id: &str, entity: i64, limit: i64) -> Result<(Vec<String>, i64)> {
+    let iso = scope.clause("t");
+    let source = if source_id.is_empty() { "" } else { " AND CAST(json_extract(t.source, '$.id') AS TEXT) = ?" };
+    let mut found: Vec<(i64, &'static str)> = Vec::new();
+    let mut total = 0;
+    for (kind, table, prefix_len) in [("mem", "memories", 5), ("ep", "episodes", 4)] {
+        if kind == "ep" && !source_id.is_empty() {
+            continue;
+        }
+        let filter = if kind == "mem" { source } else { "" };
+        let from = format!(
+            "FROM entity_mentions m JOIN {table} t ON t.id = CAST(substr(m.ref, {prefix_len}) AS INTEGER) \
+             WHERE m.entity_id = ? AND m.ref LIKE '{kind}:%' AND {}{filter}",
+            iso.sql
+        );
+        let mut params = vec![Value::Integer(entity)];
+        params.extend(iso.params.iter().cloned());
+        if !filter.is_empty() {
+            params.push(Value::Text(source_id.into()));
+        }
+        total += conn.query_row(&format!("SELECT count(*) {from}"), params_from_iter(params.clone()), |r| r.get::<_, i64>(0))?;
+        params.push(Value::Integer(limit));
+        let mut stmt = conn.prepare_cached(&format!("SELECT t.id {from} ORDER BY t.id LIMIT ?"))?;
+        let ids = stmt.query_map(params_from_iter(params), |r| r.get::<_, i64>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        found.extend(ids.into_iter().map(|id| (id, kind)));
+    }
+    found.sort();
+    found.truncate(limit as usize);
+    Ok((found.into_iter().map(|(id, kind)| format!("{kind}:{id}")).collect(), total))
+}
+
+/// Runs `traverse`.
+pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseResponse> {
+    let mut response = TraverseResponse {
+        entity: opts.entity.clone(),
+        max_hops: opts.max_hops,
+        limit: opts.limit,
+        entities: Vec::new(),
+        relations: Vec::new(),
+        entities_omitted: None,
+        bounds: None,
+        reason: None,
+    };
+    let normalized = normalize(&opts.entity);
+    let starts = if normalized.is_empty() { Vec::new() } else { starts(conn, &opts.scope, &normalized)? };
+    if starts.is_empty() {
+        response.reason = Some("no_such_entity");
+        return Ok(response);
+    }
+    let n = neighbourhood(conn, &opts.scope, &starts, opts.max_hops)?;
+
+    // The relation that reached each entity from one hop closer, most recent first.
+    let mut reached_by: BTreeMap<i64, usize> = BTreeMap::new();
+    for edge in n.edges.values() {
+        for (near, far) in [(edge.subject, edge.object), (edge.object, edge.subject)] {
+            if let (Some(dn), Some(df)) = (n.distance.get(&near), n.distance.get(&far)) {
+                if *df == dn + 1 {
+                    let pos = n.recency[&edge.id];
+                    reached_by.entry(far).and_modify(|p| *p = (*p).min(pos)).or_insert(pos);
+                }
+            }
+        }
+    }
+    let mut order: Vec<i64> = n.distance.keys().copied().collect();
+    order.sort_by_key(|e| (n.distance[e], reached_by.get(e).map_or(-1, |&p| p as i64), *e));
+    let kept: Vec<i64> = order.iter().take(opts.limit as usize).copied().collect();
+    let kept_set: BTreeSet<i64> = kept.iter().copied().collect();
+
+    let mut aliases = aliases_of(conn, &kept)?;
+    let mut names_stmt = conn.prepare_cached("SELECT name FROM entities WHERE id = ?")?;
+    let mut mentions_cut = false;
+    for &id in &kept {
+        let name: String = names_stmt.query_row([id], |r| r.get(0))?;
+        let (mentions, total) = mentioning(conn, &opts.scope, &opts.source_id, id, opts.limit)?;
+        let omitted = total - mentions.len() as i64;
+        mentions_cut |= omitted > 0;
+        response.entities.push(TraverseEntity {
+            id,
+            name,
+            hops: n.distance[&id],
+            aliases: aliases.remove(&id).unwrap_or_default(),
+            mentions,
+            mentions_omitted: (omitted > 0).then_some(omitted),
+        });
+    }
+    let mut by_recency: Vec<&Edge> = n.edges.values().collect();
+    by_recency.sort_by_key(|e| n.recency[&e.id]);
+    response.relations = by_recency
+        .into_iter()
+        .filter(|e| kept_set.contains(&e.subject) && kept_set.contains(&e.object))
+        .map(|e| TraverseRelation {
+            id: e.id,
+            subject: e.subject,
+            predicate: e.predicate.clone(),
+            object: e.object,
+            declared_by: e.declared_by.clone(),
+            declared_at: e.declared_at.clone(),
+            anchor_ref: e.anchor_ref.clone(),
+        })
+        .collect();
+
+    let mut omitted = Vec::new();
+    if n.edges.values().any(|e| !n.distance.contains_key(&e.subject) || !n.distance.contains_key(&e.object)) {
+        omitted.push("max_hops");
+    }
+    let entities_cut = order.len() - kept.len();
+    if entities_cut > 0 || mentions_cut {
+        omitted.push("limit");
+    }
+    response.entities_omitted = (entities_cut > 0).then_some(entities_cut as i64);
+    response.bounds = (!omitted.is_empty()).then_some(Bounds { omitted });
+    Ok(response)
+}

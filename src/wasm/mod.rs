@@ -1,0 +1,12 @@
+//! The JavaScript binding: the only code that knows about JavaScript.
+//!
+//! One class, `Memory`, exposes every operation. Options go in and responses come out
+//! as plain JavaScript objects through `serde-wasm-bindgen` ([`convert`]); every engine
+//! error becomes a real JavaScript `Error` with `code` and `field` in one place
+//! ([`error`]).
+
+mod convert;
+mod error;
+mod memory;
+
+pub use memory::JsMemory;

@@ -1,0 +1,90 @@
+/** Where a memory came from. Defaults to `{type: "Agent", id: <agent_id>, name: ""}`. */
+export interface Source { type?: string; id?: string; name?: string }
+/** The three isolation axes of a write: exactly one bucket. */
+export interface WriteScopeOptions { agent_id: string; project_id?: string; channel?: string }
+/** The isolation axes of a read: project omitted reads every project, '' the global pool only. */
+export interface ReadScopeOptions { agent_id: string; project_id?: string; channel?: string }
+/** An entity to register (if new): its canonical name and other names. */
+export interface EntityDeclaration { name: string; aliases?: string[] }
+/** subject and object are entity names (registered if new) or record refs 'mem:<id>' / 'ep:<id>'. */
+export interface RelationDeclaration { subject: string; predicate: string; object: string }
+/** Declarations. Malformed items are reported in `dropped`, never fatal. */
+export interface Associations { entities?: EntityDeclaration[]; relations?: RelationDeclaration[] }
+export interface StoreOptions extends WriteScopeOptions {
+  content: string;
+  /** ISO-8601; defaults to the clock's now. */
+  timestamp?: string;
+  source?: Source;
+  metadata?: Record<string, unknown>;
+  embedding?: number[];
+  associations?: Associations;
+}
+export interface EpisodeOptions extends WriteScopeOptions {
+  summary: string;
+  keywords?: string;
+  history?: { role: string; content: string; timestamp?: string }[];
+  embedding?: number[];
+}
+export interface DeclareOptions extends WriteScopeOptions {
+  associations?: Associations;
+  /** The record that evidences the declaration: 'mem:<id>' or 'ep:<id>'. */
+  anchor_ref?: string;
+  retract?: { relations?: number[]; mentions?: { entity: number; ref: string }[] };
+  declared_by?: "agent" | "operator";
+}
+export interface TraverseOptions extends ReadScopeOptions {
+  /** A declared entity name or alias, compared after normalization. */
+  entity: string;
+  /** 0–5, default 1. */
+  max_hops?: number;
+  /** 1–100, default 20: entities returned and refs listed per entity. */
+  limit?: number;
+  source_id?: string;
+}
+export interface GetContentsOptions { agent_id: string; refs: string[] }
+export interface ListEntitiesOptions extends ReadScopeOptions { query?: string; offset?: number; limit?: number }
+
+export interface Dropped { item: string; reason: string }
+export interface DeclareReport {
+  entities: { id: number; name: string; created: boolean }[];
+  mentions: number;
+  relations: number[];
+  dropped: Dropped[];
+}
+export interface StoreResponse { ok: true; result: "stored"; id: number; associations?: DeclareReport }
+export interface EpisodeResponse { ok: true; episode_id: number }
+export interface DeclareResponse extends DeclareReport {
+  ok: true;
+  result: "declared";
+  retracted?: { relations: number; mentions: number };
+}
+export interface TraverseEntity {
+  id: number; name: string; hops: number;
+  aliases?: string[]; mentions?: string[]; mentions_omitted?: number;
+}
+export interface TraverseRelation {
+  id: number; subject: number; predicate: string; object: number;
+  declared_by: "agent" | "operator"; declared_at: string; anchor_ref?: string;
+}
+export interface TraverseResponse {
+  entity: string; max_hops: number; limit: number;
+  entities: TraverseEntity[]; relations: TraverseRelation[];
+  entities_omitted?: number;
+  bounds?: { omitted: ("max_hops" | "limit")[] };
+  reason?: "no_such_entity";
+}
+export interface ContentItem { ref: string; content: string; source: Source; timestamp: string; metadata?: Record<string, unknown> }
+export interface GetContentsResponse { items: ContentItem[]; missing: string[]; count: number }
+export interface DeleteResponse { ok: true; deleted_id: number }
+export interface ListedEntity {
+  id: number; name: string; aliases: string[]; mentions: number; relations: number;
+  declared_by: "agent" | "operator"; created_at: string; project_id: string; channel: string;
+}
+export interface ListEntitiesResponse { entities: ListedEntity[]; total: number; next_offset?: number }
+/** What every thrown error carries besides its message. */
+export interface AssociativeMemoryError extends Error {
+  name: "AssociativeMemoryError";
+  code: "missing_field" | "wrong_type" | "out_of_range" | "bad_ref" | "unknown_option" | "invalid_value"
+      | "not_found" | "unknown_tool" | "unsupported" | "newer_schema" | "not_a_memory" | "sqlite";
+  field?: string;
+}

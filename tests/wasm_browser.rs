@@ -1,0 +1,21 @@
+//! The binding's suite in a headless Chromium page.
+#![cfg(target_arch = "wasm32")]
+
+mod wasm_common;
+use wasm_bindgen_test::wasm_bindgen_test;
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn declare_traverse_retract_delete() {
+    wasm_common::declare_traverse_retract_delete();
+}
+
+#[wasm_bindgen_test]
+fn errors_are_js_errors_with_code_and_field() {
+    wasm_common::errors_are_js_errors_with_code_and_field();
+}
+
+#[wasm_bindgen_test]
+fn export_import_round_trip() {
+    wasm_common::export_import_round_trip();
+}

@@ -1,0 +1,86 @@
+//! The sequence every wasm suite runs through the JavaScript binding: declare → traverse →
+//! retract → delete → traverse, with Japanese aliases, plus errors and export/import.
+
+use associative_memory::wasm::JsMemory;
+use serde::Serialize;
+use serde_json::{json, Value};
+use wasm_bindgen::{JsCast, JsValue};
+
+fn js(v: Value) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap()
+}
+
+fn rs(v: JsValue) -> Value {
+    serde_wasm_bindgen::from_value(v).unwrap()
+}
+
+fn get(err: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(err, &key.into()).unwrap()
+}
+
+fn names(t: &Value) -> Vec<String> {
+    t["entities"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap().to_owned()).collect()
+}
+
+pub fn declare_traverse_retract_delete() {
+    let clock = js_sys::Function::new_no_args("return Date.UTC(2026, 4, 10, 12)");
+    let mut m = JsMemory::open_in_memory(Some(clock)).unwrap();
+    let stored = rs(m.store(js(json!({"agent_id": "a", "content": "きらりがミズアイを保守している。",
+        "associations": {"entities": [{"name": "MizEye", "aliases": ["ミズアイ", "みずあい"]}, {"name": "Kirari", "aliases": ["きらり"]}]}}))).unwrap());
+    assert_eq!(stored["id"], 1);
+    m.store(js(json!({"agent_id": "a", "content": "ミズアイはカメラ画像を使う。", "associations": {"entities": [{"name": "ミズアイ"}]}}))).unwrap();
+
+    let declared = rs(m.declare_associations(js(json!({"agent_id": "a", "anchor_ref": "mem:1",
+        "associations": {"relations": [{"subject": "きらり", "predicate": "Maintains", "object": "MizEye"},
+                                        {"subject": "MizEye", "predicate": "uses", "object": "カメラ"}]}}))).unwrap());
+    assert_eq!(declared["relations"], json!([1, 2]));
+
+    // half-width katakana finds the entity declared in full-width
+    let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "ﾐｽﾞｱｲ", "max_hops": 1}))).unwrap());
+    assert_eq!(names(&t), vec!["MizEye", "Kirari", "カメラ"]);
+    assert_eq!(t["entities"][0]["aliases"], json!(["みずあい", "ミズアイ"]));
+    assert_eq!(t["entities"][0]["mentions"], json!(["mem:1", "mem:2"]));
+    assert_eq!(t["relations"][0]["predicate"], "maintains");
+    assert_eq!(t["relations"][0]["declared_at"], "2026-05-10T12:00:00+00:00");
+
+    let r = rs(m.declare_associations(js(json!({"agent_id": "a", "retract": {"relations": [1]}}))).unwrap());
+    assert_eq!(r["retracted"], json!({"relations": 1, "mentions": 0}));
+    let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "みずあい"}))).unwrap());
+    assert_eq!(names(&t), vec!["MizEye", "カメラ"]);
+
+    rs(m.delete_memory(js(json!({"agent_id": "a", "memory_id": 1}))).unwrap());
+    let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "みずあい"}))).unwrap());
+    assert_eq!(names(&t), vec!["MizEye"], "the relation anchored on mem:1 went with it");
+    assert_eq!(t["entities"][0]["mentions"], json!(["mem:2"]));
+
+    let contents = rs(m.get_contents(js(json!({"agent_id": "a", "refs": ["mem:1", "mem:2"]}))).unwrap());
+    assert_eq!(contents["missing"], json!(["mem:1"]));
+    assert_eq!(rs(m.list_entities(js(json!({"agent_id": "a"}))).unwrap())["total"], 3);
+}
+
+pub fn errors_are_js_errors_with_code_and_field() {
+    let mut m = JsMemory::open_in_memory(None).unwrap();
+    let err = m.traverse(js(json!({"agent_id": "a", "entity": "x", "max_hops": 9}))).unwrap_err();
+    assert!(err.is_instance_of::<js_sys::Error>());
+    assert_eq!(get(&err, "name"), "AssociativeMemoryError");
+    assert_eq!(get(&err, "code"), "out_of_range");
+    assert_eq!(get(&err, "field"), "max_hops");
+    let err = m.store(js(json!({"agent_id": "a"}))).unwrap_err();
+    assert_eq!(get(&err, "code"), "missing_field");
+    assert_eq!(get(&err, "field"), "content");
+    let err = m.call("nope", JsValue::UNDEFINED).unwrap_err();
+    assert_eq!(get(&err, "code"), "unknown_tool");
+    assert!(get(&err, "field").is_undefined());
+}
+
+pub fn export_import_round_trip() {
+    let mut m = JsMemory::open_in_memory(None).unwrap();
+    m.store(js(json!({"agent_id": "a", "content": "保存", "associations": {"entities": [{"name": "東京", "aliases": ["Tokyo"]}]}}))).unwrap();
+    let bytes = m.export_bytes().unwrap();
+    let mut copy = JsMemory::open_in_memory(None).unwrap();
+    copy.import_bytes(&bytes).unwrap();
+    let t = rs(copy.traverse(js(json!({"agent_id": "a", "entity": "tokyo"}))).unwrap());
+    assert_eq!(t["entities"][0]["name"], "東京");
+    let err = copy.import_bytes(b"garbage").unwrap_err();
+    assert_eq!(get(&err, "code"), "not_a_memory");
+}
