@@ -11,5 +11,7 @@ wasm-bindgen --target nodejs --out-dir pkg-node "$wasm"
 # No wasm-opt yet: Debian's binaryen 108 rewrites wasm-bindgen's externref table into one
 # that fails to instantiate ("function-typed object must be null"). Size work is its own issue.
 cp pkg.json pkg/package.json
+# The nodejs glue is CommonJS; say so, or the repo's "type": "module" makes Node read it as ESM.
+echo '{ "type": "commonjs" }' > pkg-node/package.json
 cp README.md pkg/ 2>/dev/null || true
 echo "built pkg/ ($(wc -c < pkg/associative_memory_bg.wasm) bytes of wasm) and pkg-node/"

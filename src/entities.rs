@@ -10,8 +10,10 @@ use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection, OptionalExtension};
 use std::collections::BTreeMap;
 
-/// The SQL that matches an entity `e` by normalized name or alias (two `?` for the name).
-const NAMED: &str = "(e.normalized = ? OR EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND a.normalized = ?))";
+/// The ids of entities a normalized name or alias names (two `?` for the name), each side
+/// read through its own index; scoping joins on these ids, so a lookup never scans an
+/// agent's entities.
+const NAMED: &str = "(SELECT id FROM entities WHERE normalized = ? UNION SELECT entity_id FROM entity_aliases WHERE normalized = ?) AS named";
 
 fn with(clause: Clause, tail: impl IntoIterator<Item = Value>) -> Vec<Value> {
     let mut params = clause.params;
@@ -19,11 +21,16 @@ fn with(clause: Clause, tail: impl IntoIterator<Item = Value>) -> Vec<Value> {
     params
 }
 
+/// The parameters of [`NAMED`] followed by those of `clause`.
+fn named_then(normalized: &str, clause: Clause) -> Vec<Value> {
+    [Value::Text(normalized.into()), Value::Text(normalized.into())].into_iter().chain(clause.params).collect()
+}
+
 /// The entity `normalized` names in one bucket of `scope`, lowest id first.
 fn resolve_in(conn: &Connection, scope: &WriteScope, bucket: &(String, String), normalized: &str) -> Result<Option<i64>> {
     let iso = scope.bucket_clause("e", bucket);
-    let sql = format!("SELECT e.id FROM entities e WHERE {} AND {NAMED} ORDER BY e.id LIMIT 1", iso.sql);
-    let params = with(iso, [Value::Text(normalized.into()), Value::Text(normalized.into())]);
+    let sql = format!("SELECT e.id FROM {NAMED} CROSS JOIN entities e ON e.id = named.id WHERE {} ORDER BY e.id LIMIT 1", iso.sql);
+    let params = named_then(normalized, iso);
     Ok(conn.query_row(&sql, params_from_iter(params), |r| r.get(0)).optional()?)
 }
 
@@ -63,8 +70,8 @@ pub fn register(conn: &Connection, scope: &WriteScope, name: &str, declared_by: 
 /// Every entity the call can read that `normalized` names, by id.
 pub fn starts(conn: &Connection, scope: &ReadScope, normalized: &str) -> Result<Vec<i64>> {
     let iso = scope.clause("e");
-    let sql = format!("SELECT e.id FROM entities e WHERE {} AND {NAMED} ORDER BY e.id", iso.sql);
-    let params = with(iso, [Value::Text(normalized.into()), Value::Text(normalized.into())]);
+    let sql = format!("SELECT e.id FROM {NAMED} CROSS JOIN entities e ON e.id = named.id WHERE {} ORDER BY e.id", iso.sql);
+    let params = named_then(normalized, iso);
     let mut stmt = conn.prepare_cached(&sql)?;
     let ids = stmt.query_map(params_from_iter(params), |r| r.get(0))?.collect::<rusqlite::Result<Vec<i64>>>()?;
     Ok(ids)

@@ -84,6 +84,7 @@ CREATE TABLE entities (
     created_at  TEXT NOT NULL,
     UNIQUE (agent_id, project_id, channel, normalized)
 );
+CREATE INDEX idx_entities_normalized ON entities (normalized);
 
 CREATE TABLE entity_aliases (
     entity_id   INTEGER NOT NULL,

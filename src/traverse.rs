@@ -55,15 +55,18 @@ pub struct Neighbourhood {
 fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Result<Vec<Edge>> {
     let (r, s, o) = (scope.clause("r"), scope.clause("s"), scope.clause("o"));
     let marks = vec!["?"; frontier.len()].join(",");
+    // The relations touching the frontier come from the endpoint indexes first; scoping
+    // then joins on their ids, so a hop never scans all of an agent's relations.
     let sql = format!(
         "SELECT r.id, r.subject_id, r.object_id, r.predicate, r.declared_at, r.anchor_ref, r.declared_by \
-         FROM relations r JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id \
-         WHERE {} AND {} AND {} AND r.subject_kind = 'entity' AND r.object_kind = 'entity' \
-         AND (r.subject_id IN ({marks}) OR r.object_id IN ({marks})) ORDER BY r.id",
+         FROM (SELECT id FROM relations WHERE subject_kind = 'entity' AND subject_id IN ({marks}) \
+               UNION SELECT id FROM relations WHERE object_kind = 'entity' AND object_id IN ({marks})) AS hit \
+         CROSS JOIN relations r ON r.id = hit.id JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id \
+         WHERE {} AND {} AND {} AND r.subject_kind = 'entity' AND r.object_kind = 'entity' ORDER BY r.id",
         r.sql, s.sql, o.sql
     );
     let ids = frontier.iter().map(|&id| Value::Integer(id));
-    let params: Vec<Value> = r.params.into_iter().chain(s.params).chain(o.params).chain(ids.clone()).chain(ids).collect();
+    let params: Vec<Value> = ids.clone().chain(ids).chain(r.params).chain(s.params).chain(o.params).collect();
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params_from_iter(params), |row| {
         Ok(Edge {
@@ -124,37 +127,39 @@ pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_h
 }
 
 /// Refs of the records `scope` can read that mention `entity`, lowest id first, at most
-/// `limit`, and how many there are in all. Episodes are readable only without a
-/// `source_id` filter, since they have no source.
+/// `limit`, and how many there are in all (one statement: the window count is taken
+/// before `LIMIT`). Episodes are readable only without a `source_id` filter, since they
+/// have no source.
 fn mentioning(conn: &Connection, scope: &ReadScope, source_id: &str, entity: i64, limit: i64) -> Result<(Vec<String>, i64)> {
     let iso = scope.clause("t");
-    let source = if source_id.is_empty() { "" } else { " AND CAST(json_extract(t.source, '$.id') AS TEXT) = ?" };
-    let mut found: Vec<(i64, &'static str)> = Vec::new();
-    let mut total = 0;
-    for (kind, table, prefix_len) in [("mem", "memories", 5), ("ep", "episodes", 4)] {
-        if kind == "ep" && !source_id.is_empty() {
-            continue;
-        }
-        let filter = if kind == "mem" { source } else { "" };
-        let from = format!(
-            "FROM entity_mentions m JOIN {table} t ON t.id = CAST(substr(m.ref, {prefix_len}) AS INTEGER) \
-             WHERE m.entity_id = ? AND m.ref LIKE '{kind}:%' AND {}{filter}",
+    let join = |kind: &str, table: &str, start: usize| {
+        format!(
+            "SELECT '{kind}' AS kind, t.id AS id FROM entity_mentions m JOIN {table} t ON t.id = CAST(substr(m.ref, {start}) AS INTEGER) \
+             WHERE m.entity_id = ? AND m.ref LIKE '{kind}:%' AND {}",
             iso.sql
-        );
-        let mut params = vec![Value::Integer(entity)];
+        )
+    };
+    let mut params = vec![Value::Integer(entity)];
+    params.extend(iso.params.iter().cloned());
+    let records = if source_id.is_empty() {
+        params.push(Value::Integer(entity));
         params.extend(iso.params.iter().cloned());
-        if !filter.is_empty() {
-            params.push(Value::Text(source_id.into()));
-        }
-        total += conn.query_row(&format!("SELECT count(*) {from}"), params_from_iter(params.clone()), |r| r.get::<_, i64>(0))?;
-        params.push(Value::Integer(limit));
-        let mut stmt = conn.prepare_cached(&format!("SELECT t.id {from} ORDER BY t.id LIMIT ?"))?;
-        let ids = stmt.query_map(params_from_iter(params), |r| r.get::<_, i64>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
-        found.extend(ids.into_iter().map(|id| (id, kind)));
-    }
-    found.sort();
-    found.truncate(limit as usize);
-    Ok((found.into_iter().map(|(id, kind)| format!("{kind}:{id}")).collect(), total))
+        format!("{} UNION ALL {}", join("mem", "memories", 5), join("ep", "episodes", 4))
+    } else {
+        params.push(Value::Text(source_id.into()));
+        format!("{} AND CAST(json_extract(t.source, '$.id') AS TEXT) = ?", join("mem", "memories", 5))
+    };
+    params.push(Value::Integer(limit));
+    let sql = format!("SELECT kind, id, count(*) OVER () FROM ({records}) ORDER BY id, kind LIMIT ?");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut total = 0;
+    let refs = stmt
+        .query_map(params_from_iter(params), |r| {
+            total = r.get(2)?;
+            Ok(format!("{}:{}", r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok((refs, total))
 }
 
 /// Runs `traverse`.
