@@ -355,6 +355,120 @@ impl ListEntitiesOptions {
     }
 }
 
+/// Options of `recall`.
+#[derive(Debug, Clone)]
+pub struct RecallOptions {
+    /// What the call may read.
+    pub scope: ReadScope,
+    /// The query text.
+    pub query: String,
+    /// The caller's query vector; turns the vector arm on.
+    pub query_embedding: Option<Vec<f32>>,
+    /// Messages returned, 1–100.
+    pub limit: i64,
+    /// Halves the gate ratio: more rows, weaker evidence admitted.
+    pub deep: bool,
+    /// Only memories whose source id is this (`''`: no filter; episodes are then not read).
+    pub source_id: String,
+}
+
+impl RecallOptions {
+    /// Reads and checks `recall` options.
+    pub fn from_json(v: &Value) -> Result<Self> {
+        let a = Args::new(v, &["agent_id", "project_id", "channel", "query", "query_embedding", "limit", "deep", "source_id"])?;
+        Ok(RecallOptions {
+            scope: read_scope(&a)?,
+            query: a.required_text("query")?,
+            query_embedding: embedding(&a, "query_embedding")?,
+            limit: a.int("limit", 1, 100)?.unwrap_or(10),
+            deep: a.boolean("deep")?.unwrap_or(false),
+            source_id: a.string("source_id")?.unwrap_or_default(),
+        })
+    }
+}
+
+/// reconstruct's defaults and caps (SPEC §3): a value past a cap is lowered and `bounds`
+/// says what was applied.
+pub mod reconstruct_bounds {
+    /// Items returned by default, and at most.
+    pub const COUNT: (i64, i64) = (10, 50);
+    /// Candidate depth by default, and at most.
+    pub const TOP_K: (i64, i64) = (20, 100);
+    /// Walk hops by default, and at most.
+    pub const MAX_HOPS: (i64, i64) = (2, 5);
+    /// Claims per item by default, and at most.
+    pub const MAX_EVIDENCE: (i64, i64) = (40, 100);
+    /// Characters of content by default, and at most.
+    pub const BUDGET: (i64, i64) = (6000, 200_000);
+}
+
+/// Options of `reconstruct`.
+#[derive(Debug, Clone)]
+pub struct ReconstructOptions {
+    /// What the call may read.
+    pub scope: ReadScope,
+    /// The query text.
+    pub query: String,
+    /// The caller's query vector (given to the vector arm unchanged).
+    pub query_embedding: Option<Vec<f32>>,
+    /// Items returned.
+    pub count: i64,
+    /// Candidate depth of each retrieval arm.
+    pub top_k: i64,
+    /// Relations the walk follows.
+    pub max_hops: i64,
+    /// Claims kept per item.
+    pub max_evidence: i64,
+    /// Characters of quoted content (item heads first, then excerpts).
+    pub budget: i64,
+    /// Halves recall's gate ratio.
+    pub deep: bool,
+    /// Adds candidates, clusters and cues to the response.
+    pub trace: bool,
+    /// Only memories whose source id is this.
+    pub source_id: String,
+    /// The bounds that were lowered to their cap.
+    pub lowered: Vec<&'static str>,
+}
+
+impl ReconstructOptions {
+    /// Reads and checks `reconstruct` options.
+    pub fn from_json(v: &Value) -> Result<Self> {
+        use reconstruct_bounds::*;
+        let a = Args::new(v, &[
+            "agent_id", "project_id", "channel", "query", "query_embedding", "count", "top_k", "max_hops",
+            "max_evidence", "budget", "deep", "trace", "source_id",
+        ])?;
+        let mut lowered = Vec::new();
+        let mut bound = |name: &'static str, min: i64, (default, cap): (i64, i64)| -> Result<i64> {
+            let (value, was_lowered) = a.capped(name, min, cap, default)?;
+            if was_lowered {
+                lowered.push(name);
+            }
+            Ok(value)
+        };
+        let count = bound("count", 0, COUNT)?;
+        let top_k = bound("top_k", 1, TOP_K)?;
+        let max_hops = bound("max_hops", 0, MAX_HOPS)?;
+        let max_evidence = bound("max_evidence", 1, MAX_EVIDENCE)?;
+        let budget = bound("budget", 1, BUDGET)?;
+        Ok(ReconstructOptions {
+            scope: read_scope(&a)?,
+            query: a.required_text("query")?,
+            query_embedding: embedding(&a, "query_embedding")?,
+            count,
+            top_k,
+            max_hops,
+            max_evidence,
+            budget,
+            deep: a.boolean("deep")?.unwrap_or(false),
+            trace: a.boolean("trace")?.unwrap_or(false),
+            source_id: a.string("source_id")?.unwrap_or_default(),
+            lowered,
+        })
+    }
+}
+
 /// An integer id from a lenient declaration item: a JSON integer, not a boolean.
 pub(crate) fn item_id(v: Option<&Value>) -> Option<i64> {
     v.and_then(as_int).filter(|n| *n > 0)
@@ -585,4 +699,184 @@ pub struct ListEntitiesResponse {
     /// The `offset` of the next page, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_offset: Option<i64>,
+}
+
+/// Why recall returned a row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchReason {
+    /// `rrf`: the fused reciprocal-rank score.
+    pub signal: &'static str,
+    /// The fused score.
+    pub score: f64,
+    /// The row's rank in each arm that ranked it (`lexical`, `episodes`, `vector`).
+    pub ranks: std::collections::BTreeMap<&'static str, usize>,
+}
+
+/// One row of `recall`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Message {
+    /// `mem:<id>` or `ep:<id>`.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// The record's text (an episode's summary).
+    pub content: String,
+    /// Where it came from.
+    pub source: Value,
+    /// When it happened.
+    pub timestamp: String,
+    /// Why it was returned.
+    pub match_reason: MatchReason,
+}
+
+/// The response of `recall`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RecallResponse {
+    /// Most relevant first.
+    pub messages: Vec<Message>,
+    /// Rows retrieval found that the gate left out.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub gated: usize,
+    /// Records the vector arm skipped for another dimension than the query's.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub dimension_skipped: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// What a referenced row is to a claim (the ref is the subject).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Role {
+    /// The referenced row.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// `supports`, `supersedes`, `corrects`, `qualifies`, `contradicts`, `temporal_predecessor`.
+    pub role: String,
+}
+
+/// One record an item stands on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Claim {
+    /// `mem:<id>` or `ep:<id>`.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// When it holds (its timestamp).
+    pub as_of: String,
+    /// Why it is in the item; absent means `seed` (retrieval found it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// Relations the walk followed to reach it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hops: Option<i64>,
+    /// How other rows of the item relate to it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<Role>,
+}
+
+/// The text of a non-head claim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Excerpt {
+    /// The claim's ref.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// Its text.
+    pub content: String,
+}
+
+/// One reconstructed item: a head record quoted, and the claims it stands on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Item {
+    /// The head record's text (cut to the budget when it had to be).
+    pub content: String,
+    /// The head record.
+    pub head_ref: String,
+    /// Every retained claim, newest first.
+    pub claims: Vec<Claim>,
+    /// Claims past `max_evidence`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claims_omitted: Option<i64>,
+    /// The cluster key that formed the item; absent means `singleton`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub independence_reason: Option<&'static str>,
+    /// `whole`, or `truncated` when the budget cut the head (with `trace` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote_basis: Option<&'static str>,
+    /// Character ranges of the head record that `content` quotes.
+    pub ranges: Vec<[usize; 2]>,
+    /// The other claims' texts, as far as the budget allowed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub excerpts: Vec<Excerpt>,
+    /// Excerpts the budget left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excerpts_omitted: Option<i64>,
+}
+
+/// The bounds reconstruct applied, and what they cut.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReconstructBounds {
+    /// Candidate depth applied.
+    pub top_k: i64,
+    /// Hops applied.
+    pub max_hops: i64,
+    /// Claims per item applied.
+    pub max_evidence: i64,
+    /// Bounds that cut something: `max_hops`, `max_evidence`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub omitted: Vec<&'static str>,
+    /// Bounds that were met where what lay beyond is not known: `max_evidence`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reached: Vec<&'static str>,
+    /// Options that were lowered to their cap.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lowered: Vec<&'static str>,
+}
+
+/// Stage 1's cues: the entities the query named and the terms they added.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Cues {
+    /// Names of the entities whose name or alias the query contains.
+    pub entities: Vec<String>,
+    /// Their other names, handed to the lexical arm.
+    pub terms: Vec<String>,
+}
+
+/// What reconstruct did, step by step (`trace: true`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Trace {
+    /// Candidates retrieval admitted, most relevant first.
+    pub candidate_refs: Vec<String>,
+    /// Clusters in item order.
+    pub clusters: Vec<Vec<String>>,
+    /// Stage 1's cues.
+    pub cues: Cues,
+    /// Rows the gate left out (absent when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub gated: usize,
+}
+
+/// The response of `reconstruct`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReconstructResponse {
+    /// The items, most relevant first.
+    pub items: Vec<Item>,
+    /// The item count applied.
+    pub effective_count: i64,
+    /// `items.len()`.
+    pub returned_count: usize,
+    /// Bounds applied, when one cut something, was lowered, or `trace` asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<ReconstructBounds>,
+    /// Why fewer items than `effective_count` came back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shortfall_reason: Option<&'static str>,
+    /// The budget applied, when it cut something or `trace` asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effective_budget: Option<i64>,
+    /// Characters quoted, when the budget cut something or `trace` asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub used_budget: Option<i64>,
+    /// Steps of the reconstruction, with `trace: true`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Trace>,
 }

@@ -79,6 +79,24 @@ impl<'a> Args<'a> {
         self.int(name, 1, i64::MAX)?.ok_or_else(|| Error::Missing { field: name.into() })
     }
 
+    /// An optional boolean.
+    pub fn boolean(&self, name: &str) -> Result<Option<bool>> {
+        match self.value(name) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(v) => Err(wrong(name, "a boolean", v)),
+        }
+    }
+
+    /// An optional integer of at least `min`, lowered to `cap`: `(value, lowered)`.
+    pub fn capped(&self, name: &str, min: i64, cap: i64, default: i64) -> Result<(i64, bool)> {
+        match self.int(name, min, i64::MAX)? {
+            None => Ok((default, false)),
+            Some(n) if n > cap => Ok((cap, true)),
+            Some(n) => Ok((n, false)),
+        }
+    }
+
     /// An optional array.
     pub fn array(&self, name: &str) -> Result<Option<&'a Vec<Value>>> {
         match self.value(name) {

@@ -70,7 +70,7 @@ pub enum Error {
         what: String,
     },
     /// `call` was given a tool name the engine does not have.
-    #[error("unknown tool `{0}`; tools: store, archive_episode, declare_associations, traverse, get_contents, delete_memory, delete_episode, delete_entity, list_entities")]
+    #[error("unknown tool `{0}`; tools: store, archive_episode, declare_associations, recall, reconstruct, traverse, get_contents, delete_memory, delete_episode, delete_entity, list_entities")]
     UnknownTool(String),
     /// An operation that a later version of the engine provides.
     #[error("`{0}` is not implemented in this version of associative-memory")]

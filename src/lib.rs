@@ -37,6 +37,8 @@ mod entities;
 mod error;
 mod memory;
 mod normalize;
+mod recall;
+mod reconstruct;
 mod records;
 mod schema;
 mod scope;

@@ -9,7 +9,7 @@ use crate::clock::{format_iso, Clock, SystemClock};
 use crate::error::{Error, Result};
 use crate::records::{self, Kind};
 use crate::schema::migrate;
-use crate::{entities, traverse};
+use crate::{entities, recall, reconstruct, traverse};
 use rusqlite::{Connection, MAIN_DB};
 use serde::Serialize;
 use serde_json::Value;
@@ -125,6 +125,18 @@ impl Memory {
         traverse::traverse(&self.conn, opts)
     }
 
+    /// Ranked records for a query: lexical and vector arms fused and gated (SPEC §4).
+    /// Reads no declaration: the graph never changes what recall returns.
+    pub fn recall(&self, opts: &RecallOptions) -> Result<RecallResponse> {
+        recall::recall(&self.conn, opts)
+    }
+
+    /// Retrieval read through the declared graph: items with claims, roles and walked
+    /// evidence (design §3).
+    pub fn reconstruct(&self, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
+        reconstruct::reconstruct(&self.conn, opts)
+    }
+
     /// Full records for refs.
     pub fn get_contents(&self, opts: &GetContentsOptions) -> Result<GetContentsResponse> {
         records::get_contents(&self.conn, opts)
@@ -192,7 +204,8 @@ impl Memory {
     /// shared by the wasm binding, tool calls and the conformance runner.
     ///
     /// Tools: `store`, `archive_episode`, `declare_associations`, `traverse`,
-    /// `get_contents`, `delete_memory`, `delete_episode`, `delete_entity`, `list_entities`.
+    /// `get_contents`, `delete_memory`, `delete_episode`, `delete_entity`, `list_entities`,
+    /// `recall`, `reconstruct`.
     pub fn call(&mut self, tool: &str, args: &Value) -> Result<Value> {
         Ok(match tool {
             "store" => json(self.store(&StoreOptions::from_json(args)?)?),
@@ -204,7 +217,8 @@ impl Memory {
             "delete_episode" => json(self.delete_episode(&DeleteOptions::from_json(args, "episode_id")?)?),
             "delete_entity" => json(self.delete_entity(&DeleteOptions::from_json(args, "entity_id")?)?),
             "list_entities" => json(self.list_entities(&ListEntitiesOptions::from_json(args)?)?),
-            "recall" | "reconstruct" => return Err(Error::Unsupported(tool.into())),
+            "recall" => json(self.recall(&RecallOptions::from_json(args)?)?),
+            "reconstruct" => json(self.reconstruct(&ReconstructOptions::from_json(args)?)?),
             other => return Err(Error::UnknownTool(other.into())),
         })
     }

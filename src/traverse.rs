@@ -130,7 +130,7 @@ pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_h
 /// `limit`, and how many there are in all (one statement: the window count is taken
 /// before `LIMIT`). Episodes are readable only without a `source_id` filter, since they
 /// have no source.
-fn mentioning(conn: &Connection, scope: &ReadScope, source_id: &str, entity: i64, limit: i64) -> Result<(Vec<String>, i64)> {
+pub(crate) fn mentioning(conn: &Connection, scope: &ReadScope, source_id: &str, entity: i64, limit: i64) -> Result<(Vec<String>, i64)> {
     let iso = scope.clause("t");
     let join = |kind: &str, table: &str, start: usize| {
         format!(

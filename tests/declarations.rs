@@ -56,6 +56,7 @@ fn deleting_one_of_two_mentioning_memories_keeps_the_shared_structure() {
     // the relation anchored on mem:1 stays; the one anchored on the deleted memory goes
     let predicates: Vec<&str> = after["relations"].as_array().unwrap().iter().map(|r| r["predicate"].as_str().unwrap()).collect();
     assert_eq!(predicates, vec!["maintains"]);
+    assert_eq!(orphans(&mut f), Vec::<String>::new());
 }
 
 #[test]
@@ -87,6 +88,38 @@ fn invariant_8_no_declaration_outlives_its_endpoints() {
     assert_eq!(left["total"], 1);
     assert_eq!(left["entities"][0]["relations"], 0, "relations naming the deleted entity are gone");
     assert_eq!(f.ok("traverse", json!({"agent_id": "a", "entity": "ex"}))["reason"], "no_such_entity", "its aliases are gone");
+    assert_eq!(orphans(&mut f), Vec::<String>::new());
+}
+
+/// Every alias, mention and relation row in the raw database whose entity, record or
+/// anchor no longer exists.
+fn orphans(f: &mut common::Fixture) -> Vec<String> {
+    let bytes = f.memory.export().unwrap();
+    let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+    conn.deserialize_read_exact(rusqlite::MAIN_DB, &bytes[..], bytes.len(), true).unwrap();
+    let exists = "(CASE WHEN {r} LIKE 'mem:%' THEN EXISTS (SELECT 1 FROM memories WHERE 'mem:' || id = {r}) \
+                   WHEN {r} LIKE 'ep:%' THEN EXISTS (SELECT 1 FROM episodes WHERE 'ep:' || id = {r}) ELSE 1 END)";
+    let end = |kind: &str, id: &str| {
+        format!("(CASE {kind} WHEN 'entity' THEN EXISTS (SELECT 1 FROM entities WHERE id = {id}) \
+                 WHEN 'mem' THEN EXISTS (SELECT 1 FROM memories WHERE id = {id}) ELSE EXISTS (SELECT 1 FROM episodes WHERE id = {id}) END)")
+    };
+    let checks = [
+        "SELECT 'alias ' || alias FROM entity_aliases WHERE entity_id NOT IN (SELECT id FROM entities)".to_string(),
+        format!("SELECT 'mention ' || ref FROM entity_mentions WHERE entity_id NOT IN (SELECT id FROM entities) OR NOT {}", exists.replace("{r}", "ref")),
+        format!(
+            "SELECT 'relation ' || id FROM relations WHERE NOT {} OR NOT {} OR (anchor_ref != '' AND NOT {})",
+            end("subject_kind", "subject_id"),
+            end("object_kind", "object_id"),
+            exists.replace("{r}", "anchor_ref")
+        ),
+    ];
+    checks
+        .iter()
+        .flat_map(|sql| {
+            let mut stmt = conn.prepare(sql).unwrap();
+            stmt.query_map([], |r| r.get::<_, String>(0)).unwrap().map(Result::unwrap).collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 #[test]

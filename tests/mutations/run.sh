@@ -10,14 +10,14 @@ export CARGO_TARGET_DIR="$root/target/mutations"
 
 # name ~ file ~ exact text to replace (\n for a newline) ~ replacement ~ test target ~ test name
 mutations=(
-  "cascade-keeps-anchored-relations~src/schema.rs~     WHERE anchor_ref = 'mem:' || OLD.id~     WHERE 0~declarations~invariant_8_no_declaration_outlives_its_endpoints"
+  "cascade-keeps-anchored-relations~src/schema.rs~     WHERE anchor_ref = 'mem:' || OLD.id~     WHERE 0~declarations~deleting_one_of_two_mentioning_memories_keeps_the_shared_structure"
   "cascade-keeps-episode-mentions~src/schema.rs~    DELETE FROM entity_mentions WHERE ref = 'ep:' || OLD.id;~~declarations~invariant_8_no_declaration_outlives_its_endpoints"
   "entity-delete-keeps-aliases~src/schema.rs~    DELETE FROM entity_aliases WHERE entity_id = OLD.id;~~declarations~invariant_8_no_declaration_outlives_its_endpoints"
   "isolation-drops-agent-axis~src/scope.rs~let mut sql = format!(\"{t}.agent_id = ?\");~let mut sql = format!(\"(? IS NOT NULL)\");~traverse~isolation_agents_never_share_and_projects_read_the_global_pool"
   "isolation-project-never-reads-pool~src/scope.rs~{t}.project_id IN (?, '')~{t}.project_id IN (?)~traverse~isolation_agents_never_share_and_projects_read_the_global_pool"
   "traverse-ignores-recency~src/traverse.rs~reached_by.get(e).map_or(-1, |&p| p as i64)~0~traverse~order_is_hops_then_most_recent_relation_then_id"
-  "traverse-follows-one-direction~src/traverse.rs~(r.subject_id IN ({marks}) OR r.object_id IN ({marks}))~(r.subject_id IN ({marks}) OR r.object_id IN ({marks}) AND 0)~traverse~relations_are_followed_from_either_end"
-  "normalize-skips-nfkc~src/normalize.rs~text.nfkc().flat_map~text.chars().flat_map~declarations~spellings_that_normalize_alike_are_one_entity_across_calls"
+  "traverse-follows-one-direction~src/traverse.rs~UNION SELECT id FROM relations WHERE object_kind = 'entity' AND object_id IN~UNION SELECT id FROM relations WHERE 0 AND object_id IN~traverse~relations_are_followed_from_either_end"
+  "normalize-skips-nfkc~src/normalize.rs~text.nfkc().flat_map(char::to_lowercase).flat_map(full_fold).collect();\n    let folded: String = folded.nfkc().collect();~text.chars().flat_map(char::to_lowercase).flat_map(full_fold).collect();~declarations~spellings_that_normalize_alike_are_one_entity_across_calls"
   "alias-claimed-twice~src/associations.rs~Some(owner) if owner != id =>~Some(owner) if owner != id && false =>~declarations~an_alias_names_at_most_one_entity"
   "unknown-options-ignored~src/args.rs~obj.keys().find(|k| !accepted.contains(&k.as_str()))~obj.keys().find(|_| false)~bad_input~rejected_calls_name_the_field_and_write_nothing"
   "timestamp-not-validated~src/api.rs~Some(s) => parse_iso(&s).map(|ms| Some(format_iso(ms)))~Some(s) => Some(Some(s.clone()))~bad_input~rejected_calls_name_the_field_and_write_nothing"

@@ -1,0 +1,343 @@
+//! `recall` (SPEC §4): lexical and vector retrieval over records, fused by reciprocal rank
+//! and admitted by a quality gate. Recall never reads the association tables
+//! (invariant 1); reconstruct calls [`retrieve`] with extra lexical terms (stage 1).
+//!
+//! - **Lexical arms**, one over memories and one over episodes: FTS5 BM25 over the trigram
+//!   index, query terms OR-ed, each term quoted so FTS5 syntax in user text (`"`, `NEAR(`,
+//!   `*`, `col:`, `AND`) never errors and never changes meaning. Terms shorter than three
+//!   characters cannot match a trigram index; they are matched with `LIKE` only when the
+//!   FTS5 expression matched no row at all.
+//! - **Vector arm**, only when the caller gives `query_embedding`: exact cosine over every
+//!   readable record stored with a vector of the same dimension; others are skipped and
+//!   counted.
+//! - **Fusion**: reciprocal rank, `1 / (RRF_K + rank)` summed over the arms that ranked a
+//!   row. Ties break by newer timestamp, then memories before episodes, then lower id.
+//! - **Gate** ([`GATE_RATIO`]): a row is admitted when its fused score is at least
+//!   `GATE_RATIO` (`deep`: half of it) times the best fused score of the call. A row that
+//!   one arm alone ranks, far down, while the other arms agree on better rows, is left out;
+//!   a row every arm ranks near the top is always in. It is relative, so it needs no
+//!   calibration per embedding model, and on a lexical-only call (one vote per row) it
+//!   admits every row the depth holds: each of those shares at least one query term with
+//!   the row. The numbers behind the ratio are in BENCHMARKS.md (LoCoMo).
+
+use crate::error::Result;
+use crate::normalize::normalize;
+use crate::records::Kind;
+use crate::scope::ReadScope;
+use rusqlite::types::Value;
+use rusqlite::{params_from_iter, Connection};
+use std::collections::BTreeMap;
+
+/// The reciprocal-rank constant.
+pub const RRF_K: f64 = 60.0;
+/// A fused row is admitted at this fraction of the call's best fused score (`deep` halves it).
+pub const GATE_RATIO: f64 = 0.5;
+
+/// Words that carry no retrieval signal on their own; a query made only of them matches
+/// nothing rather than everything.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do",
+    "does", "for", "from", "had", "has", "have", "he", "her", "him", "his", "how", "i", "if", "in", "into",
+    "is", "it", "its", "me", "my", "of", "on", "or", "our", "she", "so", "than", "that", "the", "their",
+    "them", "then", "there", "these", "they", "this", "to", "us", "was", "we", "were", "what", "when",
+    "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your",
+];
+
+/// The lexical terms of a query: normalized runs of letters and digits (any script),
+/// stopwords and duplicates removed, in order of first appearance.
+pub fn terms(query: &str) -> Vec<String> {
+    let normalized = normalize(query);
+    let mut out: Vec<String> = Vec::new();
+    for word in normalized.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        if !STOPWORDS.contains(&word) && !out.iter().any(|t| t == word) {
+            out.push(word.to_owned());
+        }
+    }
+    out
+}
+
+/// An FTS5 string literal: the term in double quotes, inner quotes doubled. Inside a
+/// literal nothing is syntax, so user text can neither break nor steer the expression.
+fn quoted(term: &str) -> String {
+    format!("\"{}\"", term.replace('"', "\"\""))
+}
+
+/// A retrieved record with what retrieval knows about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    /// Memory or episode.
+    pub kind: Kind,
+    /// Row id.
+    pub id: i64,
+    /// The record's text (an episode's summary).
+    pub content: String,
+    /// When it happened.
+    pub timestamp: String,
+    /// Its source object as stored (JSON text); episodes have none.
+    pub source: Option<String>,
+    /// Project and channel, for bundling within one context.
+    pub context: (String, String),
+    /// Fused score.
+    pub score: f64,
+    /// Rank in each arm that ranked it (1-based): `lexical`, `vector`.
+    pub ranks: BTreeMap<&'static str, usize>,
+}
+
+/// What a retrieval call found, before and after the gate.
+#[derive(Debug, Default)]
+pub struct Retrieval {
+    /// Admitted rows, most relevant first.
+    pub admitted: Vec<Hit>,
+    /// Rows the gate left out.
+    pub gated: usize,
+    /// Records skipped by the vector arm for another dimension.
+    pub dimension_skipped: usize,
+}
+
+/// One retrieval request.
+pub struct Request<'a> {
+    /// What the call may read.
+    pub scope: &'a ReadScope,
+    /// `''` or the one source id whose memories are read (episodes are then not read).
+    pub source_id: &'a str,
+    /// Lexical terms of the caller's query.
+    pub terms: Vec<String>,
+    /// Extra lexical terms (stage 1 of reconstruct): phrases, each matched whole.
+    pub extra_terms: Vec<String>,
+    /// The caller's query vector.
+    pub query_embedding: Option<&'a [f32]>,
+    /// Rows each arm ranks.
+    pub depth: usize,
+    /// Halves the gate ratio.
+    pub deep: bool,
+}
+
+struct Row {
+    kind: Kind,
+    id: i64,
+}
+
+/// Columns every arm reads, in this order, from table alias `t`.
+fn columns(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Mem => "t.id, t.content, t.timestamp, t.source, t.project_id, t.channel",
+        Kind::Ep => "t.id, t.summary, COALESCE(t.start_time, t.created_at), NULL, t.project_id, t.channel",
+    }
+}
+
+fn scope_sql(req: &Request, kind: Kind) -> (String, Vec<Value>) {
+    let iso = req.scope.clause("t");
+    let mut sql = iso.sql;
+    let mut params = iso.params;
+    if kind == Kind::Mem && !req.source_id.is_empty() {
+        sql.push_str(" AND CAST(json_extract(t.source, '$.id') AS TEXT) = ?");
+        params.push(Value::Text(req.source_id.into()));
+    }
+    (sql, params)
+}
+
+fn read_hits(conn: &Connection, sql: &str, params: Vec<Value>, kind: Kind, out: &mut BTreeMap<(Kind, i64), Hit>) -> Result<Vec<Row>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let mut rows = stmt.query(params_from_iter(params))?;
+    let mut ranked = Vec::new();
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        out.entry((kind, id)).or_insert_with(|| Hit {
+            kind,
+            id,
+            content: r.get(1).unwrap_or_default(),
+            timestamp: r.get(2).unwrap_or_default(),
+            source: r.get(3).unwrap_or(None),
+            context: (r.get(4).unwrap_or_default(), r.get(5).unwrap_or_default()),
+            score: 0.0,
+            ranks: BTreeMap::new(),
+        });
+        ranked.push(Row { kind, id });
+    }
+    Ok(ranked)
+}
+
+/// The lexical arm over one table: FTS5 BM25 on terms of three characters or more, or,
+/// when that matched nothing, `LIKE` on every term.
+fn lexical(conn: &Connection, req: &Request, kind: Kind, hits: &mut BTreeMap<(Kind, i64), Hit>) -> Result<Vec<Row>> {
+    if kind == Kind::Ep && !req.source_id.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (table, fts, text) = match kind {
+        Kind::Mem => ("memories", "memories_fts", "t.content"),
+        Kind::Ep => ("episodes", "episodes_fts", "(t.summary || ' ' || t.keywords)"),
+    };
+    let all: Vec<&String> = req.terms.iter().chain(&req.extra_terms).collect();
+    let long: Vec<String> = all.iter().filter(|t| t.chars().count() >= 3).map(|t| quoted(t)).collect();
+    let (iso, iso_params) = scope_sql(req, kind);
+    if !long.is_empty() {
+        let sql = format!(
+            "SELECT {} FROM {fts} f CROSS JOIN {table} t ON t.id = f.rowid WHERE {fts} MATCH ? AND {iso} \
+             ORDER BY bm25({fts}), t.id LIMIT ?",
+            columns(kind)
+        );
+        let mut params = vec![Value::Text(long.join(" OR "))];
+        params.extend(iso_params.iter().cloned());
+        params.push(Value::Integer(req.depth as i64));
+        let rows = read_hits(conn, &sql, params, kind, hits)?;
+        if !rows.is_empty() {
+            return Ok(rows);
+        }
+    }
+    if all.is_empty() {
+        return Ok(Vec::new());
+    }
+    // LIKE fallback: ranked by how many terms a row contains, then newer first.
+    let like: Vec<String> = all.iter().map(|_| format!("(lower({text}) LIKE ? ESCAPE '\\')")).collect();
+    let sql = format!(
+        "SELECT {}, {} AS n FROM {table} t WHERE ({}) AND {iso} ORDER BY n DESC, t.id DESC LIMIT ?",
+        columns(kind),
+        like.join(" + "),
+        like.join(" OR ")
+    );
+    let patterns: Vec<Value> = all
+        .iter()
+        .map(|t| Value::Text(format!("%{}%", t.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"))))
+        .collect();
+    let mut params = patterns.clone();
+    params.extend(patterns);
+    params.extend(iso_params);
+    params.push(Value::Integer(req.depth as i64));
+    read_hits(conn, &sql, params, kind, hits)
+}
+
+/// The vector arm: exact cosine of every readable record with a vector of the query's
+/// dimension; returns the ranked rows and how many records had another dimension.
+fn vector(conn: &Connection, req: &Request, query: &[f32], hits: &mut BTreeMap<(Kind, i64), Hit>) -> Result<(Vec<Row>, usize)> {
+    let qnorm = norm(query);
+    let mut scored: Vec<(f64, Kind, i64)> = Vec::new();
+    let mut skipped = 0;
+    for kind in [Kind::Mem, Kind::Ep] {
+        if kind == Kind::Ep && !req.source_id.is_empty() {
+            continue;
+        }
+        let (iso, params) = scope_sql(req, kind);
+        let table = if kind == Kind::Mem { "memories" } else { "episodes" };
+        let sql = format!("SELECT t.id, t.embedding, t.embedding_dim FROM {table} t WHERE t.embedding IS NOT NULL AND {iso}");
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let mut rows = stmt.query(params_from_iter(params))?;
+        while let Some(r) = rows.next()? {
+            let dim: i64 = r.get(2)?;
+            if dim as usize != query.len() {
+                skipped += 1;
+                continue;
+            }
+            let blob = r.get_ref(1)?.as_blob().unwrap_or(&[]);
+            scored.push((cosine(query, qnorm, blob), kind, r.get(0)?));
+        }
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    scored.truncate(req.depth);
+    let mut ranked = Vec::new();
+    for (_, kind, id) in scored {
+        if !hits.contains_key(&(kind, id)) {
+            let (iso, iso_params) = scope_sql(req, kind);
+            let table = if kind == Kind::Mem { "memories" } else { "episodes" };
+            let sql = format!("SELECT {} FROM {table} t WHERE t.id = ? AND {iso}", columns(kind));
+            let params = std::iter::once(Value::Integer(id)).chain(iso_params).collect();
+            read_hits(conn, &sql, params, kind, hits)?;
+        }
+        ranked.push(Row { kind, id });
+    }
+    Ok((ranked, skipped))
+}
+
+fn norm(v: &[f32]) -> f64 {
+    v.iter().map(|x| f64::from(*x) * f64::from(*x)).sum::<f64>().sqrt()
+}
+
+/// Cosine of the query and a stored little-endian f32 vector of the same dimension.
+fn cosine(query: &[f32], qnorm: f64, blob: &[u8]) -> f64 {
+    let (mut dot, mut sq) = (0.0f32, 0.0f32);
+    for (q, chunk) in query.iter().zip(blob.chunks_exact(4)) {
+        let x = f32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        dot += q * x;
+        sq += x * x;
+    }
+    let denom = qnorm * f64::from(sq).sqrt();
+    if denom == 0.0 { 0.0 } else { f64::from(dot) / denom }
+}
+
+/// Runs the arms, fuses them and applies the gate.
+pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
+    let mut hits: BTreeMap<(Kind, i64), Hit> = BTreeMap::new();
+    let mut arms: Vec<(&'static str, Vec<Row>)> = Vec::new();
+    arms.push(("lexical", lexical(conn, req, Kind::Mem, &mut hits)?));
+    arms.push(("episodes", lexical(conn, req, Kind::Ep, &mut hits)?));
+    let mut dimension_skipped = 0;
+    if let Some(q) = req.query_embedding {
+        let (rows, skipped) = vector(conn, req, q, &mut hits)?;
+        dimension_skipped = skipped;
+        arms.push(("vector", rows));
+    }
+    for (arm, rows) in &arms {
+        for (i, row) in rows.iter().enumerate() {
+            let hit = hits.get_mut(&(row.kind, row.id)).expect("every ranked row was read");
+            hit.score += 1.0 / (RRF_K + (i + 1) as f64);
+            hit.ranks.insert(arm, i + 1);
+        }
+    }
+    let mut all: Vec<Hit> = hits.into_values().collect();
+    all.sort_by(|a, b| {
+        b.score.total_cmp(&a.score).then_with(|| b.timestamp.cmp(&a.timestamp)).then(a.kind.cmp(&b.kind)).then(a.id.cmp(&b.id))
+    });
+    let best = all.first().map_or(0.0, |h| h.score);
+    let ratio = if req.deep { GATE_RATIO / 2.0 } else { GATE_RATIO };
+    let total = all.len();
+    let admitted: Vec<Hit> = all.into_iter().filter(|h| h.score >= ratio * best).collect();
+    Ok(Retrieval { gated: total - admitted.len(), admitted, dimension_skipped })
+}
+
+/// Runs `recall`.
+pub fn recall(conn: &Connection, opts: &crate::api::RecallOptions) -> Result<crate::api::RecallResponse> {
+    let retrieval = retrieve(
+        conn,
+        &Request {
+            scope: &opts.scope,
+            source_id: &opts.source_id,
+            terms: terms(&opts.query),
+            extra_terms: Vec::new(),
+            query_embedding: opts.query_embedding.as_deref(),
+            depth: (opts.limit as usize).max(20),
+            deep: opts.deep,
+        },
+    )?;
+    let messages = retrieval
+        .admitted
+        .into_iter()
+        .take(opts.limit as usize)
+        .map(|h| crate::api::Message {
+            reference: format!("{}:{}", h.kind.as_str(), h.id),
+            content: h.content,
+            source: match h.source {
+                Some(s) => serde_json::from_str(&s).unwrap_or(serde_json::Value::String(s)),
+                None => serde_json::json!({"type": "Episode", "id": format!("ep:{}", h.id), "name": ""}),
+            },
+            timestamp: h.timestamp,
+            match_reason: crate::api::MatchReason { signal: "rrf", score: h.score, ranks: h.ranks },
+        })
+        .collect();
+    Ok(crate::api::RecallResponse { messages, gated: retrieval.gated, dimension_skipped: retrieval.dimension_skipped })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_are_normalized_words_without_stopwords() {
+        assert_eq!(terms("When does Atlas ship?"), vec!["atlas", "ship"]);
+        assert_eq!(terms("ＫＭ and ミズアイ, km"), vec!["km", "ミズアイ"]);
+        assert_eq!(terms("\"NEAR( * col: AND"), vec!["near", "col"]);
+    }
+
+    #[test]
+    fn quoting_neutralizes_fts_syntax() {
+        assert_eq!(quoted("a\"b"), "\"a\"\"b\"");
+    }
+}

@@ -1,0 +1,91 @@
+//! Stage 1 — candidates: the query is matched against the names and aliases the call can
+//! read (normalized substring match, longest first, a matched span is not matched again).
+//! For every entity the query names, its canonical name and its other aliases become
+//! extra terms of the lexical arm only; the vector arm gets the query unchanged, and with
+//! no match nothing changes at all (invariant 2).
+
+use crate::error::Result;
+use crate::normalize::normalize;
+use crate::scope::ReadScope;
+use rusqlite::{params_from_iter, Connection};
+use std::collections::BTreeMap;
+
+/// What stage 1 found in a query.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Cue {
+    /// Names of the entities the query names, in match order (longest match first).
+    pub entities: Vec<String>,
+    /// Their other names as written, for the trace.
+    pub terms: Vec<String>,
+    /// The same, normalized, for the lexical arm.
+    pub normalized_terms: Vec<String>,
+}
+
+struct Form {
+    entity: i64,
+    name: String,
+    normalized: String,
+    written: String,
+}
+
+/// Every name and alias `scope` can read.
+fn forms(conn: &Connection, scope: &ReadScope) -> Result<Vec<Form>> {
+    let iso = scope.clause("e");
+    let sql = format!(
+        "SELECT e.id, e.name, e.normalized, e.name FROM entities e WHERE {iso} \
+         UNION ALL SELECT e.id, e.name, a.normalized, a.alias FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE {iso}",
+        iso = iso.sql
+    );
+    let params: Vec<_> = iso.params.iter().cloned().chain(iso.params.iter().cloned()).collect();
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params_from_iter(params), |r| {
+        Ok(Form { entity: r.get(0)?, name: r.get(1)?, normalized: r.get(2)?, written: r.get(3)? })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// Stage 1 for `query` in `scope`.
+pub fn cue(conn: &Connection, scope: &ReadScope, query: &str) -> Result<Cue> {
+    let mut all = forms(conn, scope)?;
+    if all.is_empty() {
+        return Ok(Cue::default());
+    }
+    all.sort_by(|a, b| {
+        b.normalized.chars().count().cmp(&a.normalized.chars().count()).then(a.normalized.cmp(&b.normalized)).then(a.entity.cmp(&b.entity))
+    });
+    let q = normalize(query);
+    let mut consumed: Vec<(usize, usize)> = Vec::new();
+    // entity → the normalized forms the query matched it by, in match order
+    let mut matched: Vec<(i64, String)> = Vec::new();
+    let mut matched_forms: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    for form in &all {
+        if form.normalized.is_empty() {
+            continue;
+        }
+        for (start, text) in q.match_indices(form.normalized.as_str()) {
+            let end = start + text.len();
+            if consumed.iter().any(|&(s, e)| start < e && s < end) {
+                continue;
+            }
+            consumed.push((start, end));
+            if !matched_forms.contains_key(&form.entity) {
+                matched.push((form.entity, form.name.clone()));
+            }
+            matched_forms.entry(form.entity).or_default().push(form.normalized.clone());
+        }
+    }
+    let mut cue = Cue::default();
+    for (entity, name) in matched {
+        cue.entities.push(name);
+        let own = &matched_forms[&entity];
+        for form in all.iter().filter(|f| f.entity == entity) {
+            let n = normalize(&form.written);
+            if !own.contains(&n) && !cue.normalized_terms.contains(&n) {
+                cue.normalized_terms.push(n);
+                cue.terms.push(form.written.clone());
+            }
+        }
+    }
+    // the canonical name first, then aliases, as the entity was declared
+    Ok(cue)
+}

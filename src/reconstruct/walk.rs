@@ -1,0 +1,195 @@
+//! Stage 3 — the bounded relation walk (design §3, §9), a pure function: the items'
+//! candidates and the relations in scope in, the evidence each item reached with its
+//! provenance out. Called exactly once per reconstruction, on the items the count window
+//! holds, in item order.
+//!
+//! The six readings of design §9, as this function holds them:
+//! - **Direction**: an entity → entity relation is followed from either end.
+//! - **Hops start at one**: a record is evidence only through at least one relation; a
+//!   record that merely mentions the candidate's own entity is not.
+//! - **One row, one place**: a record already in the candidate pool stays where retrieval
+//!   put it, and one an earlier item reached is not added to a later item.
+//! - **Reading is bounded**: at most `max_evidence` records are read per reached entity,
+//!   lowest id first; when there were more, `max_evidence` is named in `reached`.
+//! - **why and independence**: a reached record carries `relation:<predicate>` and its
+//!   hops (the caller labels it).
+//! - **A vote, not an admission**: the walk never makes an item; it only adds evidence.
+//!
+//! Reached records are ordered by the written rule: fewer hops, then the more recently
+//! declared relation, then the lower record id.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The declared graph around a reconstruction's candidates, as loaded for the walk.
+#[derive(Debug, Default, Clone)]
+pub struct Graph {
+    /// Candidate ref → the entities it is declared to mention.
+    pub mentions: BTreeMap<String, Vec<i64>>,
+    /// Entity → `(recency, other entity, predicate)` of every relation on it, most
+    /// recently declared first (recency 0 is the newest relation loaded).
+    pub adjacency: BTreeMap<i64, Vec<(usize, i64, String)>>,
+    /// Entity → the readable records that mention it, lowest id first (at most the
+    /// reading bound).
+    pub records: BTreeMap<i64, Vec<(i64, String)>>,
+    /// Entities that had more records than the reading bound.
+    pub records_cut: BTreeSet<i64>,
+    /// Entities reached whose own relations were not loaded (the loader's bound).
+    pub unexpanded: BTreeSet<i64>,
+}
+
+/// A record the walk reached for an item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reached {
+    /// Its ref.
+    pub reference: String,
+    /// The predicate of the relation that reached its entity.
+    pub predicate: String,
+    /// Relations followed.
+    pub hops: i64,
+}
+
+/// What the walk cut for one item.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Cuts {
+    /// A relation was left unfollowed at the hop bound.
+    pub max_hops: bool,
+    /// A reached entity had more records than were read.
+    pub reading: bool,
+}
+
+/// Walks from each item's candidates (refs, in item order) over `graph` up to `max_hops`.
+pub fn walk(items: &[Vec<String>], pool: &BTreeSet<String>, graph: &Graph, max_hops: i64) -> (Vec<Vec<Reached>>, Vec<Cuts>) {
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    let mut reached_by_item = Vec::with_capacity(items.len());
+    let mut cuts_by_item = Vec::with_capacity(items.len());
+    for refs in items {
+        let mut distance: BTreeMap<i64, i64> = BTreeMap::new();
+        let mut via: BTreeMap<i64, (usize, String)> = BTreeMap::new();
+        for r in refs {
+            for &entity in graph.mentions.get(r).into_iter().flatten() {
+                distance.insert(entity, 0);
+            }
+        }
+        let mut frontier: Vec<i64> = distance.keys().copied().collect();
+        for hop in 1..=max_hops {
+            let mut step: BTreeMap<i64, (usize, String)> = BTreeMap::new();
+            for entity in &frontier {
+                for (recency, other, predicate) in graph.adjacency.get(entity).into_iter().flatten() {
+                    if !distance.contains_key(other) && step.get(other).is_none_or(|(r, _)| recency < r) {
+                        step.insert(*other, (*recency, predicate.clone()));
+                    }
+                }
+            }
+            for (other, edge) in &step {
+                distance.insert(*other, hop);
+                via.insert(*other, edge.clone());
+            }
+            frontier = step.into_keys().collect();
+        }
+        let mut cuts = Cuts::default();
+        cuts.max_hops = frontier
+            .iter()
+            .any(|e| graph.adjacency.get(e).into_iter().flatten().any(|(_, other, _)| !distance.contains_key(other)))
+            || distance.keys().any(|e| graph.unexpanded.contains(e));
+        // ref → (hops, recency, record id, ref, predicate): the written order
+        let mut best: BTreeMap<&str, (i64, usize, i64, &str, &str)> = BTreeMap::new();
+        for (entity, &hops) in &distance {
+            if hops == 0 {
+                continue;
+            }
+            cuts.reading |= graph.records_cut.contains(entity);
+            let (recency, predicate) = &via[entity];
+            for (id, r) in graph.records.get(entity).into_iter().flatten() {
+                if pool.contains(r) || taken.contains(r) {
+                    continue;
+                }
+                let key = (hops, *recency, *id, r.as_str(), predicate.as_str());
+                if best.get(r.as_str()).is_none_or(|k| key < *k) {
+                    best.insert(r, key);
+                }
+            }
+        }
+        let mut ordered: Vec<(i64, usize, i64, &str, &str)> = best.into_values().collect();
+        ordered.sort();
+        let reached: Vec<Reached> =
+            ordered.into_iter().map(|(hops, _, _, r, p)| Reached { reference: r.to_owned(), predicate: p.to_owned(), hops }).collect();
+        taken.extend(reached.iter().map(|r| r.reference.clone()));
+        reached_by_item.push(reached);
+        cuts_by_item.push(cuts);
+    }
+    (reached_by_item, cuts_by_item)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Atlas(1) —owned_by→ Priya(2) —member_of→ Payments(3); mem:1 mentions Atlas,
+    /// mem:2 Priya, mem:3 Payments, mem:4 Atlas too.
+    fn graph() -> Graph {
+        let mut g = Graph::default();
+        g.mentions.insert("mem:1".into(), vec![1]);
+        g.adjacency.insert(1, vec![(1, 2, "owned_by".into())]);
+        g.adjacency.insert(2, vec![(0, 3, "member_of".into()), (1, 1, "owned_by".into())]);
+        g.adjacency.insert(3, vec![(0, 2, "member_of".into())]);
+        g.records.insert(1, vec![(1, "mem:1".into()), (4, "mem:4".into())]);
+        g.records.insert(2, vec![(2, "mem:2".into())]);
+        g.records.insert(3, vec![(3, "mem:3".into())]);
+        g
+    }
+
+    fn refs(r: &[Reached]) -> Vec<(&str, i64)> {
+        r.iter().map(|x| (x.reference.as_str(), x.hops)).collect()
+    }
+
+    #[test]
+    fn reading_hops_start_at_one() {
+        // mem:4 mentions the candidate's own entity: not evidence
+        let pool = BTreeSet::from(["mem:1".to_string()]);
+        let (reached, cuts) = walk(&[vec!["mem:1".into()]], &pool, &graph(), 2);
+        assert_eq!(refs(&reached[0]), vec![("mem:2", 1), ("mem:3", 2)]);
+        assert!(!cuts[0].max_hops);
+    }
+
+    #[test]
+    fn reading_direction_either_end() {
+        let mut g = graph();
+        g.mentions.clear();
+        g.mentions.insert("mem:3".into(), vec![3]);
+        let pool = BTreeSet::from(["mem:3".to_string()]);
+        let (reached, _) = walk(&[vec!["mem:3".into()]], &pool, &g, 2);
+        assert_eq!(refs(&reached[0]), vec![("mem:2", 1), ("mem:1", 2), ("mem:4", 2)]);
+        assert_eq!(reached[0][0].predicate, "member_of");
+    }
+
+    #[test]
+    fn the_hop_bound_cuts_and_says_so() {
+        let pool = BTreeSet::from(["mem:1".to_string()]);
+        let (reached, cuts) = walk(&[vec!["mem:1".into()]], &pool, &graph(), 1);
+        assert_eq!(refs(&reached[0]), vec![("mem:2", 1)]);
+        assert!(cuts[0].max_hops);
+        let (reached, cuts) = walk(&[vec!["mem:1".into()]], &pool, &graph(), 0);
+        assert!(reached[0].is_empty());
+        assert!(cuts[0].max_hops);
+    }
+
+    #[test]
+    fn reading_one_row_one_place() {
+        let mut g = graph();
+        g.mentions.insert("mem:9".into(), vec![1]);
+        // mem:2 is a candidate itself: never evidence; mem:3 goes to the first item only
+        let pool = BTreeSet::from(["mem:1".to_string(), "mem:2".to_string(), "mem:9".to_string()]);
+        let (reached, _) = walk(&[vec!["mem:1".into()], vec!["mem:9".into()]], &pool, &g, 2);
+        assert_eq!(refs(&reached[0]), vec![("mem:3", 2)]);
+        assert!(reached[1].is_empty());
+    }
+
+    #[test]
+    fn reading_is_bounded_and_says_so() {
+        let mut g = graph();
+        g.records_cut.insert(2);
+        let pool = BTreeSet::from(["mem:1".to_string()]);
+        let (_, cuts) = walk(&[vec!["mem:1".into()]], &pool, &g, 1);
+        assert!(cuts[0].reading);
+    }
+}
