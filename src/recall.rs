@@ -12,13 +12,13 @@
 //!   counted.
 //! - **Fusion**: reciprocal rank, `1 / (RRF_K + rank)` summed over the arms that ranked a
 //!   row. Ties break by newer timestamp, then memories before episodes, then lower id.
-//! - **Gate** ([`GATE_RATIO`]): a row is admitted when its fused score is at least
-//!   `GATE_RATIO` (`deep`: half of it) times the best fused score of the call. A row that
-//!   one arm alone ranks, far down, while the other arms agree on better rows, is left out;
-//!   a row every arm ranks near the top is always in. It is relative, so it needs no
-//!   calibration per embedding model, and on a lexical-only call (one vote per row) it
-//!   admits every row the depth holds: each of those shares at least one query term with
-//!   the row. The numbers behind the ratio are in BENCHMARKS.md (LoCoMo).
+//! - **Gate** ([`GATE_RATIO`]): a row is admitted when its fused score for the caller's
+//!   unchanged query is at least `GATE_RATIO` (`deep`: half of it) times the best such
+//!   score of the call. A row that one arm alone ranks, far down, while the other arms
+//!   agree on better rows, is left out; a row every arm ranks near the top is always in.
+//!   It is relative, so it needs no calibration per embedding model, and on a lexical-only
+//!   call (one vote per row) it admits every row the depth holds: each shares a query term
+//!   with the query. The numbers behind the ratio are in BENCHMARKS.md (LoCoMo).
 
 use crate::error::Result;
 use crate::normalize::normalize;
@@ -159,7 +159,7 @@ fn read_hits(conn: &Connection, sql: &str, params: Vec<Value>, kind: Kind, out: 
 
 /// The lexical arm over one table: FTS5 BM25 on terms of three characters or more, or,
 /// when that matched nothing, `LIKE` on every term.
-fn lexical(conn: &Connection, req: &Request, kind: Kind, hits: &mut BTreeMap<(Kind, i64), Hit>) -> Result<Vec<Row>> {
+fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: &mut BTreeMap<(Kind, i64), Hit>) -> Result<Vec<Row>> {
     if kind == Kind::Ep && !req.source_id.is_empty() {
         return Ok(Vec::new());
     }
@@ -167,7 +167,6 @@ fn lexical(conn: &Connection, req: &Request, kind: Kind, hits: &mut BTreeMap<(Ki
         Kind::Mem => ("memories", "memories_fts", "t.content"),
         Kind::Ep => ("episodes", "episodes_fts", "(t.summary || ' ' || t.keywords)"),
     };
-    let all: Vec<&String> = req.terms.iter().chain(&req.extra_terms).collect();
     let long: Vec<String> = all.iter().filter(|t| t.chars().count() >= 3).map(|t| quoted(t)).collect();
     let (iso, iso_params) = scope_sql(req, kind);
     if !long.is_empty() {
@@ -263,33 +262,57 @@ fn cosine(query: &[f32], qnorm: f64, blob: &[u8]) -> f64 {
     if denom == 0.0 { 0.0 } else { f64::from(dot) / denom }
 }
 
-/// Runs the arms, fuses them and applies the gate.
-pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
-    let mut hits: BTreeMap<(Kind, i64), Hit> = BTreeMap::new();
-    let mut arms: Vec<(&'static str, Vec<Row>)> = Vec::new();
-    arms.push(("lexical", lexical(conn, req, Kind::Mem, &mut hits)?));
-    arms.push(("episodes", lexical(conn, req, Kind::Ep, &mut hits)?));
-    let mut dimension_skipped = 0;
-    if let Some(q) = req.query_embedding {
-        let (rows, skipped) = vector(conn, req, q, &mut hits)?;
-        dimension_skipped = skipped;
-        arms.push(("vector", rows));
-    }
-    for (arm, rows) in &arms {
+/// Reciprocal-rank fusion of ranked arms: `(kind, id)` → (score, rank per arm).
+fn fuse(arms: &[(&'static str, &Vec<Row>)]) -> BTreeMap<(Kind, i64), (f64, BTreeMap<&'static str, usize>)> {
+    let mut fused: BTreeMap<(Kind, i64), (f64, BTreeMap<&'static str, usize>)> = BTreeMap::new();
+    for (arm, rows) in arms {
         for (i, row) in rows.iter().enumerate() {
-            let hit = hits.get_mut(&(row.kind, row.id)).expect("every ranked row was read");
-            hit.score += 1.0 / (RRF_K + (i + 1) as f64);
-            hit.ranks.insert(arm, i + 1);
+            let entry = fused.entry((row.kind, row.id)).or_default();
+            entry.0 += 1.0 / (RRF_K + (i + 1) as f64);
+            entry.1.insert(arm, i + 1);
         }
     }
-    let mut all: Vec<Hit> = hits.into_values().collect();
+    fused
+}
+
+/// Runs the arms, fuses them and applies the gate.
+///
+/// With extra terms (reconstruct's stage 1) the lexical arms run twice: with the extra
+/// terms, which rank the candidates, and without, which is what the gate scores — so an
+/// extra term adds a vote but never admits a row on its own (design §9): a row only the
+/// extra terms found has no score against the unchanged query and is admitted only when
+/// the unchanged query found nothing at all, where the gate has nothing to compare with.
+pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
+    let mut hits: BTreeMap<(Kind, i64), Hit> = BTreeMap::new();
+    let plain: Vec<&String> = req.terms.iter().collect();
+    let expanded: Vec<&String> = req.terms.iter().chain(&req.extra_terms).collect();
+    let memories = lexical(conn, req, &expanded, Kind::Mem, &mut hits)?;
+    let episodes = lexical(conn, req, &expanded, Kind::Ep, &mut hits)?;
+    let (vectors, dimension_skipped) = match req.query_embedding {
+        Some(q) => vector(conn, req, q, &mut hits)?,
+        None => (Vec::new(), 0),
+    };
+    let ranked = fuse(&[("lexical", &memories), ("episodes", &episodes), ("vector", &vectors)]);
+    let gate_scores = if req.extra_terms.is_empty() {
+        ranked.iter().map(|(k, (score, _))| (*k, *score)).collect::<BTreeMap<_, _>>()
+    } else {
+        let mut unused = BTreeMap::new();
+        let memories = lexical(conn, req, &plain, Kind::Mem, &mut unused)?;
+        let episodes = lexical(conn, req, &plain, Kind::Ep, &mut unused)?;
+        fuse(&[("lexical", &memories), ("episodes", &episodes), ("vector", &vectors)]).into_iter().map(|(k, (s, _))| (k, s)).collect()
+    };
+    let mut all: Vec<Hit> = ranked
+        .into_iter()
+        .map(|(key, (score, ranks))| Hit { score, ranks, ..hits.remove(&key).expect("every ranked row was read") })
+        .collect();
     all.sort_by(|a, b| {
         b.score.total_cmp(&a.score).then_with(|| b.timestamp.cmp(&a.timestamp)).then(a.kind.cmp(&b.kind)).then(a.id.cmp(&b.id))
     });
-    let best = all.first().map_or(0.0, |h| h.score);
+    let gate = |h: &Hit| gate_scores.get(&(h.kind, h.id)).copied().unwrap_or(0.0);
+    let best = all.iter().map(gate).fold(0.0, f64::max);
     let ratio = if req.deep { GATE_RATIO / 2.0 } else { GATE_RATIO };
     let total = all.len();
-    let admitted: Vec<Hit> = all.into_iter().filter(|h| h.score >= ratio * best).collect();
+    let admitted: Vec<Hit> = all.into_iter().filter(|h| gate(h) >= ratio * best).collect();
     Ok(Retrieval { gated: total - admitted.len(), admitted, dimension_skipped })
 }
 

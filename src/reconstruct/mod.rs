@@ -136,10 +136,23 @@ fn load_graph(conn: &Connection, opts: &ReconstructOptions, starts: &[String], p
     Ok(graph)
 }
 
+/// Whether the database has the four association tables. A database written before the
+/// graph existed has none; reconstruct then reads no graph and answers exactly as it would
+/// on an empty one (invariant 2).
+fn has_graph(conn: &Connection) -> Result<bool> {
+    let n: i64 = conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('entities', 'entity_aliases', 'entity_mentions', 'relations')",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok(n == 4)
+}
+
 /// Runs `reconstruct`.
 pub fn reconstruct(conn: &Connection, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
+    let graph_tables = has_graph(conn)?;
     // Stage 1
-    let cue = candidates::cue(conn, &opts.scope, &opts.query)?;
+    let cue = if graph_tables { candidates::cue(conn, &opts.scope, &opts.query)? } else { candidates::Cue::default() };
     let retrieval = retrieve(
         conn,
         &Request {
@@ -157,7 +170,7 @@ pub fn reconstruct(conn: &Connection, opts: &ReconstructOptions) -> Result<Recon
     let pool: BTreeSet<String> = rows.iter().map(|r| r.reference.clone()).collect();
 
     // Stage 2
-    let links = links(conn, &opts.scope, &pool)?;
+    let links = if graph_tables { links(conn, &opts.scope, &pool)? } else { Vec::new() };
     let members: Vec<bundle::Member> = rows
         .iter()
         .zip(&hits)
@@ -182,7 +195,7 @@ pub fn reconstruct(conn: &Connection, opts: &ReconstructOptions) -> Result<Recon
     // Stage 3
     let starts: Vec<Vec<String>> = window.iter().map(|c| c.iter().map(|&i| rows[i].reference.clone()).collect()).collect();
     let all_starts: Vec<String> = starts.iter().flatten().cloned().collect();
-    let graph = if all_starts.is_empty() { walk::Graph::default() } else { load_graph(conn, opts, &all_starts, &pool)? };
+    let graph = if all_starts.is_empty() || !graph_tables { walk::Graph::default() } else { load_graph(conn, opts, &all_starts, &pool)? };
     let (reached, cuts) = walk::walk(&starts, &pool, &graph, opts.max_hops);
 
     // Stage 4
