@@ -252,14 +252,61 @@ fn norm(v: &[f32]) -> f64 {
 
 /// Cosine of the query and a stored little-endian f32 vector of the same dimension.
 fn cosine(query: &[f32], qnorm: f64, blob: &[u8]) -> f64 {
-    let (mut dot, mut sq) = (0.0f32, 0.0f32);
-    for (q, chunk) in query.iter().zip(blob.chunks_exact(4)) {
-        let x = f32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-        dot += q * x;
-        sq += x * x;
-    }
+    let (dot, sq) = dot_and_square(query, blob);
     let denom = qnorm * f64::from(sq).sqrt();
     if denom == 0.0 { 0.0 } else { f64::from(dot) / denom }
+}
+
+/// Combines four lane sums in one fixed order, then adds the tail.
+fn lanes(sum: [f32; 4], tail: f32) -> f32 {
+    ((sum[0] + sum[1]) + (sum[2] + sum[3])) + tail
+}
+
+/// `(query · x, x · x)` for a stored vector `x`, in four lanes. The portable loop and the
+/// SIMD128 one (wasm) add in the same order, so both targets give bit-identical scores and
+/// the same ranking.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn dot_and_square(query: &[f32], blob: &[u8]) -> (f32, f32) {
+    let (mut dot, mut sq) = ([0.0f32; 4], [0.0f32; 4]);
+    let n = query.len() / 4 * 4;
+    let value = |i: usize| f32::from_le_bytes([blob[4 * i], blob[4 * i + 1], blob[4 * i + 2], blob[4 * i + 3]]);
+    for i in (0..n).step_by(4) {
+        for lane in 0..4 {
+            let x = value(i + lane);
+            dot[lane] += query[i + lane] * x;
+            sq[lane] += x * x;
+        }
+    }
+    let (mut dot_tail, mut sq_tail) = (0.0f32, 0.0f32);
+    for i in n..query.len() {
+        let x = value(i);
+        dot_tail += query[i] * x;
+        sq_tail += x * x;
+    }
+    (lanes(dot, dot_tail), lanes(sq, sq_tail))
+}
+
+/// The SIMD128 form of the loop above (wasm is little-endian, so the blob loads as f32s).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn dot_and_square(query: &[f32], blob: &[u8]) -> (f32, f32) {
+    use core::arch::wasm32::*;
+    let n = query.len() / 4 * 4;
+    let (mut dot, mut sq) = (f32x4_splat(0.0), f32x4_splat(0.0));
+    for i in (0..n).step_by(4) {
+        // SAFETY: i + 4 <= n <= query.len(), and blob holds 4 bytes per query value;
+        // v128_load has no alignment requirement.
+        let (q, x) = unsafe { (v128_load(query.as_ptr().add(i).cast()), v128_load(blob.as_ptr().add(4 * i).cast())) };
+        dot = f32x4_add(dot, f32x4_mul(q, x));
+        sq = f32x4_add(sq, f32x4_mul(x, x));
+    }
+    let (mut dot_tail, mut sq_tail) = (0.0f32, 0.0f32);
+    for i in n..query.len() {
+        let x = f32::from_le_bytes([blob[4 * i], blob[4 * i + 1], blob[4 * i + 2], blob[4 * i + 3]]);
+        dot_tail += query[i] * x;
+        sq_tail += x * x;
+    }
+    let split = |v: v128| [f32x4_extract_lane::<0>(v), f32x4_extract_lane::<1>(v), f32x4_extract_lane::<2>(v), f32x4_extract_lane::<3>(v)];
+    (lanes(split(dot), dot_tail), lanes(split(sq), sq_tail))
 }
 
 /// Reciprocal-rank fusion of ranked arms: `(kind, id)` → (score, rank per arm).

@@ -208,19 +208,19 @@ fn invariant_6_every_element_says_where_it_came_from() {
 fn invariant_7_isolation_holds_in_the_walk() {
     let mut f = corpus();
     declare_entity_graph(&mut f);
+    f.ok("declare_associations", json!({"agent_id": AGENT, "anchor_ref": "mem:5", "associations": {"entities": [{"name": "Ren"}]}}));
     let before = reconstruct(&mut f, "Kaito", json!({"max_hops": 3}));
     // another agent declares a relation between the same names, anchored on its own record
     f.ok("store", json!({"agent_id": "other", "content": "Kaito Mori joined the fraud team.",
         "associations": {"entities": [{"name": "Kaito Mori", "aliases": ["Kaito"]}],
                          "relations": [{"subject": "Kaito Mori", "predicate": "member_of", "object": "Fraud Team"}]}}));
-    // and this agent files a relation in project p, which a read of project q must not follow
+    // and this agent files a relation in project p between two global entities; a read of
+    // project q (or of the global pool) must not follow it to Ren's global record, mem:5
     f.ok("store", json!({"agent_id": AGENT, "project_id": "p", "content": "Kaito mentors Ren.",
-        "associations": {"entities": [{"name": "Ren"}], "relations": [{"subject": "Kaito", "predicate": "mentors", "object": "Ren"}]}}));
-    assert_eq!(reconstruct(&mut f, "Kaito", json!({"max_hops": 3, "project_id": "q"})), {
-        let mut b = before.clone();
-        b["items"] = before["items"].clone();
-        b
-    });
+        "associations": {"relations": [{"subject": "Kaito", "predicate": "mentors", "object": "Ren"}]}}));
+    let in_p = reconstruct(&mut f, "Kaito", json!({"max_hops": 3, "project_id": "p"}));
+    assert!(in_p.to_string().contains("relation:mentors"), "project p's read follows its own relation: {in_p}");
+    assert_eq!(reconstruct(&mut f, "Kaito", json!({"max_hops": 3, "project_id": "q"})), before);
     let global = reconstruct(&mut f, "Kaito", json!({"max_hops": 3, "project_id": ""}));
     assert_eq!(global, before, "the global pool read is unchanged by a project's declarations");
 }

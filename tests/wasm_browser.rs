@@ -19,3 +19,8 @@ fn errors_are_js_errors_with_code_and_field() {
 fn export_import_round_trip() {
     wasm_common::export_import_round_trip();
 }
+
+#[wasm_bindgen_test]
+fn vector_recall_ranks_by_cosine_with_simd() {
+    wasm_common::vector_recall_ranks_by_cosine_with_simd();
+}

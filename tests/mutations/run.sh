@@ -21,6 +21,19 @@ mutations=(
   "alias-claimed-twice~src/associations.rs~Some(owner) if owner != id =>~Some(owner) if owner != id && false =>~declarations~an_alias_names_at_most_one_entity"
   "unknown-options-ignored~src/args.rs~obj.keys().find(|k| !accepted.contains(&k.as_str()))~obj.keys().find(|_| false)~bad_input~rejected_calls_name_the_field_and_write_nothing"
   "timestamp-not-validated~src/api.rs~Some(s) => parse_iso(&s).map(|ms| Some(format_iso(ms)))~Some(s) => Some(Some(s.clone()))~bad_input~rejected_calls_name_the_field_and_write_nothing"
+  "recall-reads-the-graph~src/recall.rs~            extra_terms: Vec::new(),~            extra_terms: crate::reconstruct::candidates::cue(conn, &opts.scope, &opts.query)?.normalized_terms,~invariants~invariant_1_recall_is_unchanged_by_the_graph"
+  "graph-read-unconditionally~src/reconstruct/mod.rs~    Ok(n == 4)~    Ok(n == 4 || n >= 0)~invariants~invariant_2_empty_graph_is_a_noop"
+  "reached-record-becomes-an-item~src/reconstruct/mod.rs~        drafts.push(structure::structure(members, walked, opts.max_evidence as usize, &links));~        for w in walked.clone() { drafts.push(structure::structure(vec![w], Vec::new(), opts.max_evidence as usize, &links)); }\n        drafts.push(structure::structure(members, walked, opts.max_evidence as usize, &links));~invariants~invariant_3_association_never_creates_or_reorders_an_item"
+  "name-stored-normalized~src/entities.rs~scope.channel, name, normalized, declared_by, now]~scope.channel, normalized, normalized, declared_by, now]~invariants~invariant_4_declarations_are_stored_as_written"
+  "walk-past-max-hops~src/reconstruct/walk.rs~        for hop in 1..=max_hops {~        for hop in 1..=max_hops + 1 {~invariants~invariant_5_bounded_and_deterministic"
+  "walked-row-loses-its-hops~src/reconstruct/mod.rs~                row.hops = Some(r.hops);~                row.hops = None;~invariants~invariant_6_every_element_says_where_it_came_from"
+  "walk-ignores-project~src/reconstruct/mod.rs~    let n = neighbourhood(conn, &opts.scope, &mentioned, opts.max_hops)?;~    let n = neighbourhood(conn, &crate::scope::ReadScope { project_id: None, ..opts.scope.clone() }, &mentioned, opts.max_hops)?;~invariants~invariant_7_isolation_holds_in_the_walk"
+  "walk-one-direction~src/reconstruct/mod.rs~        graph.adjacency.entry(edge.object).or_default().push((recency, edge.subject, edge.predicate.clone()));~~invariants~reading_1_direction_the_walk_follows_a_relation_from_either_end"
+  "hops-start-at-zero~src/reconstruct/walk.rs~            if hops == 0 {\n                continue;\n            }~~invariants~reading_2_hops_start_at_one"
+  "row-in-two-places~src/reconstruct/walk.rs~                if pool.contains(r) || taken.contains(r) {~                if pool.is_empty() {~invariants~reading_3_one_row_one_place"
+  "reading-bound-unreported~src/reconstruct/mod.rs~        if outside.len() > bound {~        if outside.len() > usize::MAX - 1 {~invariants~reading_4_reading_is_bounded_and_says_so"
+  "relation-bundle-mislabelled~src/reconstruct/bundle.rs~            u.union(s, o, &format!(\"relation:{predicate}\"));~            u.union(s, o, \"cluster:adjacent\");~invariants~reading_5_why_and_independence"
+  "alias-admits~src/recall.rs~    let gate_scores = if req.extra_terms.is_empty() {~    let gate_scores = if !req.terms.is_empty() {~invariants~reading_6_an_alias_adds_a_vote_not_an_admission"
 )
 
 survived=0

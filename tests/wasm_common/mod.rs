@@ -84,3 +84,19 @@ pub fn export_import_round_trip() {
     let err = copy.import_bytes(b"garbage").unwrap_err();
     assert_eq!(get(&err, "code"), "not_a_memory");
 }
+
+pub fn vector_recall_ranks_by_cosine_with_simd() {
+    let mut m = JsMemory::open_in_memory(None).unwrap();
+    // dimension 6: one SIMD128 block and a two-value tail
+    let vectors = [[1.0, 0.0, 0.0, 0.0, 0.5, 0.0], [0.9, 0.1, 0.0, 0.0, 0.4, 0.1], [0.0, 1.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 0.0, 1.0]];
+    for (i, v) in vectors.iter().enumerate() {
+        m.call("store", js(json!({"agent_id": "a", "content": format!("note {i}"), "embedding": v}))).unwrap();
+    }
+    m.call("store", js(json!({"agent_id": "a", "content": "other dimension", "embedding": [1.0, 0.0]}))).unwrap();
+    let out = rs(m.call("recall", js(json!({"agent_id": "a", "query": "zzz", "query_embedding": [1.0, 0.0, 0.0, 0.0, 0.5, 0.0], "deep": true}))).unwrap());
+    let refs: Vec<&str> = out["messages"].as_array().unwrap().iter().map(|x| x["ref"].as_str().unwrap()).collect();
+    assert_eq!(refs[..2], ["mem:1", "mem:2"]);
+    assert_eq!(out["dimension_skipped"], 1);
+    let r = rs(m.call("reconstruct", js(json!({"agent_id": "a", "query": "zzz", "query_embedding": [0.0, 1.0, 0.0, 0.0, 0.0, 0.0], "count": 1}))).unwrap());
+    assert_eq!(r["items"][0]["head_ref"], "mem:3");
+}

@@ -1,0 +1,133 @@
+//! recall: the lexical arm with FTS5 syntax neutralized and its LIKE fallback, the vector
+//! arm with dimension skips, fusion, the gate, scope and limit.
+
+mod common;
+use common::fixture;
+use serde_json::{json, Value};
+
+fn refs(v: &Value) -> Vec<String> {
+    v["messages"].as_array().unwrap().iter().map(|m| m["ref"].as_str().unwrap().to_owned()).collect()
+}
+
+fn seeded() -> common::Fixture {
+    let mut f = fixture();
+    for text in [
+        "The ledger service stores balances.",
+        "Ledger reconciliation runs nightly.",
+        "The near field reader is broken.",
+        "Column: budget for Q3 is approved.",
+        "AI review of the roadmap.",
+    ] {
+        f.ok("store", json!({"agent_id": "a", "content": text}));
+    }
+    f
+}
+
+#[test]
+fn fts_syntax_in_user_text_never_errors_and_never_changes_meaning() {
+    let mut f = seeded();
+    for q in ["\"", "NEAR(", "*", "col:", "AND", "ledger*", "\"ledger", "content:ledger", "ledger AND OR NOT", "(ledger", "^ledger", "ledger -balances", "{ledger}"] {
+        let out = f.memory.call("recall", &json!({"agent_id": "a", "query": q}));
+        assert!(out.is_ok(), "{q:?}: {out:?}");
+    }
+    let plain = f.ok("recall", json!({"agent_id": "a", "query": "ledger"}));
+    for q in ["ledger*", "\"ledger\"", "content:ledger", "ledger AND", "(ledger)", "^ledger"] {
+        assert_eq!(refs(&f.ok("recall", json!({"agent_id": "a", "query": q}))), refs(&plain), "{q:?} changed meaning");
+    }
+    assert_eq!(refs(&f.ok("recall", json!({"agent_id": "a", "query": "NEAR("}))), vec!["mem:3"], "NEAR is a word");
+    assert_eq!(refs(&f.ok("recall", json!({"agent_id": "a", "query": "\""}))), Vec::<String>::new());
+}
+
+#[test]
+fn short_terms_match_through_like_only_when_fts_matched_nothing() {
+    let mut f = seeded();
+    assert_eq!(refs(&f.ok("recall", json!({"agent_id": "a", "query": "AI"}))), vec!["mem:5"], "two characters: LIKE");
+    // "roadmap" matches through FTS, so the LIKE fallback for "ai" does not run
+    assert_eq!(refs(&f.ok("recall", json!({"agent_id": "a", "query": "AI roadmap"}))), vec!["mem:5"]);
+    assert_eq!(refs(&f.ok("recall", json!({"agent_id": "a", "query": "Q3 ledger"}))).len(), 2, "FTS matched: no fallback for q3");
+}
+
+#[test]
+fn trigram_matches_substrings_and_japanese() {
+    let mut f = fixture();
+    f.ok("store", json!({"agent_id": "a", "content": "台帳サービスは残高を保存する。"}));
+    f.ok("store", json!({"agent_id": "a", "content": "Reconciliation of ledgers."}));
+    assert_eq!(refs(&f.ok("recall", json!({"agent_id": "a", "query": "台帳サービス"}))), vec!["mem:1"]);
+    assert_eq!(refs(&f.ok("recall", json!({"agent_id": "a", "query": "ledger"}))), vec!["mem:2"]);
+}
+
+#[test]
+fn the_vector_arm_ranks_by_cosine_and_skips_other_dimensions() {
+    let mut f = fixture();
+    f.ok("store", json!({"agent_id": "a", "content": "alpha", "embedding": [1.0, 0.0, 0.0]}));
+    f.ok("store", json!({"agent_id": "a", "content": "beta", "embedding": [0.6, 0.8, 0.0]}));
+    f.ok("store", json!({"agent_id": "a", "content": "gamma", "embedding": [0.0, 0.0, 1.0]}));
+    f.ok("store", json!({"agent_id": "a", "content": "delta", "embedding": [1.0, 0.0]}));
+    f.ok("store", json!({"agent_id": "a", "content": "epsilon"}));
+    let out = f.ok("recall", json!({"agent_id": "a", "query": "zzz", "query_embedding": [0.9, 0.1, 0.0], "deep": true}));
+    assert_eq!(refs(&out)[..2], ["mem:1", "mem:2"]);
+    assert_eq!(out["dimension_skipped"], 1);
+    assert_eq!(out["messages"][0]["match_reason"]["ranks"], json!({"vector": 1}));
+}
+
+#[test]
+fn fusion_puts_rows_both_arms_find_first_and_the_gate_drops_far_single_votes() {
+    let mut f = fixture();
+    let mut both = None;
+    for i in 0..12 {
+        let (text, v) = if i == 7 { ("ledger balances", [1.0, 0.0]) } else if i % 2 == 0 { ("ledger notes", [0.0, 1.0]) } else { ("unrelated text", [0.9, 0.3]) };
+        let out = f.ok("store", json!({"agent_id": "a", "content": format!("{text} {i}"), "embedding": v}));
+        if i == 7 {
+            both = Some(format!("mem:{}", out["id"]));
+        }
+    }
+    let out = f.ok("recall", json!({"agent_id": "a", "query": "ledger balances", "query_embedding": [1.0, 0.0], "limit": 20}));
+    assert_eq!(refs(&out)[0], both.unwrap());
+    let gated = out["gated"].as_u64().unwrap_or(0);
+    assert!(gated > 0, "rows far down a single arm are gated: {out}");
+    let deep = f.ok("recall", json!({"agent_id": "a", "query": "ledger balances", "query_embedding": [1.0, 0.0], "limit": 20, "deep": true}));
+    assert!(refs(&deep).len() > refs(&out).len(), "deep halves the gate");
+}
+
+#[test]
+fn recall_reads_only_its_scope_and_honours_limit() {
+    let mut f = seeded();
+    f.ok("store", json!({"agent_id": "b", "content": "ledger of agent b"}));
+    f.ok("store", json!({"agent_id": "a", "project_id": "p", "content": "ledger in project p"}));
+    assert!(!refs(&f.ok("recall", json!({"agent_id": "a", "query": "ledger"}))).contains(&"mem:6".to_string()));
+    assert_eq!(refs(&f.ok("recall", json!({"agent_id": "a", "query": "ledger", "project_id": ""}))).len(), 2);
+    assert_eq!(refs(&f.ok("recall", json!({"agent_id": "a", "query": "ledger", "project_id": "p"}))).len(), 3);
+    assert_eq!(refs(&f.ok("recall", json!({"agent_id": "a", "query": "ledger", "limit": 1}))).len(), 1);
+    let (code, field) = f.err("recall", json!({"agent_id": "a", "query": "ledger", "limit": 0}));
+    assert_eq!((code.as_str(), field.as_deref()), ("out_of_range", Some("limit")));
+}
+
+#[test]
+fn reconstruct_lowers_bounds_past_their_cap_and_says_so() {
+    let mut f = seeded();
+    let out = f.ok("reconstruct", json!({"agent_id": "a", "query": "ledger", "max_hops": 9, "top_k": 500}));
+    assert_eq!(out["bounds"]["max_hops"], 5);
+    assert_eq!(out["bounds"]["top_k"], 100);
+    assert_eq!(out["bounds"]["lowered"], json!(["top_k", "max_hops"]));
+    let (code, field) = f.err("reconstruct", json!({"agent_id": "a", "query": "ledger", "max_hops": -1}));
+    assert_eq!((code.as_str(), field.as_deref()), ("out_of_range", Some("max_hops")));
+}
+
+#[test]
+fn the_budget_cuts_excerpts_before_items() {
+    let mut f = fixture();
+    for (i, t) in ["Deploy of build 4412 started.", "Build 4412 failed checks.", "Rolled back build 4412."].iter().enumerate() {
+        f.ok("store", json!({"agent_id": "a", "content": t, "timestamp": format!("2026-06-01T10:00:{:02}Z", i * 10)}));
+    }
+    let full = f.ok("reconstruct", json!({"agent_id": "a", "query": "build 4412"}));
+    assert_eq!(full["items"].as_array().unwrap().len(), 1, "one adjacent burst: {full}");
+    assert_eq!(full["items"][0]["excerpts"].as_array().unwrap().len(), 2);
+    let head_len = full["items"][0]["content"].as_str().unwrap().chars().count() as i64;
+    let cut = f.ok("reconstruct", json!({"agent_id": "a", "query": "build 4412", "budget": head_len + 5}));
+    assert_eq!(cut["items"][0]["content"], full["items"][0]["content"], "the head is whole");
+    assert_eq!(cut["items"][0]["excerpts_omitted"], 2);
+    assert_eq!(cut["used_budget"], head_len);
+    let tiny = f.ok("reconstruct", json!({"agent_id": "a", "query": "build 4412", "budget": 5}));
+    assert_eq!(tiny["items"][0]["content"].as_str().unwrap().chars().count(), 5);
+    assert_eq!(tiny["items"][0]["ranges"], json!([[0, 5]]));
+}
