@@ -329,14 +329,15 @@ fn reading_5_why_and_independence() {
 
 #[test]
 fn reading_6_an_alias_adds_a_vote_not_an_admission() {
-    // Vectors make two arms: the query vector points at mem:1 and mem:2. mem:3 is found only
-    // through an alias term, by the lexical arm alone; it stays below the gate, exactly as
-    // it would without the alias.
+    // Vectors make two arms: the query vector points at mem:1 and mem:2. mem:3 has no vector
+    // and is found only through an alias term, by the lexical arm alone: it stays below the
+    // gate, exactly as it would without the alias.
     let mut f = fixture();
     let v = |x: f32, y: f32| json!([x, y, 0.0]);
     f.ok("store", json!({"agent_id": AGENT, "content": "Deploy notes for the cluster.", "embedding": v(1.0, 0.0)}));
     f.ok("store", json!({"agent_id": AGENT, "content": "Cluster deploy checklist.", "embedding": v(0.9, 0.1)}));
-    f.ok("store", json!({"agent_id": AGENT, "content": "kube upgrade is scheduled.", "embedding": v(0.0, 1.0)}));
+    // no vector: only the lexical arm can find it, and only through the alias
+    f.ok("store", json!({"agent_id": AGENT, "content": "kube upgrade is scheduled."}));
     let ask = |f: &mut Fixture| reconstruct(f, "k8s cluster deploy", json!({"query_embedding": [1.0, 0.0, 0.0]}));
     let without = ask(&mut f);
     f.ok("declare_associations", json!({"agent_id": AGENT, "associations": {"entities": [{"name": "Kubernetes", "aliases": ["k8s", "kube"]}]}}));
@@ -348,4 +349,6 @@ fn reading_6_an_alias_adds_a_vote_not_an_admission() {
     };
     assert_eq!(sorted(&with), sorted(&without), "the alias may reorder (a vote) but admits nothing");
     assert!(!heads(&with).contains(&"mem:3".to_string()), "{with}");
+    let traced = reconstruct(&mut f, "k8s cluster deploy", json!({"query_embedding": [1.0, 0.0, 0.0], "trace": true}));
+    assert_eq!(traced["trace"]["gated"], 1, "the alias found it and the gate left it out: {traced}");
 }

@@ -74,18 +74,18 @@ fn the_vector_arm_ranks_by_cosine_and_skips_other_dimensions() {
 fn fusion_puts_rows_both_arms_find_first_and_the_gate_drops_far_single_votes() {
     let mut f = fixture();
     let mut both = None;
-    for i in 0..12 {
+    for i in 0..40 {
         let (text, v) = if i == 7 { ("ledger balances", [1.0, 0.0]) } else if i % 2 == 0 { ("ledger notes", [0.0, 1.0]) } else { ("unrelated text", [0.9, 0.3]) };
         let out = f.ok("store", json!({"agent_id": "a", "content": format!("{text} {i}"), "embedding": v}));
         if i == 7 {
             both = Some(format!("mem:{}", out["id"]));
         }
     }
-    let out = f.ok("recall", json!({"agent_id": "a", "query": "ledger balances", "query_embedding": [1.0, 0.0], "limit": 20}));
+    let out = f.ok("recall", json!({"agent_id": "a", "query": "ledger balances", "query_embedding": [1.0, 0.0], "limit": 40}));
     assert_eq!(refs(&out)[0], both.unwrap());
     let gated = out["gated"].as_u64().unwrap_or(0);
     assert!(gated > 0, "rows far down a single arm are gated: {out}");
-    let deep = f.ok("recall", json!({"agent_id": "a", "query": "ledger balances", "query_embedding": [1.0, 0.0], "limit": 20, "deep": true}));
+    let deep = f.ok("recall", json!({"agent_id": "a", "query": "ledger balances", "query_embedding": [1.0, 0.0], "limit": 40, "deep": true}));
     assert!(refs(&deep).len() > refs(&out).len(), "deep halves the gate");
 }
 
