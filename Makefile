@@ -1,5 +1,5 @@
 # The two commands of the README: `make demo` and `make test`. Each sets up what it needs.
-.PHONY: setup build test test-native test-wasm test-www demo bench
+.PHONY: setup build test test-native test-wasm test-mutations test-www demo bench
 
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
@@ -18,9 +18,13 @@ test-wasm: setup
 test-www: build
 	node --test www/test/
 
+## Each named mutation of tests/MUTATIONS.md, applied to a scratch copy: its test must turn red.
+test-mutations: setup
+	bash tests/mutations/run.sh
+
 ## Everything: native tests with the conformance runner, the wasm suites in Node, a
-## Chromium page and a Chromium worker, then the built package's page tests.
-test: test-native test-wasm test-www
+## Chromium page and a Chromium worker, the mutations, then the built package's tests.
+test: test-native test-wasm test-mutations test-www
 
 demo: build
 	node www/serve.mjs
