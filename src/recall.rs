@@ -121,6 +121,13 @@ pub struct Request<'a> {
     pub deep: bool,
 }
 
+impl<'a> Request<'a> {
+    /// A request for the caller's query as given, with no extra terms.
+    pub fn new(scope: &'a ReadScope, source_id: &'a str, query: &str, query_embedding: Option<&'a [f32]>, depth: usize, deep: bool) -> Self {
+        Request { scope, source_id, terms: terms(query), extra_terms: Vec::new(), query_embedding, depth, deep }
+    }
+}
+
 struct Row {
     kind: Kind,
     id: i64,
@@ -287,9 +294,9 @@ fn dot_and_square(query: &[f32], blob: &[u8]) -> (f32, f32) {
         }
     }
     let (mut dot_tail, mut sq_tail) = (0.0f32, 0.0f32);
-    for i in n..query.len() {
+    for (i, q) in query.iter().enumerate().skip(n) {
         let x = value(i);
-        dot_tail += query[i] * x;
+        dot_tail += q * x;
         sq_tail += x * x;
     }
     (lanes(dot, dot_tail), lanes(sq, sq_tail))
@@ -318,9 +325,12 @@ fn dot_and_square(query: &[f32], blob: &[u8]) -> (f32, f32) {
     (lanes(split(dot), dot_tail), lanes(split(sq), sq_tail))
 }
 
-/// Reciprocal-rank fusion of ranked arms: `(kind, id)` → (score, rank per arm).
-fn fuse(arms: &[(&'static str, &Vec<Row>)]) -> BTreeMap<(Kind, i64), (f64, BTreeMap<&'static str, usize>)> {
-    let mut fused: BTreeMap<(Kind, i64), (f64, BTreeMap<&'static str, usize>)> = BTreeMap::new();
+/// A fused row: its score and its rank in each arm that ranked it.
+type Fused = BTreeMap<(Kind, i64), (f64, BTreeMap<&'static str, usize>)>;
+
+/// Reciprocal-rank fusion of ranked arms.
+fn fuse(arms: &[(&'static str, &Vec<Row>)]) -> Fused {
+    let mut fused = Fused::new();
     for (arm, rows) in arms {
         for (i, row) in rows.iter().enumerate() {
             let entry = fused.entry((row.kind, row.id)).or_default();
@@ -374,18 +384,9 @@ pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
 
 /// Runs `recall`.
 pub fn recall(conn: &Connection, opts: &crate::api::RecallOptions) -> Result<crate::api::RecallResponse> {
-    let retrieval = retrieve(
-        conn,
-        &Request {
-            scope: &opts.scope,
-            source_id: &opts.source_id,
-            terms: terms(&opts.query),
-            extra_terms: Vec::new(),
-            query_embedding: opts.query_embedding.as_deref(),
-            depth: (opts.limit as usize).max(20),
-            deep: opts.deep,
-        },
-    )?;
+    let depth = (opts.limit as usize).max(20);
+    let request = Request::new(&opts.scope, &opts.source_id, &opts.query, opts.query_embedding.as_deref(), depth, opts.deep);
+    let retrieval = retrieve(conn, &request)?;
     let messages = retrieval
         .admitted
         .into_iter()

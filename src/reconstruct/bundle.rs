@@ -81,7 +81,9 @@ pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
             }
         }
     }
-    let mut by_source: BTreeMap<(&(String, String), &(String, String)), Vec<usize>> = BTreeMap::new();
+    // (source type and id, project and channel) → members, for the adjacency key
+    type Burst<'m> = (&'m (String, String), &'m (String, String));
+    let mut by_source: BTreeMap<Burst, Vec<usize>> = BTreeMap::new();
     for (i, m) in members.iter().enumerate() {
         if let (Some(source), Some(_)) = (&m.source, m.ts) {
             if !source.1.is_empty() {

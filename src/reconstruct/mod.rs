@@ -13,7 +13,7 @@ pub mod walk;
 use crate::api::{Cues, Excerpt, Item, ReconstructBounds, ReconstructOptions, ReconstructResponse, Trace};
 use crate::clock::parse_iso;
 use crate::error::Result;
-use crate::recall::{retrieve, terms, Hit, Request};
+use crate::recall::{retrieve, Hit, Request};
 use crate::records::{Kind, Ref};
 use crate::scope::ReadScope;
 use crate::traverse::{mentioning, neighbourhood};
@@ -153,18 +153,11 @@ pub fn reconstruct(conn: &Connection, opts: &ReconstructOptions) -> Result<Recon
     let graph_tables = has_graph(conn)?;
     // Stage 1
     let cue = if graph_tables { candidates::cue(conn, &opts.scope, &opts.query)? } else { candidates::Cue::default() };
-    let retrieval = retrieve(
-        conn,
-        &Request {
-            scope: &opts.scope,
-            source_id: &opts.source_id,
-            terms: terms(&opts.query),
-            extra_terms: cue.normalized_terms.clone(),
-            query_embedding: opts.query_embedding.as_deref(),
-            depth: opts.top_k as usize,
-            deep: opts.deep,
-        },
-    )?;
+    let request = Request {
+        extra_terms: cue.normalized_terms.clone(),
+        ..Request::new(&opts.scope, &opts.source_id, &opts.query, opts.query_embedding.as_deref(), opts.top_k as usize, opts.deep)
+    };
+    let retrieval = retrieve(conn, &request)?;
     let hits: Vec<&Hit> = retrieval.admitted.iter().take(opts.top_k as usize).collect();
     let mut rows: Vec<Row> = hits.iter().enumerate().map(|(rank, h)| row_of(conn, h, rank)).collect::<Result<_>>()?;
     let pool: BTreeSet<String> = rows.iter().map(|r| r.reference.clone()).collect();

@@ -86,11 +86,10 @@ pub fn walk(items: &[Vec<String>], pool: &BTreeSet<String>, graph: &Graph, max_h
             }
             frontier = step.into_keys().collect();
         }
-        let mut cuts = Cuts::default();
-        cuts.max_hops = frontier
+        let unfollowed = frontier
             .iter()
-            .any(|e| graph.adjacency.get(e).into_iter().flatten().any(|(_, other, _)| !distance.contains_key(other)))
-            || distance.keys().any(|e| graph.unexpanded.contains(e));
+            .any(|e| graph.adjacency.get(e).into_iter().flatten().any(|(_, other, _)| !distance.contains_key(other)));
+        let mut cuts = Cuts { max_hops: unfollowed || distance.keys().any(|e| graph.unexpanded.contains(e)), reading: false };
         // ref → (hops, recency, record id, ref, predicate): the written order
         let mut best: BTreeMap<&str, (i64, usize, i64, &str, &str)> = BTreeMap::new();
         for (entity, &hops) in &distance {
