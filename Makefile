@@ -1,6 +1,5 @@
 # The two commands of the README: `make demo` and `make test`. Each sets up what it needs.
-.PHONY: setup build test test-native test-wasm test-mutations test-www demo bench
-
+.PHONY: setup build test test-native test-wasm test-mutations test-www demo bench locomo
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
 setup:
@@ -29,6 +28,32 @@ test: test-native test-wasm test-mutations test-www
 demo: build
 	node www/serve.mjs
 
+## Benchmarks (not part of the tests): per-op replay, then recall/reconstruct at 1k/10k/100k
+## memories natively and in wasm (Node). JSON goes to $(BENCH_OUT); eval/README.md explains.
+## SCALE_SIZES=1000,10000 (env) shortens the scale runs.
+BENCH_OUT ?= /tmp/associative-memory-bench
+
 bench: build
 	cargo bench --bench ops
 	node www/bench/node-bench.mjs
+	mkdir -p $(BENCH_OUT)
+	cargo bench --bench scale -- --json $(BENCH_OUT)/scale-native.json
+	node www/bench/scale-bench.mjs --json $(BENCH_OUT)/scale-node.json --native $(BENCH_OUT)/scale-native.json
+
+## LoCoMo retrieval NDCG@10, ours next to the reference in the same sitting (eval/README.md):
+##   make locomo DATA=../shared/data/locomo [VECTORS=~/.cache/locomo-minilm.json] [REFERENCE=0]
+## REFERENCE=0 skips the reference run (it needs the cpersona venv of ../shared/conformance).
+EVAL_DIR ?= ../shared/eval
+LOCOMO_OUT ?= /tmp/associative-memory-locomo
+REFERENCE ?= 1
+LOCOMO_SETTING = $(if $(VECTORS),vectors,lexical)
+
+locomo:
+	@test -n "$(DATA)" || { echo "usage: make locomo DATA=<dir of LoCoMo *.json> [VECTORS=<embed_cache.py output>] [REFERENCE=0]"; exit 2; }
+	mkdir -p $(LOCOMO_OUT)
+ifneq ($(REFERENCE),0)
+	$(if $(VECTORS),CPERSONA_DRIVER_EMBED=cache:$(VECTORS)) python3 $(EVAL_DIR)/locomo_reference.py $(DATA) --out $(LOCOMO_OUT)/reference-$(LOCOMO_SETTING).json
+endif
+	cargo bench --bench locomo -- --data $(DATA) $(if $(VECTORS),--vectors $(VECTORS)) \
+		--json $(LOCOMO_OUT)/ours-$(LOCOMO_SETTING).json --per-question $(LOCOMO_OUT)/ours-$(LOCOMO_SETTING).jsonl \
+		$(if $(filter-out 0,$(REFERENCE)),--reference-json $(LOCOMO_OUT)/reference-$(LOCOMO_SETTING).json)
