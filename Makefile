@@ -1,5 +1,6 @@
 # The two commands of the README: `make demo` and `make test`. Each sets up what it needs.
-.PHONY: setup build test test-native test-wasm test-mutations test-www demo bench locomo
+.PHONY: setup build test test-native test-wasm test-mutations test-www demo bench bench-package docs locomo
+
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
 setup:
@@ -14,8 +15,11 @@ test-native: setup
 test-wasm: setup
 	cargo test --target wasm32-unknown-unknown --test wasm_node --test wasm_browser --test wasm_worker
 
+## The demo page, then the package as users get it: `npm pack`, installed into a scratch
+## project (test-output/consumer/), in Node, a Vite app in Chromium (OPFS), workerd, tsc.
 test-www: build
-	node --test www/test/
+	node www/test/pack.mjs
+	node --test www/test/*.test.mjs
 
 ## Each named mutation of tests/MUTATIONS.md, applied to a scratch copy: its test must turn red.
 test-mutations: setup
@@ -24,6 +28,10 @@ test-mutations: setup
 ## Everything: native tests with the conformance runner, the wasm suites in Node, a
 ## Chromium page and a Chromium worker, the mutations, then the built package's tests.
 test: test-native test-wasm test-mutations test-www
+
+## The API reference from the doc comments, into docs/api/ (git-ignored).
+docs: build
+	npx typedoc --tsconfig tsconfig.json --out docs/api --name associative-memory --readme none --disableSources www/src/index.ts
 
 demo: build
 	node www/serve.mjs
@@ -39,6 +47,13 @@ bench: build
 	mkdir -p $(BENCH_OUT)
 	cargo bench --bench scale -- --json $(BENCH_OUT)/scale-native.json
 	node www/bench/scale-bench.mjs --json $(BENCH_OUT)/scale-node.json --native $(BENCH_OUT)/scale-native.json
+
+## The npm package: sizes, cold start and per-op latency in Node, Chromium (page and OPFS
+## worker) and workerd, as ratios to native in the same sitting (BENCHMARKS.md).
+bench-package: build
+	node www/test/pack.mjs
+	mkdir -p $(BENCH_OUT)
+	node www/bench/package-bench.mjs --json $(BENCH_OUT)/package.json
 
 ## LoCoMo retrieval NDCG@10, ours next to the reference in the same sitting (eval/README.md):
 ##   make locomo DATA=../shared/data/locomo [VECTORS=~/.cache/locomo-minilm.json] [REFERENCE=0]

@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# Builds the wasm package: release build, wasm-bindgen glue (web → pkg/, nodejs →
-# pkg-node/) and the npm manifest from pkg.json.
+# Builds the npm package in pkg/ (and pkg-node/, the CommonJS glue the benches load):
+# release wasm → wasm-opt -Oz → wasm-bindgen → tsc (the TypeScript wrapper in www/src)
+# → package.json, README and licence.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --target wasm32-unknown-unknown
-wasm=target/wasm32-unknown-unknown/release/associative_memory.wasm
+target=${CARGO_TARGET_DIR:-target}
+raw=$target/wasm32-unknown-unknown/release/associative_memory.wasm
+opt=$target/wasm-opt/associative_memory.wasm
+# wasm-opt runs before wasm-bindgen: Debian's binaryen 108 breaks wasm-bindgen's externref
+# table when it runs after ("function-typed object must be null"); before, it only sees
+# rustc's output, and wasm-bindgen's own pass keeps the result small. Skipped when the
+# release wasm has not changed since the last run (it takes ~40 s).
+mkdir -p "$(dirname "$opt")"
+[ "$opt" -nt "$raw" ] || wasm-opt -Oz "$raw" -o "$opt"
 rm -rf pkg pkg-node
-wasm-bindgen --target web --out-dir pkg "$wasm"
-wasm-bindgen --target nodejs --out-dir pkg-node "$wasm"
-# No wasm-opt yet: Debian's binaryen 108 rewrites wasm-bindgen's externref table into one
-# that fails to instantiate ("function-typed object must be null"). Size work is its own issue.
-cp pkg.json pkg/package.json
+wasm-bindgen --target web --out-dir pkg "$opt"
+wasm-bindgen --target nodejs --out-dir pkg-node "$opt"
 # The nodejs glue is CommonJS; say so, or the repo's "type": "module" makes Node read it as ESM.
 echo '{ "type": "commonjs" }' > pkg-node/package.json
-cp README.md pkg/ 2>/dev/null || true
+npx tsc -p tsconfig.json
+cp pkg.json pkg/package.json
+cp README.md LICENSE pkg/
+cp src/wasm/types.d.ts pkg/   # the option and response types the wrapper's .d.ts import
 echo "built pkg/ ($(wc -c < pkg/associative_memory_bg.wasm) bytes of wasm) and pkg-node/"

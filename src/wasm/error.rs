@@ -1,17 +1,22 @@
-//! The one conversion of engine errors into JavaScript errors.
+//! The one conversion of errors into JavaScript errors.
 
 use crate::Error;
 use wasm_bindgen::JsValue;
 
-/// A JavaScript `Error` named `AssociativeMemoryError`, with the engine's message, its
-/// stable `code`, and the `field` it concerns (or `undefined`), so callers can branch on
-/// `err.code` and keep a stack trace.
-pub fn to_js_error(e: Error) -> JsValue {
-    let err = js_sys::Error::new(&e.to_string());
+/// A JavaScript `Error` named `AssociativeMemoryError` with a stable `code` and the
+/// `field` it concerns (or `undefined`), so callers can branch on `err.code` and keep a
+/// stack trace.
+pub fn js_error(message: &str, code: &str, field: Option<&str>) -> JsValue {
+    let err = js_sys::Error::new(message);
     err.set_name("AssociativeMemoryError");
     let obj: &JsValue = err.as_ref();
     // Setting a property on a fresh Error object cannot fail.
-    let _ = js_sys::Reflect::set(obj, &"code".into(), &e.code().into());
-    let _ = js_sys::Reflect::set(obj, &"field".into(), &e.field().map(JsValue::from).unwrap_or(JsValue::UNDEFINED));
+    let _ = js_sys::Reflect::set(obj, &"code".into(), &code.into());
+    let _ = js_sys::Reflect::set(obj, &"field".into(), &field.map(JsValue::from).unwrap_or(JsValue::UNDEFINED));
     err.into()
+}
+
+/// An engine error as a JavaScript error (see [`js_error`]).
+pub fn to_js_error(e: Error) -> JsValue {
+    js_error(&e.to_string(), e.code(), e.field())
 }

@@ -1,8 +1,9 @@
 //! The `Memory` class JavaScript sees.
 
 use super::convert::{options_from_js, response_to_js};
-use super::error::to_js_error;
+use super::error::{js_error, to_js_error};
 use crate::{Clock, Memory};
+use sqlite_wasm_vfs::sahpool::{self, OpfsSAHError, OpfsSAHPoolCfgBuilder};
 use wasm_bindgen::prelude::*;
 
 /// Time from JavaScript: the caller's clock function, or `Date.now()`.
@@ -31,8 +32,41 @@ impl JsMemory {
     /// @param clock - optional function returning the current time in epoch milliseconds
     /// (defaults to `Date.now`); pass a fixed clock for reproducible output.
     #[wasm_bindgen(js_name = openInMemory)]
-    pub fn open_in_memory(#[wasm_bindgen(unchecked_param_type = "() => number")] clock: Option<js_sys::Function>) -> Result<JsMemory, JsValue> {
+    pub fn open_in_memory(#[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>) -> Result<JsMemory, JsValue> {
         Memory::open_in_memory_with_clock(Box::new(JsClock(clock))).map(|inner| JsMemory { inner }).map_err(to_js_error)
+    }
+
+    /// Opens the memory called `name` in the Origin Private File System, creating it if
+    /// absent. Works only in a dedicated Worker in a secure context: it installs the
+    /// SyncAccessHandle pool VFS (`sqlite-wasm-vfs` sahpool) in the directory
+    /// `.associative-memory/<name>/`, which holds the database exclusively until this
+    /// worker ends. The TypeScript wrapper's `openMemory({storage: 'opfs'})` calls this in
+    /// its worker, after taking a Web Lock named for the memory.
+    ///
+    /// @param name - 1–64 characters of `A–Z a–z 0–9 . _ -`.
+    /// @param clock - optional function returning epoch milliseconds (defaults to `Date.now`).
+    /// @throws an error with code `opfs_unavailable` outside a dedicated worker or secure
+    /// context, `opfs` when the pool cannot be opened (held by another worker, say).
+    #[wasm_bindgen(js_name = openOpfs)]
+    pub async fn open_opfs(name: String, #[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>) -> Result<JsMemory, JsValue> {
+        let valid = (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+        if !valid || name.starts_with('.') {
+            return Err(js_error(&format!("`name` must be 1–64 characters of A–Z a–z 0–9 . _ - (not starting with '.'), got {name:?}"), "invalid_value", Some("name")));
+        }
+        let vfs = format!("associative-memory-{name}");
+        let cfg = OpfsSAHPoolCfgBuilder::new().vfs_name(&vfs).directory(&format!(".associative-memory/{name}")).build();
+        sahpool::install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await.map_err(|e| match e {
+            OpfsSAHError::NotSupported => js_error(&format!("OPFS is unavailable here: {e}"), "opfs_unavailable", None),
+            e => js_error(&format!("cannot open the OPFS pool for {name:?}: {e}"), "opfs", None),
+        })?;
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_CREATE;
+        let conn = rusqlite::Connection::open_with_flags_and_vfs("/memory.sqlite3", flags, vfs.as_str()).map_err(|e| to_js_error(e.into()))?;
+        // This worker owns the file (the Web Lock and the pool are exclusive), so SQLite may
+        // keep its lock and page cache across transactions, and reuse the journal file
+        // instead of deleting it after each commit. No WAL: the pool does not support it.
+        let pragmas = "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = TRUNCATE;";
+        conn.execute_batch(pragmas).map_err(|e| to_js_error(e.into()))?;
+        Memory::from_connection(conn, Box::new(JsClock(clock))).map(|inner| JsMemory { inner }).map_err(to_js_error)
     }
 
     /// Runs one operation by tool name (`store`, `traverse`, …) with snake_case options.
@@ -61,6 +95,18 @@ impl JsMemory {
         self.call("declare_associations", options)
     }
 
+    /// Retrieval: the memories and episodes that answer `query` (SPEC §4).
+    #[wasm_bindgen(unchecked_return_type = "RecallResponse")]
+    pub fn recall(&mut self, #[wasm_bindgen(unchecked_param_type = "RecallOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+        self.call("recall", options)
+    }
+
+    /// The graph reading of retrieval: items with their claims, newest first (design §3).
+    #[wasm_bindgen(unchecked_return_type = "ReconstructResponse")]
+    pub fn reconstruct(&mut self, #[wasm_bindgen(unchecked_param_type = "ReconstructOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+        self.call("reconstruct", options)
+    }
+
     /// An entity's neighbourhood: aliases, relations to the hop bound, reached entities
     /// and the refs of records that mention each.
     #[wasm_bindgen(unchecked_return_type = "TraverseResponse")]
@@ -76,19 +122,19 @@ impl JsMemory {
 
     /// Deletes a memory and every mention and relation that depends on it.
     #[wasm_bindgen(js_name = deleteMemory, unchecked_return_type = "DeleteResponse")]
-    pub fn delete_memory(&mut self, #[wasm_bindgen(unchecked_param_type = "{ agent_id: string; memory_id: number }")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn delete_memory(&mut self, #[wasm_bindgen(unchecked_param_type = "DeleteMemoryOptions")] options: JsValue) -> Result<JsValue, JsValue> {
         self.call("delete_memory", options)
     }
 
     /// Deletes an episode and every mention and relation that depends on it.
     #[wasm_bindgen(js_name = deleteEpisode, unchecked_return_type = "DeleteResponse")]
-    pub fn delete_episode(&mut self, #[wasm_bindgen(unchecked_param_type = "{ agent_id: string; episode_id: number }")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn delete_episode(&mut self, #[wasm_bindgen(unchecked_param_type = "DeleteEpisodeOptions")] options: JsValue) -> Result<JsValue, JsValue> {
         self.call("delete_episode", options)
     }
 
     /// Deletes an entity with its aliases, mentions and relations.
     #[wasm_bindgen(js_name = deleteEntity, unchecked_return_type = "DeleteResponse")]
-    pub fn delete_entity(&mut self, #[wasm_bindgen(unchecked_param_type = "{ agent_id: string; entity_id: number }")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn delete_entity(&mut self, #[wasm_bindgen(unchecked_param_type = "DeleteEntityOptions")] options: JsValue) -> Result<JsValue, JsValue> {
         self.call("delete_entity", options)
     }
 

@@ -42,6 +42,36 @@ export interface TraverseOptions extends ReadScopeOptions {
   source_id?: string;
 }
 export interface GetContentsOptions { agent_id: string; refs: string[] }
+export interface DeleteMemoryOptions { agent_id: string; memory_id: number }
+export interface DeleteEpisodeOptions { agent_id: string; episode_id: number }
+export interface DeleteEntityOptions { agent_id: string; entity_id: number }
+export interface RecallOptions extends ReadScopeOptions {
+  /** What to look for; an empty query returns recent memories. */
+  query: string;
+  /** The query's embedding, for vector retrieval (the wrapper fills it from `embed`). */
+  query_embedding?: number[];
+  /** 0–100, default 10: candidates taken from each retriever. */
+  limit?: number;
+  /** Admit weaker matches. */
+  deep?: boolean;
+}
+export interface ReconstructOptions extends ReadScopeOptions {
+  query: string;
+  query_embedding?: number[];
+  /** Most items returned, default 10. */
+  count?: number;
+  /** Candidates handed to bundling, default 20. */
+  top_k?: number;
+  /** Relation hops of the walk, default 2, at most 5. */
+  max_hops?: number;
+  /** Rows kept per item, default 40, at most 100. */
+  max_evidence?: number;
+  /** Characters of quoted text in the response, default 6000. */
+  budget?: number;
+  deep?: boolean;
+  /** Add candidate refs, clusters and cues to the response. */
+  trace?: boolean;
+}
 export interface ListEntitiesOptions extends ReadScopeOptions { query?: string; offset?: number; limit?: number }
 
 export interface Dropped { item: string; reason: string }
@@ -81,10 +111,50 @@ export interface ListedEntity {
   declared_by: "agent" | "operator"; created_at: string; project_id: string; channel: string;
 }
 export interface ListEntitiesResponse { entities: ListedEntity[]; total: number; next_offset?: number }
+export interface RecalledMessage {
+  ref: string; content: string; source: Source; timestamp: string;
+  match_reason: { signal: string; score?: number; [detail: string]: unknown };
+}
+export interface RecallResponse { messages: RecalledMessage[] }
+export interface Claim {
+  ref: string; as_of: string;
+  /** Absent means `seed`. */
+  why?: string;
+  hops?: number;
+  roles?: { ref: string; role: string }[];
+}
+export interface ReconstructedItem {
+  content: string; head_ref: string;
+  /** Newest first. */
+  claims: Claim[];
+  claims_omitted?: number;
+  /** Character ranges of `content` quoted from the head record. */
+  ranges: [number, number][];
+  excerpts?: { ref: string; content: string }[];
+  /** Absent means `singleton`. */
+  independence_reason?: string;
+}
+export interface ReconstructResponse {
+  items: ReconstructedItem[];
+  effective_count: number;
+  returned_count: number;
+  shortfall_reason?: string;
+  bounds?: { omitted?: string[]; [applied: string]: unknown };
+  /** With `trace: true`: candidate refs, clusters and the cues the alias expansion used. */
+  trace?: Record<string, unknown>;
+}
 /** What every thrown error carries besides its message. */
 export interface AssociativeMemoryError extends Error {
   name: "AssociativeMemoryError";
   code: "missing_field" | "wrong_type" | "out_of_range" | "bad_ref" | "unknown_option" | "invalid_value"
-      | "not_found" | "unknown_tool" | "unsupported" | "newer_schema" | "not_a_memory" | "sqlite";
+      | "not_found" | "unknown_tool" | "unsupported" | "newer_schema" | "not_a_memory" | "sqlite"
+      /** OPFS cannot be used in this realm (no dedicated worker, no secure context, old browser). */
+      | "opfs_unavailable"
+      /** The OPFS pool could not be opened. */
+      | "opfs"
+      /** Another page or worker holds this OPFS memory open. */
+      | "already_open"
+      /** The memory was closed, or its worker ended. */
+      | "closed" | "worker_crashed";
   field?: string;
 }

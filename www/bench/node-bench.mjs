@@ -3,9 +3,9 @@
 // wasm build of associative-memory in Node and prints per-op-kind latency:
 // n, mean, p50, p95, max, total (ms) -- the same table as `cargo bench --bench ops`.
 //
-// The replay follows the reference driver (cpersona_driver.py --timing): one fresh
-// in-memory memory, the ops in file order, once, no warm-up (cold numbers are what they
-// are); a clock function starting at the file's clock.start that moves on by
+// The replay (replay.mjs) follows the reference driver (cpersona_driver.py --timing): one
+// fresh in-memory memory, the ops in file order, once, no warm-up (cold numbers are what
+// they are); a clock function starting at the file's clock.start that moves on by
 // clock.step_seconds after every write op (store / episode / declare / retract); a store
 // without a timestamp is given the clock's current time; an explicit later timestamp
 // first moves the clock to it. Each op's time is performance.now() around the one
@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import vm from 'node:vm';
+import { replay, workloadClock } from './replay.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const crateRoot = resolve(here, '..', '..');
@@ -46,128 +47,25 @@ const jsonPath = flag('--json') ?? process.env.BENCH_JSON;
 const runs = Math.max(1, parseInt(flag('--runs') ?? process.env.BENCH_RUNS ?? '1', 10));
 const pkgDir = fromRoot(flag('--pkg') ?? process.env.BENCH_PKG ?? 'pkg-node');
 
-// Op kind -> tool name, as in the reference driver's OP_TOOL.
-const OP_TOOL = {
-  store: 'store', episode: 'archive_episode', declare: 'declare_associations',
-  retract: 'declare_associations', reconstruct: 'reconstruct', traverse: 'traverse',
-  recall: 'recall', get_contents: 'get_contents',
-};
-const WRITES = new Set(['store', 'episode', 'declare', 'retract']);
-
-function parseIso(text) {
-  const ms = Date.parse(text.trim());
-  if (Number.isNaN(ms)) throw new Error(`bad ISO time ${JSON.stringify(text)}`);
-  return ms;
-}
-
-// Epoch ms -> YYYY-MM-DDTHH:MM:SS+00:00 (.ffffff when fractional, as Python's
-// datetime.isoformat() writes it, which is what the reference driver sends).
-function formatIso(ms) {
-  const s = new Date(ms).toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ
-  const frac = ms % 1000;
-  return frac === 0 ? `${s.slice(0, 19)}+00:00` : `${s.slice(0, 19)}.${String(frac * 1000).padStart(6, '0')}+00:00`;
-}
-
-// Nearest-rank percentile (the same rule as the reference timing wrapper and ops.rs).
-function percentile(sorted, p) {
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.max(rank, 1) - 1];
-}
-
-function summary(k) {
-  if (k.skipped) return { skipped: k.skipped };
-  const s = [...k.times].sort((a, b) => a - b);
-  if (s.length === 0) return { n: 0, errors: k.errors };
-  const total = s.reduce((a, b) => a + b, 0);
-  const out = {
-    n: s.length, mean_ms: total / s.length, p50_ms: percentile(s, 50), p95_ms: percentile(s, 95),
-    max_ms: s[s.length - 1], total_ms: total, errors: k.errors,
-  };
-  if (k.firstError) out.first_error = k.firstError;
-  return out;
-}
-
-const isThenable = (v) => v !== null && typeof v === 'object' && typeof v.then === 'function';
-
-async function replay(Memory, workload) {
-  const agent = workload.agent_id ?? 'agent';
-  const clockCfg = workload.clock ?? {};
-  const stepMs = Math.round((clockCfg.step_seconds ?? 3600) * 1000);
-  let now = parseIso(clockCfg.start ?? '2026-01-01T00:00:00+00:00');
-
-  const wall0 = performance.now();
-  let t0 = performance.now();
-  let mem = Memory.openInMemory(() => now);
-  if (isThenable(mem)) mem = await mem;
+async function replayOnce(Memory, workload) {
+  const clock = workloadClock(workload);
+  const t0 = performance.now();
+  let mem = Memory.openInMemory(() => clock.now());
+  if (mem !== null && typeof mem.then === 'function') mem = await mem;
   const openMs = performance.now() - t0;
-
-  const kinds = new Map(); // insertion order = first appearance
-  for (const op of workload.ops) {
-    const kind = op.op;
-    if (!kinds.has(kind)) kinds.set(kind, { times: [], errors: 0, firstError: null, skipped: null });
-    const entry = kinds.get(kind);
-    if (kind === 'clock') {
-      if (op.set) now = parseIso(op.set);
-      now += Math.round((op.advance ?? 0) * 1000);
-      continue;
-    }
-    const tool = OP_TOOL[kind];
-    if (!tool) {
-      entry.skipped ??= `op kind ${JSON.stringify(kind)} not replayed by this bench`;
-      continue;
-    }
-    const isWrite = WRITES.has(kind);
-    if (entry.skipped) {
-      if (isWrite) now += stepMs; // keep later ops on the reference's times
-      continue;
-    }
-    const args = {};
-    for (const [k, v] of Object.entries(op)) if (k !== 'op') args[k] = v;
-    if (kind === 'retract' && !('retract' in args)) {
-      const r = {};
-      for (const k of ['relations', 'mentions']) if (k in args) { r[k] = args[k]; delete args[k]; }
-      args.retract = r;
-    }
-    if (!('agent_id' in args)) args.agent_id = agent;
-    if (kind === 'store') {
-      if (!args.timestamp) args.timestamp = formatIso(now);
-      else now = Math.max(now, parseIso(args.timestamp));
-    }
-
-    t0 = performance.now();
-    let failure = null;
-    try {
-      const r = mem.call(tool, args);
-      if (isThenable(r)) await r;
-    } catch (e) {
-      failure = e;
-    }
-    const ms = performance.now() - t0;
-    if (failure === null) {
-      entry.times.push(ms);
-    } else if (failure && (failure.code === 'unsupported' || failure.code === 'unknown_tool')) {
-      entry.skipped = `${failure.code}: ${failure.message}`;
-    } else {
-      entry.times.push(ms);
-      entry.errors += 1;
-      entry.firstError ??= `op ${kind}: ${failure?.code ?? '(no code)'}: ${failure?.message ?? failure}`;
-    }
-    if (isWrite) now += stepMs;
-  }
-  const wallMs = performance.now() - wall0;
+  const run = await replay((tool, args) => mem.call(tool, args), workload, clock);
   if (typeof mem.free === 'function') mem.free();
-  return { kinds, openMs, wallMs };
+  return { ops: run.ops, openMs, wallMs: run.wall_ms };
 }
 
 function printRun(run, label) {
   console.log(`${label}: open ${run.openMs.toFixed(3)} ms, whole replay ${run.wallMs.toFixed(1)} ms`);
   const pad = (v, w) => String(v).padStart(w);
   console.log(`  ${'op'.padEnd(13)} ${pad('n', 6)} ${pad('mean ms', 10)} ${pad('p50 ms', 10)} ${pad('p95 ms', 10)} ${pad('max ms', 10)} ${pad('total ms', 11)}`);
-  for (const [kind, k] of run.kinds) {
-    const s = summary(k);
+  for (const [kind, s] of Object.entries(run.ops)) {
     if (s.skipped) { console.log(`  ${kind.padEnd(13)} skipped (${s.skipped})`); continue; }
     const f = (key, d = 4) => pad((s[key] ?? NaN).toFixed(d), key === 'total_ms' ? 11 : 10);
-    const err = k.errors ? `   ERRORS ${k.errors} (first: ${k.firstError})` : '';
+    const err = s.errors ? `   ERRORS ${s.errors} (first: ${s.first_error})` : '';
     console.log(`  ${kind.padEnd(13)} ${pad(s.n, 6)} ${f('mean_ms')} ${f('p50_ms')} ${f('p95_ms')} ${f('max_ms')} ${f('total_ms', 2)}${err}`);
   }
 }
@@ -209,11 +107,9 @@ if (loadedAs !== 'require') console.log(`note: loaded ${loadedAs}`);
 
 const results = [];
 for (let r = 0; r < runs; r++) {
-  const run = await replay(Memory, workload);
+  const run = await replayOnce(Memory, workload);
   printRun(run, `run ${r + 1}${r === 0 ? ' (cold)' : ' (JIT-warm)'}`);
-  const ops = {};
-  for (const [kind, k] of run.kinds) ops[kind] = summary(k);
-  results.push({ open_ms: run.openMs, wall_ms: run.wallMs, ops });
+  results.push({ open_ms: run.openMs, wall_ms: run.wallMs, ops: run.ops });
 }
 
 if (jsonPath) {

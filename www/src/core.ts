@@ -1,0 +1,233 @@
+// The package's API on every runtime: `init`, `openMemory`, the memory object with one
+// async method per operation, scoped agent handles, and the tool definitions. The entry
+// points (index.ts, node.ts, workerd.ts) differ only in where the .wasm comes from.
+
+import initWasm from './associative_memory.js';
+import type {
+  DeclareOptions, DeclareResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse,
+  EpisodeOptions, EpisodeResponse, GetContentsOptions, GetContentsResponse, ListEntitiesOptions, ListEntitiesResponse,
+  RecallOptions, RecallResponse, ReconstructOptions, ReconstructResponse, StoreOptions, StoreResponse,
+  TraverseOptions, TraverseResponse,
+} from './types.js';
+import { localBackend, opfsBackend, type Backend } from './backend.js';
+import { memoryError } from './errors.js';
+import { toolDefinition, toolDefinitions, validate, type ToolDefinition, type ToolName } from './tools.js';
+
+/** What `init` accepts: the module's bytes, a compiled module, a response or its URL. */
+export type WasmSource = WebAssembly.Module | BufferSource | Response | Promise<Response> | URL | string;
+
+/** Turns texts into embeddings (one vector per text), e.g. with a local model. */
+export type Embed = (texts: string[]) => Promise<ArrayLike<number>[]> | ArrayLike<number>[];
+
+/** Options of `openMemory`. */
+export interface OpenOptions {
+  /**
+   * `'memory'` (default): an in-memory database on this thread; save it with `export()`.
+   * `'opfs'`: a database in the Origin Private File System, held by a dedicated Worker;
+   * browsers only, in a secure context. It never falls back to memory: where OPFS is
+   * unavailable, open fails with code `opfs_unavailable`.
+   */
+  storage?: 'memory' | 'opfs';
+  /** The OPFS memory's name (1–64 of `A–Z a–z 0–9 . _ -`), default `'default'`. One page or worker at a time may hold it. */
+  name?: string;
+  /** The time in epoch milliseconds, for every write's stamp; default `Date.now`. */
+  clock?: () => number;
+  /** Called to fill `embedding` on store and `query_embedding` on recall / reconstruct when absent. */
+  embed?: Embed;
+}
+
+/** The isolation axes a scoped handle fixes (SPEC §3). */
+export interface Scope { project_id?: string; channel?: string }
+
+let ready: Promise<void> | null = null;
+let defaultSource: () => Promise<WasmSource | undefined> = async () => undefined;
+
+/** @internal For the entry points: where `init()` without arguments gets the .wasm. */
+export function setDefaultWasm(source: () => Promise<WasmSource | undefined>): void {
+  defaultSource = source;
+}
+
+/**
+ * Loads the WebAssembly module; `openMemory` calls it for you. Call it yourself only to
+ * pass the module where the default cannot find it: the bytes, a compiled
+ * `WebAssembly.Module` (an edge worker's wasm import) or a URL. Calling it again is
+ * harmless.
+ *
+ * ```ts
+ * import wasm from 'associative-memory/associative_memory_bg.wasm';
+ * await init(wasm);
+ * ```
+ */
+export function init(source?: WasmSource): Promise<void> {
+  if (source !== undefined) ready = initWasm({ module_or_path: source }).then(() => undefined);
+  ready ??= defaultSource().then((s) => initWasm(s === undefined ? undefined : { module_or_path: s })).then(() => undefined);
+  ready.catch(() => { ready = null; });
+  return ready;
+}
+
+/**
+ * Opens a memory.
+ *
+ * ```ts
+ * const memory = await openMemory({ storage: 'opfs', name: 'notes' });
+ * const bot = memory.agent('pm-bot');
+ * await bot.store({ content: 'Kaito maintains the ledger.' });
+ * ```
+ * @throws `AssociativeMemoryError` with code `opfs_unavailable` (no OPFS here),
+ * `already_open` (another tab or worker holds this OPFS memory) or `invalid_value`.
+ */
+export async function openMemory(options: OpenOptions = {}): Promise<AssociativeMemory> {
+  const { storage = 'memory', name = 'default', clock, embed } = options;
+  for (const key of Object.keys(options)) {
+    if (!['storage', 'name', 'clock', 'embed'].includes(key)) throw memoryError('unknown_option', `openMemory has no option ${JSON.stringify(key)}`, key);
+  }
+  let backend: Backend;
+  if (storage === 'memory') {
+    await init();
+    backend = localBackend(clock);
+  } else if (storage === 'opfs') {
+    backend = await opfsBackend(name, clock);
+  } else {
+    throw memoryError('invalid_value', `storage must be 'memory' or 'opfs', got ${JSON.stringify(storage)}`, 'storage');
+  }
+  return new AssociativeMemory(backend, storage, storage === 'opfs' ? name : undefined, embed);
+}
+
+/** Options of an operation with the axes a scoped handle fixes left out. */
+export type Scoped<T> = Omit<T, 'agent_id' | 'project_id' | 'channel'>;
+/** Options of an operation with `agent_id` left out. */
+export type Agented<T> = Omit<T, 'agent_id'>;
+
+/** The tools that take project_id and channel; the others take agent_id only. */
+const SCOPED_TOOLS = new Set(['store', 'archive_episode', 'declare_associations', 'recall', 'reconstruct', 'traverse', 'list_entities']);
+
+/** An open memory. Every operation is an async method with snake_case options and responses. */
+export class AssociativeMemory {
+  #backend: Backend;
+  #closed = false;
+  readonly #embed?: Embed;
+  /** Where the database lives: `'memory'` or `'opfs'`. */
+  readonly storage: 'memory' | 'opfs';
+  /** The OPFS memory's name; undefined in memory. */
+  readonly name?: string;
+
+  /** @internal Use `openMemory`. */
+  constructor(backend: Backend, storage: 'memory' | 'opfs', name: string | undefined, embed?: Embed) {
+    this.#backend = backend;
+    this.storage = storage;
+    this.name = name;
+    this.#embed = embed;
+  }
+
+  /**
+   * Runs one operation by its snake_case tool name (`store`, `archive_episode`, …),
+   * filling embeddings from `embed` first.
+   */
+  async call(tool: string, options: object): Promise<unknown> {
+    if (this.#closed) throw memoryError('closed', 'this memory is closed');
+    const args = { ...options } as Record<string, unknown>;
+    const embedInto = tool === 'store' ? 'embedding' : tool === 'recall' || tool === 'reconstruct' ? 'query_embedding' : null;
+    const text = tool === 'store' ? args.content : args.query;
+    if (this.#embed && embedInto && args[embedInto] === undefined && typeof text === 'string') {
+      const [vector] = await this.#embed([text]);
+      if (!vector) throw memoryError('invalid_value', 'embed returned no vector', 'embed');
+      args[embedInto] = Array.from(vector);
+    }
+    return this.#backend.call(tool, args);
+  }
+
+  /** Stores a memory and the associations riding on it; the memory is stored even when they are malformed. */
+  store(options: StoreOptions): Promise<StoreResponse> { return this.call('store', options) as Promise<StoreResponse>; }
+  /** Archives an episode (a summarized conversation). */
+  archiveEpisode(options: EpisodeOptions): Promise<EpisodeResponse> { return this.call('archive_episode', options) as Promise<EpisodeResponse>; }
+  /** Declares entities, aliases, mentions and relations, and retracts earlier ones. */
+  declareAssociations(options: DeclareOptions): Promise<DeclareResponse> { return this.call('declare_associations', options) as Promise<DeclareResponse>; }
+  /** The records that answer a query. */
+  recall(options: RecallOptions): Promise<RecallResponse> { return this.call('recall', options) as Promise<RecallResponse>; }
+  /** Items with the claims behind them, for answering a query (design §3). */
+  reconstruct(options: ReconstructOptions): Promise<ReconstructResponse> { return this.call('reconstruct', options) as Promise<ReconstructResponse>; }
+  /** An entity's neighbourhood, found by any of its names. */
+  traverse(options: TraverseOptions): Promise<TraverseResponse> { return this.call('traverse', options) as Promise<TraverseResponse>; }
+  /** Full records for `mem:<id>` / `ep:<id>` refs. */
+  getContents(options: GetContentsOptions): Promise<GetContentsResponse> { return this.call('get_contents', options) as Promise<GetContentsResponse>; }
+  /** Deletes a memory with every mention and relation resting on it. */
+  deleteMemory(options: DeleteMemoryOptions): Promise<DeleteResponse> { return this.call('delete_memory', options) as Promise<DeleteResponse>; }
+  /** Deletes an episode with every mention and relation resting on it. */
+  deleteEpisode(options: DeleteEpisodeOptions): Promise<DeleteResponse> { return this.call('delete_episode', options) as Promise<DeleteResponse>; }
+  /** Deletes an entity with its aliases, mentions and relations. */
+  deleteEntity(options: DeleteEntityOptions): Promise<DeleteResponse> { return this.call('delete_entity', options) as Promise<DeleteResponse>; }
+  /** A page of the agent's entities with alias, mention and relation counts. */
+  listEntities(options: ListEntitiesOptions): Promise<ListEntitiesResponse> { return this.call('list_entities', options) as Promise<ListEntitiesResponse>; }
+
+  /** The whole database as SQLite bytes, to keep anywhere and `import` later. */
+  export(): Promise<Uint8Array> {
+    return this.#closed ? Promise.reject(memoryError('closed', 'this memory is closed')) : this.#backend.exportBytes();
+  }
+  /** Replaces this memory's content with bytes from `export`; bad bytes change nothing (code `not_a_memory`). */
+  import(bytes: Uint8Array): Promise<void> {
+    return this.#closed ? Promise.reject(memoryError('closed', 'this memory is closed')) : this.#backend.importBytes(bytes);
+  }
+
+  /** A handle whose every call carries `agentId` and `scope`, so none can be forgotten. */
+  agent(agentId: string, scope: Scope = {}): AgentMemory {
+    return new AgentMemory(this, agentId, scope);
+  }
+
+  /** JSON-Schema definitions of store, recall, reconstruct, traverse, declare_associations, get_contents and delete_memory, for a function-calling model. */
+  tools(): ToolDefinition[] { return toolDefinitions(); }
+
+  /**
+   * Checks `args` against the tool's schema and runs it; returns the response JSON.
+   * @throws `AssociativeMemoryError` naming the offending argument in `field`.
+   */
+  async callTool(name: ToolName | string, args: unknown): Promise<unknown> {
+    validate(toolDefinition(name).input_schema, args);
+    return this.call(name, args as object);
+  }
+
+  /** Closes the database (and ends the OPFS worker, releasing the memory for other tabs). Calling it again does nothing. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#backend.close();
+  }
+}
+
+/** One agent's view of a memory: `agent_id`, `project_id` and `channel` are filled in. */
+export class AgentMemory {
+  /** @internal Use `memory.agent(agentId, scope)`. */
+  constructor(readonly memory: AssociativeMemory, readonly agentId: string, readonly scope: Scope) {}
+
+  #with(tool: string, options: object): Record<string, unknown> {
+    const fixed: Record<string, unknown> = { agent_id: this.agentId };
+    if (SCOPED_TOOLS.has(tool)) {
+      if (this.scope.project_id !== undefined) fixed.project_id = this.scope.project_id;
+      if (this.scope.channel !== undefined) fixed.channel = this.scope.channel;
+    }
+    return { ...options, ...fixed };
+  }
+  #run<R>(tool: string, options: object): Promise<R> { return this.memory.call(tool, this.#with(tool, options)) as Promise<R>; }
+
+  store(options: Scoped<StoreOptions>): Promise<StoreResponse> { return this.#run('store', options); }
+  archiveEpisode(options: Scoped<EpisodeOptions>): Promise<EpisodeResponse> { return this.#run('archive_episode', options); }
+  declareAssociations(options: Scoped<DeclareOptions>): Promise<DeclareResponse> { return this.#run('declare_associations', options); }
+  recall(options: Scoped<RecallOptions>): Promise<RecallResponse> { return this.#run('recall', options); }
+  reconstruct(options: Scoped<ReconstructOptions>): Promise<ReconstructResponse> { return this.#run('reconstruct', options); }
+  traverse(options: Scoped<TraverseOptions>): Promise<TraverseResponse> { return this.#run('traverse', options); }
+  getContents(options: Agented<GetContentsOptions>): Promise<GetContentsResponse> { return this.#run('get_contents', options); }
+  deleteMemory(options: Agented<DeleteMemoryOptions>): Promise<DeleteResponse> { return this.#run('delete_memory', options); }
+  deleteEpisode(options: Agented<DeleteEpisodeOptions>): Promise<DeleteResponse> { return this.#run('delete_episode', options); }
+  deleteEntity(options: Agented<DeleteEntityOptions>): Promise<DeleteResponse> { return this.#run('delete_entity', options); }
+  listEntities(options: Scoped<ListEntitiesOptions> = {}): Promise<ListEntitiesResponse> { return this.#run('list_entities', options); }
+
+  /** The tool definitions without the arguments this handle fills in (agent_id, and the scope's axes). */
+  tools(): ToolDefinition[] { return toolDefinitions(this.#bound()); }
+  /** Like `memory.callTool`, with this handle's agent and scope filled in. */
+  async callTool(name: ToolName | string, args: unknown): Promise<unknown> {
+    validate(toolDefinition(name, this.#bound()).input_schema, args);
+    return this.memory.call(name, this.#with(name, args as object));
+  }
+  #bound(): string[] {
+    return ['agent_id', ...(['project_id', 'channel'] as const).filter((k) => this.scope[k] !== undefined)];
+  }
+}

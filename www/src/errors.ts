@@ -1,0 +1,35 @@
+// Errors of the package: every failure is an `Error` named `AssociativeMemoryError` with a
+// stable `code` and, for bad input, the `field` it concerns, on every thread and runtime.
+
+import type { AssociativeMemoryError } from './types.js';
+
+/** Every code an error of this package can carry. */
+export type ErrorCode = AssociativeMemoryError['code'];
+
+/** A new `AssociativeMemoryError`. */
+export function memoryError(code: ErrorCode, message: string, field?: string): AssociativeMemoryError {
+  const err = new Error(message) as AssociativeMemoryError;
+  err.name = 'AssociativeMemoryError';
+  err.code = code;
+  err.field = field;
+  return err;
+}
+
+/** An error as plain data, to cross `postMessage`. */
+export interface ErrorData { name: string; message: string; code?: string; field?: string; stack?: string }
+
+export function errorToData(e: unknown): ErrorData {
+  if (e instanceof Error) {
+    const { code, field } = e as Partial<AssociativeMemoryError>;
+    return { name: e.name, message: e.message, code, field, stack: e.stack };
+  }
+  return { name: 'Error', message: String(e) };
+}
+
+/** The error back as a real `Error`, with its code, field and the far side's stack. */
+export function errorFromData(d: ErrorData): Error {
+  const err = d.code ? memoryError(d.code as ErrorCode, d.message, d.field) : new Error(d.message);
+  err.name = d.name;
+  if (d.stack) err.stack = `${d.stack}\n    at (worker boundary)`;
+  return err;
+}

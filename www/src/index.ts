@@ -1,0 +1,9 @@
+// The entry for browsers, bundlers and any runtime without a more specific condition:
+// the .wasm is fetched from next to the module (`new URL(…, import.meta.url)`), which
+// Vite, esbuild and webpack follow without configuration.
+
+export { init, openMemory, AssociativeMemory, AgentMemory } from './core.js';
+export type { OpenOptions, Embed, Scope, WasmSource, Scoped, Agented } from './core.js';
+export type { ToolDefinition, ToolName, JsonSchema } from './tools.js';
+export type { ErrorCode } from './errors.js';
+export type * from './types.js';

@@ -1,0 +1,96 @@
+// Uses every method and reads every response field, so the package's types are checked,
+// not only emitted. Lines marked @ts-expect-error must stay errors.
+import { AgentMemory, AssociativeMemory, init, openMemory } from 'associative-memory';
+import type {
+  AssociativeMemoryError, Claim, ContentItem, DeclareReport, ErrorCode, ListedEntity, OpenOptions, RecalledMessage,
+  ReconstructedItem, ToolDefinition, TraverseEntity, TraverseRelation,
+} from 'associative-memory';
+
+const str = (s: string) => s;
+const num = (n: number) => n;
+const bool = (b: boolean) => b;
+const opt = <T>(v: T | undefined) => v;
+
+function report(r: DeclareReport) {
+  r.entities.forEach((e) => { num(e.id); str(e.name); bool(e.created); });
+  num(r.mentions); r.relations.map(num); r.dropped.forEach((d) => { str(d.item); str(d.reason); });
+}
+function entity(e: TraverseEntity) { num(e.id); str(e.name); num(e.hops); opt(e.aliases)?.map(str); opt(e.mentions)?.map(str); opt(e.mentions_omitted); }
+function relation(r: TraverseRelation) {
+  num(r.id); num(r.subject); str(r.predicate); num(r.object); const by: 'agent' | 'operator' = r.declared_by; str(by); str(r.declared_at); opt(r.anchor_ref);
+}
+function content(c: ContentItem) { str(c.ref); str(c.content); opt(c.source.type); opt(c.source.id); opt(c.source.name); str(c.timestamp); opt(c.metadata); }
+function listed(e: ListedEntity) {
+  num(e.id); str(e.name); e.aliases.map(str); num(e.mentions); num(e.relations); str(e.declared_by); str(e.created_at); str(e.project_id); str(e.channel);
+}
+function message(m: RecalledMessage) { str(m.ref); str(m.content); opt(m.source.type); str(m.timestamp); str(m.match_reason.signal); opt(m.match_reason.score); }
+function claim(c: Claim) { str(c.ref); str(c.as_of); opt(c.why); opt(c.hops); opt(c.roles)?.forEach((r) => { str(r.ref); str(r.role); }); }
+function item(i: ReconstructedItem) {
+  str(i.content); str(i.head_ref); i.claims.forEach(claim); opt(i.claims_omitted); i.ranges.forEach(([a, b]) => num(a + b));
+  opt(i.excerpts)?.forEach((x) => { str(x.ref); str(x.content); }); opt(i.independence_reason);
+}
+function tool(t: ToolDefinition) { str(t.name); str(t.description); const o: 'object' = t.input_schema.type; str(o); opt(t.input_schema.properties); opt(t.input_schema.required); }
+
+async function everything(options: OpenOptions) {
+  await init();
+  await init(new Uint8Array(0));
+  const memory: AssociativeMemory = await openMemory(options);
+  const kind: 'memory' | 'opfs' = memory.storage; str(kind); opt(memory.name);
+  const s = await memory.store({ agent_id: 'a', content: 'c', timestamp: '2026-01-01T00:00:00+00:00', source: { type: 'User' }, metadata: { k: 1 }, embedding: [0.1],
+    associations: { entities: [{ name: 'E', aliases: ['e'] }], relations: [{ subject: 'E', predicate: 'p', object: 'F' }] }, project_id: 'p', channel: 'c' });
+  const ok: true = s.ok; bool(ok); str(s.result); num(s.id); if (s.associations) report(s.associations);
+  const ep = await memory.archiveEpisode({ agent_id: 'a', summary: 's', keywords: 'k', history: [{ role: 'user', content: 'hi' }] }); num(ep.episode_id); bool(ep.ok);
+  const d = await memory.declareAssociations({ agent_id: 'a', anchor_ref: 'mem:1', retract: { relations: [1], mentions: [{ entity: 1, ref: 'mem:1' }] }, declared_by: 'operator' });
+  report(d); str(d.result); bool(d.ok); if (d.retracted) { num(d.retracted.relations); num(d.retracted.mentions); }
+  const r = await memory.recall({ agent_id: 'a', query: 'q', query_embedding: [1], limit: 5, deep: true, project_id: '', channel: '' });
+  r.messages.forEach(message);
+  const rc = await memory.reconstruct({ agent_id: 'a', query: 'q', count: 1, top_k: 2, max_hops: 3, max_evidence: 4, budget: 5, deep: false, trace: true });
+  rc.items.forEach(item); num(rc.effective_count); num(rc.returned_count); opt(rc.shortfall_reason); opt(rc.bounds?.omitted); opt(rc.trace);
+  const t = await memory.traverse({ agent_id: 'a', entity: 'E', max_hops: 2, limit: 3, source_id: 'x' });
+  str(t.entity); num(t.max_hops); num(t.limit); t.entities.forEach(entity); t.relations.forEach(relation); opt(t.entities_omitted); opt(t.bounds?.omitted.map(str)); opt(t.reason);
+  const g = await memory.getContents({ agent_id: 'a', refs: ['mem:1'] }); g.items.forEach(content); g.missing.map(str); num(g.count);
+  for (const del of [await memory.deleteMemory({ agent_id: 'a', memory_id: 1 }), await memory.deleteEpisode({ agent_id: 'a', episode_id: 1 }), await memory.deleteEntity({ agent_id: 'a', entity_id: 1 })]) {
+    bool(del.ok); num(del.deleted_id);
+  }
+  const l = await memory.listEntities({ agent_id: 'a', query: 'q', offset: 0, limit: 10 }); l.entities.forEach(listed); num(l.total); opt(l.next_offset);
+  const bytes: Uint8Array = await memory.export(); await memory.import(bytes);
+  memory.tools().forEach(tool);
+  const json: unknown = await memory.callTool('traverse', { agent_id: 'a', entity: 'E' }); opt(json);
+  const any: unknown = await memory.call('list_entities', { agent_id: 'a' }); opt(any);
+
+  const bot: AgentMemory = memory.agent('a', { project_id: 'p', channel: 'c' });
+  str(bot.agentId); opt(bot.scope.project_id);
+  num((await bot.store({ content: 'c' })).id);
+  num((await bot.archiveEpisode({ summary: 's' })).episode_id);
+  num((await bot.declareAssociations({ associations: {} })).mentions);
+  (await bot.recall({ query: 'q' })).messages.forEach(message);
+  (await bot.reconstruct({ query: 'q' })).items.forEach(item);
+  (await bot.traverse({ entity: 'E' })).entities.forEach(entity);
+  (await bot.getContents({ refs: ['mem:1'] })).items.forEach(content);
+  num((await bot.deleteMemory({ memory_id: 1 })).deleted_id);
+  num((await bot.deleteEpisode({ episode_id: 1 })).deleted_id);
+  num((await bot.deleteEntity({ entity_id: 1 })).deleted_id);
+  (await bot.listEntities()).entities.forEach(listed);
+  bot.tools().forEach(tool); opt(await bot.callTool('recall', { query: 'q' }));
+  await memory.close();
+
+  try { await memory.store({ agent_id: 'a', content: 'c' }); } catch (e) {
+    const err = e as AssociativeMemoryError; const code: ErrorCode = err.code; str(code); opt(err.field); str(err.message);
+    if (err.code === 'already_open' || err.code === 'opfs_unavailable' || err.code === 'worker_crashed' || err.code === 'closed') str(err.name);
+  }
+
+  // @ts-expect-error: traverse needs an entity
+  await memory.traverse({ agent_id: 'a' });
+  // @ts-expect-error: store needs content
+  await memory.store({ agent_id: 'a' });
+  // @ts-expect-error: a scoped handle fills agent_id itself
+  await bot.store({ agent_id: 'b', content: 'c' });
+  // @ts-expect-error: storage is 'memory' or 'opfs'
+  await openMemory({ storage: 'disk' });
+  // @ts-expect-error: responses are typed, not any
+  str(s.id);
+  // @ts-expect-error: no such error code
+  const wrong: ErrorCode = 'oops'; str(wrong);
+}
+everything({ storage: 'opfs', name: 'n', clock: () => 0, embed: async (texts) => texts.map(() => new Float32Array(3)) });
+everything({ embed: (texts) => texts.map(() => [1, 2]) });

@@ -1,0 +1,67 @@
+// What the package tests and package-bench.mjs share: Chromium's flags and starting an
+// edge worker in workerd.
+
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
+import { CONSUMER } from './pack.mjs';
+
+/** Debian's Chromium, headless, with nothing reaching the network on its own. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-quic'];
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+/**
+ * Bundles the edge worker `entry` the way wrangler does (esbuild, conditions
+ * workerd/worker/browser, the .wasm left as a module import) and starts workerd on it
+ * (127.0.0.1, a free port); returns its URL, process and log.
+ */
+export async function startWorkerd(entry = join(CONSUMER, 'edge', 'worker.js')) {
+  const DIST = join(dirname(entry), 'dist');
+  mkdirSync(DIST, { recursive: true });
+  await build({
+    entryPoints: [entry], bundle: true, format: 'esm', platform: 'neutral', outfile: join(DIST, 'worker.js'),
+    conditions: ['workerd', 'worker', 'browser'], external: ['*.wasm'], logLevel: 'warning',
+  });
+  copyFileSync(join(CONSUMER, 'node_modules/associative-memory/associative_memory_bg.wasm'), join(DIST, 'associative_memory_bg.wasm'));
+  const port = await freePort();
+  writeFileSync(join(DIST, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .edge)],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const edge :Workerd.Worker = (
+  modules = [
+    (name = "worker.js", esModule = embed "worker.js"),
+    (name = "associative_memory_bg.wasm", wasm = embed "associative_memory_bg.wasm"),
+  ],
+  compatibilityDate = "2025-09-01",
+);
+`);
+  const bin = createRequire(join(CONSUMER, 'index.js')).resolve('workerd/bin/workerd');
+  // npm's postinstall replaces the JS launcher with the native binary; run either.
+  const native = readFileSync(bin).subarray(0, 4).toString('latin1') === '\x7fELF';
+  const args = ['serve', join(DIST, 'config.capnp'), '--verbose'];
+  const child = native ? spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout.on('data', (d) => { log += d; });
+  child.stderr.on('data', (d) => { log += d; });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`workerd exited ${child.exitCode}:\n${log}`);
+    try { await fetch(url, { method: 'HEAD' }); break; } catch { /* not listening yet */ }
+    if (i > 200) throw new Error(`workerd did not listen within 20 s:\n${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, child, log: () => log };
+}
+

@@ -1,0 +1,204 @@
+// The packed package in Node, loaded from the consumer project (www/test/pack.mjs) through
+// its `exports`: every operation, scoped handles, embed, export to a file and import back,
+// errors, close, and storage 'opfs' refused where there is no OPFS.
+
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CONSUMER, importPackage } from './pack.mjs';
+
+/** Awaits `promise` and checks it rejects with an AssociativeMemoryError of `code` (and `field`). */
+async function rejects(promise, code, field) {
+  await assert.rejects(promise, (err) => {
+    assert.ok(err instanceof Error, `not an Error: ${err}`);
+    assert.equal(err.name, 'AssociativeMemoryError');
+    assert.equal(err.code, code, err.message);
+    if (field !== undefined) assert.equal(err.field, field);
+    return true;
+  });
+}
+
+const KAITO = {
+  agent_id: 'pm-bot',
+  content: 'Kaito Mori took over the ledger service this sprint.',
+  associations: {
+    entities: [{ name: 'Kaito Mori', aliases: ['Kaito', '森 海斗'] }, { name: 'Ledger Service', aliases: ['台帳サービス'] }],
+    relations: [{ subject: 'Kaito Mori', predicate: 'maintains', object: 'Ledger Service' }],
+  },
+};
+
+describe('the packed package in Node', () => {
+  let pkg;
+  let now;
+  const clock = () => now;
+  before(async () => { pkg = await importPackage(); });
+
+  it('resolves the node entry and exports the documented names', async () => {
+    assert.deepEqual(Object.keys(pkg).sort(), ['AgentMemory', 'AssociativeMemory', 'init', 'openMemory']);
+    const manifest = JSON.parse(await readFile(join(CONSUMER, 'node_modules/associative-memory/package.json'), 'utf8'));
+    assert.deepEqual(Object.keys(manifest.exports['.']), ['types', 'workerd', 'browser', 'node', 'default']);
+  });
+
+  it('runs every operation with snake_case options and responses', async () => {
+    now = Date.parse('2026-05-10T12:00:00Z');
+    const memory = await pkg.openMemory({ clock });
+    assert.equal(memory.storage, 'memory');
+    const stored = await memory.store(KAITO);
+    assert.deepEqual(stored, {
+      ok: true, result: 'stored', id: 1,
+      associations: { entities: [{ id: 1, name: 'Kaito Mori', created: true }, { id: 2, name: 'Ledger Service', created: true }], mentions: 2, relations: [1], dropped: [] },
+    });
+    const episode = await memory.archiveEpisode({ agent_id: 'pm-bot', summary: 'Sprint review: the ledger moved to Kaito.', keywords: 'ledger sprint' });
+    assert.deepEqual(episode, { ok: true, episode_id: 1 });
+    const declared = await memory.declareAssociations({
+      agent_id: 'pm-bot', anchor_ref: 'ep:1',
+      associations: { entities: [{ name: 'Ledger DB' }], relations: [{ subject: 'Ledger Service', predicate: 'depends_on', object: 'Ledger DB' }] },
+    });
+    assert.equal(declared.result, 'declared');
+    assert.deepEqual(declared.relations, [2]);
+    const graph = await memory.traverse({ agent_id: 'pm-bot', entity: '台帳サービス', max_hops: 2 });
+    assert.deepEqual(graph.entities.map((e) => [e.name, e.hops]), [['Ledger Service', 0], ['Kaito Mori', 1], ['Ledger DB', 1]]);
+    assert.deepEqual(graph.entities[0].mentions, ['mem:1']);
+    assert.deepEqual(graph.entities[2].mentions, ['ep:1']);
+    assert.equal(graph.relations[0].declared_at, '2026-05-10T12:00:00+00:00');
+    const contents = await memory.getContents({ agent_id: 'pm-bot', refs: ['mem:1', 'mem:404'] });
+    assert.deepEqual(contents.missing, ['mem:404']);
+    assert.equal(contents.items[0].content, KAITO.content);
+    const listed = await memory.listEntities({ agent_id: 'pm-bot' });
+    assert.equal(listed.total, 3);
+    const recalled = await memory.recall({ agent_id: 'pm-bot', query: 'ledger' });
+    assert.ok(recalled.messages.some((m) => m.ref === 'mem:1'), JSON.stringify(recalled));
+    const reconstructed = await memory.reconstruct({ agent_id: 'pm-bot', query: 'who maintains the ledger' });
+    assert.ok(reconstructed.items.length >= 1 && typeof reconstructed.returned_count === 'number', JSON.stringify(reconstructed));
+    assert.deepEqual(await memory.deleteEntity({ agent_id: 'pm-bot', entity_id: 3 }), { ok: true, deleted_id: 3 });
+    assert.deepEqual(await memory.deleteEpisode({ agent_id: 'pm-bot', episode_id: 1 }), { ok: true, deleted_id: 1 });
+    assert.deepEqual(await memory.deleteMemory({ agent_id: 'pm-bot', memory_id: 1 }), { ok: true, deleted_id: 1 });
+    const after = await memory.traverse({ agent_id: 'pm-bot', entity: 'Kaito' });
+    assert.deepEqual(after.relations, []);
+    assert.equal(after.entities[0].mentions, undefined);
+    await memory.close();
+  });
+
+  it('exports in Node to a file and imports the bytes back into another memory', async () => {
+    const memory = await pkg.openMemory();
+    await memory.store(KAITO);
+    const bytes = await memory.export();
+    assert.ok(bytes instanceof Uint8Array && bytes.length > 4096);
+    assert.equal(new TextDecoder().decode(bytes.subarray(0, 15)), 'SQLite format 3');
+    const file = join(CONSUMER, 'exported.sqlite3');
+    await writeFile(file, bytes);
+    const other = await pkg.openMemory();
+    await other.import(new Uint8Array(await readFile(file)));
+    const graph = await other.traverse({ agent_id: 'pm-bot', entity: '森 海斗' });
+    assert.deepEqual(graph.entities.map((e) => e.name), ['Kaito Mori', 'Ledger Service']);
+    await rejects(other.import(new Uint8Array([1, 2, 3])), 'not_a_memory');
+    assert.equal((await other.traverse({ agent_id: 'pm-bot', entity: 'Kaito' })).entities.length, 2, 'bad bytes changed nothing');
+  });
+
+  it('throws AssociativeMemoryErrors with code and field, and writes nothing', async () => {
+    const memory = await pkg.openMemory();
+    await rejects(memory.traverse({ agent_id: 'a', entity: 'x', max_hops: 9 }), 'out_of_range', 'max_hops');
+    await rejects(memory.store({ agent_id: 'a' }), 'missing_field', 'content');
+    await rejects(memory.store({ agent_id: 'a', content: 'x', colour: 'red' }), 'unknown_option', 'colour');
+    await rejects(memory.declareAssociations({ agent_id: 'a', anchor_ref: 'nope:1' }), 'bad_ref', 'anchor_ref');
+    await rejects(memory.deleteMemory({ agent_id: 'a', memory_id: 'one' }), 'wrong_type', 'memory_id');
+    await rejects(memory.call('forget_everything', { agent_id: 'a' }), 'unknown_tool');
+    assert.equal((await memory.listEntities({ agent_id: 'a' })).total, 0);
+    await rejects(pkg.openMemory({ storage: 'disk' }), 'invalid_value', 'storage');
+    await rejects(pkg.openMemory({ storgae: 'memory' }), 'unknown_option', 'storgae');
+  });
+
+  it("refuses storage 'opfs' where there is no OPFS, never falling back to memory", async () => {
+    await rejects(pkg.openMemory({ storage: 'opfs', name: 'notes' }), 'opfs_unavailable');
+  });
+
+  it('scopes an agent handle to its agent, project and channel', async () => {
+    const memory = await pkg.openMemory();
+    const alpha = memory.agent('pm-bot', { project_id: 'alpha', channel: 'chat' });
+    const { id } = await alpha.store({ content: 'Alpha ships on Friday.' });
+    const listedAlpha = await alpha.getContents({ refs: [`mem:${id}`] });
+    assert.equal(listedAlpha.count, 1);
+    assert.equal((await memory.getContents({ agent_id: 'other-bot', refs: [`mem:${id}`] })).count, 0, 'agent isolation');
+    await alpha.declareAssociations({ associations: { entities: [{ name: 'Friday release' }] }, anchor_ref: `mem:${id}` });
+    assert.equal((await alpha.listEntities()).entities[0].project_id, 'alpha');
+    assert.equal((await alpha.listEntities()).entities[0].channel, 'chat');
+    const beta = memory.agent('pm-bot', { project_id: 'beta' });
+    assert.equal((await beta.listEntities()).total, 0, 'project beta does not see alpha');
+    assert.equal((await memory.agent('pm-bot').listEntities()).total, 1, 'no project reads every project');
+    assert.deepEqual(alpha.tools().find((t) => t.name === 'store').input_schema.required, ['content']);
+    assert.ok(!('project_id' in alpha.tools()[0].input_schema.properties));
+    const viaTool = await alpha.callTool('traverse', { entity: 'friday release' });
+    assert.deepEqual(viaTool.entities[0].mentions, [`mem:${id}`]);
+    await rejects(alpha.callTool('traverse', { entity: 'x', agent_id: 'someone-else' }), 'unknown_option', 'agent_id');
+  });
+
+  it('calls embed for store, recall and reconstruct, and passes the vectors on', async () => {
+    const seen = [];
+    const memory = await pkg.openMemory({ embed: (texts) => { seen.push(...texts); return texts.map(() => new Float32Array([1, 0, 0])); } });
+    await memory.store({ agent_id: 'a', content: 'vector one' });
+    await memory.store({ agent_id: 'a', content: 'given', embedding: [0, 1, 0] });
+    await memory.recall({ agent_id: 'a', query: 'first query' });
+    await memory.reconstruct({ agent_id: 'a', query: 'second query' });
+    await memory.traverse({ agent_id: 'a', entity: 'nobody' });
+    assert.deepEqual(seen, ['vector one', 'first query', 'second query']);
+    const broken = await pkg.openMemory({ embed: () => [[1, 2, 3]] });
+    await broken.store({ agent_id: 'a', content: 'three dims' });
+    await rejects(broken.store({ agent_id: 'a', content: 'x', embedding: 'not a vector' }), 'wrong_type', 'embedding');
+  });
+
+  it('closes: later calls reject with code closed, and close is idempotent', async () => {
+    const memory = await pkg.openMemory();
+    await memory.close();
+    await memory.close();
+    await rejects(memory.store({ agent_id: 'a', content: 'x' }), 'closed');
+    await rejects(memory.export(), 'closed');
+  });
+
+  it('init accepts the module bytes explicitly', async () => {
+    const bytes = await readFile(join(CONSUMER, 'node_modules/associative-memory/associative_memory_bg.wasm'));
+    await pkg.init(await WebAssembly.compile(bytes));
+    const memory = await pkg.openMemory();
+    assert.equal((await memory.store({ agent_id: 'a', content: 'after init' })).id, 1);
+  });
+});
+
+describe('the RPC channel of the OPFS worker', () => {
+  // rpc.js is internal (not in `exports`); it is loaded from the installed package's files.
+  let RpcClient;
+  before(async () => { ({ RpcClient } = await import(join(CONSUMER, 'node_modules/associative-memory/rpc.js'))); });
+
+  function fakeWorker() {
+    const target = new EventTarget();
+    target.sent = [];
+    target.terminated = false;
+    target.postMessage = (m) => target.sent.push(m);
+    target.terminate = () => { target.terminated = true; };
+    target.reply = (data) => target.dispatchEvent(new MessageEvent('message', { data }));
+    return target;
+  }
+
+  it('matches replies to requests by id and rebuilds errors with code and field', async () => {
+    const worker = fakeWorker();
+    const rpc = new RpcClient(worker);
+    const a = rpc.call('call', ['traverse', {}]);
+    const b = rpc.call('export', []);
+    assert.deepEqual(worker.sent.map((m) => [m.id, m.method]), [[1, 'call'], [2, 'export']]);
+    worker.reply({ id: 2, ok: true, value: 'second' });
+    worker.reply({ id: 1, ok: false, error: { name: 'AssociativeMemoryError', message: 'max_hops must be 0–5', code: 'out_of_range', field: 'max_hops' } });
+    assert.equal(await b, 'second');
+    await rejects(a, 'out_of_range', 'max_hops');
+  });
+
+  it('rejects every pending call, and every later one, when the worker crashes', async () => {
+    const worker = fakeWorker();
+    const rpc = new RpcClient(worker);
+    const pending = [rpc.call('call', ['store', {}]), rpc.call('call', ['traverse', {}])];
+    // Node has no ErrorEvent; a browser's carries `message`, which the client reports.
+    worker.dispatchEvent(Object.assign(new Event('error'), { message: 'RuntimeError: unreachable' }));
+    for (const p of pending) await rejects(p, 'worker_crashed');
+    await assert.rejects(pending[0], /RuntimeError: unreachable/);
+    await rejects(rpc.call('export', []), 'worker_crashed');
+    assert.ok(worker.terminated);
+  });
+});

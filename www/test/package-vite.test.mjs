@@ -1,0 +1,136 @@
+// The packed package in consumer apps built with Vite (no Vite configuration), in headless
+// Chromium: storage 'opfs' stores and declares, the page reloads and the memory and its
+// graph are still there, a second tab opening the same memory gets the documented error
+// `already_open`, and the README's quick start runs as written. No page may log an error.
+// Screenshots: test-output/vite-*.png.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, createServer, preview } from 'vite';
+import { chromium } from 'playwright-core';
+import { CONSUMER } from './pack.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
+
+const APP = join(CONSUMER, 'app');
+const OUT = join(CONSUMER, '..');
+
+/** The first ```js block of README.md's "Quick start" section, exactly as written. */
+function quickStart() {
+  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  const section = readme.slice(readme.indexOf('## Quick start'));
+  const match = section.match(/```js\n([\s\S]*?)```/);
+  assert.ok(match, 'README.md has a js block under ## Quick start');
+  return match[1];
+}
+
+describe('Vite apps using the package in Chromium', () => {
+  const servers = [];
+  let browser;
+  let context;
+  const problems = [];
+
+  /** Builds the app in `root` with Vite and serves it; returns its URL. */
+  async function serveBuilt(root) {
+    await build({ root, logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true } });
+    const server = await preview({ root, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+    servers.push(server);
+    return server.resolvedUrls.local[0];
+  }
+
+  /** A new tab that records every console error, page error and failed or external request. */
+  async function tab() {
+    const page = await context.newPage();
+    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`); });
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()}`));
+    page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+    return page;
+  }
+  async function settled(page) {
+    await page.waitForFunction(() => document.body.dataset.state, null, { timeout: 20000 });
+    return page.evaluate(() => window.result);
+  }
+
+  before(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    context = await browser.newContext({ viewport: { width: 900, height: 520 } });
+    await context.route((u) => u.hostname !== '127.0.0.1', (route) => {
+      problems.push(`external request: ${route.request().url()}`);
+      return route.abort();
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    for (const server of servers) await server.close();
+  });
+
+  it('keeps the memory and its graph across a reload, and refuses a second tab', async () => {
+    const url = await serveBuilt(APP);
+    const page = await tab();
+    await page.goto(`${url}?write`);
+    const first = await settled(page);
+    assert.equal(first.storage, 'opfs', JSON.stringify(first));
+    assert.deepEqual(first.graph.entities.map((e) => e.name), ['Ledger Service', 'Kaito Mori', 'Ledger DB']);
+    await page.screenshot({ path: join(OUT, 'vite-opfs-written.png') });
+
+    await page.goto(url); // a reload without ?write: nothing is stored this time
+    const reloaded = await settled(page);
+    assert.deepEqual(reloaded.graph, first.graph, 'the graph survived the reload');
+    assert.deepEqual(reloaded.graph.entities[0].mentions, ['mem:1']);
+    await page.screenshot({ path: join(OUT, 'vite-opfs-reloaded.png') });
+
+    const second = await tab();
+    await second.goto(url);
+    const refused = await settled(second);
+    assert.deepEqual({ name: refused.name, code: refused.code, field: refused.field },
+      { name: 'AssociativeMemoryError', code: 'already_open', field: 'name' }, JSON.stringify(refused));
+    await second.screenshot({ path: join(OUT, 'vite-opfs-second-tab.png') });
+
+    // Once the first tab closes its memory, the second can open it.
+    await page.evaluate(() => window.memory.close());
+    await second.reload();
+    const taken = await settled(second);
+    assert.deepEqual(taken.graph, first.graph);
+    assert.deepEqual(problems, []);
+  });
+
+  it("works under Vite's dev server with the README's one setting", async () => {
+    const dev = await createServer({ root: APP, logLevel: 'warn', optimizeDeps: { exclude: ['associative-memory'] }, server: { port: 0, host: '127.0.0.1' } });
+    await dev.listen();
+    servers.push(dev);
+    const page = await tab();
+    await page.goto(`${dev.resolvedUrls.local[0]}?write`);
+    const result = await settled(page);
+    assert.equal(result.storage, 'opfs', JSON.stringify(result));
+    assert.equal(result.graph.entities.length, 3);
+    await page.close();
+  });
+
+  it("runs the README's quick start as written", async () => {
+    const root = join(CONSUMER, 'readme');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>README quick start</title>' +
+      '<pre id="out">running the quick start…</pre><script type="module" src="./main.js"></script>');
+    // The snippet, then a line that shows what it produced.
+    writeFileSync(join(root, 'main.js'), `${quickStart()}
+window.result = { storage: memory.storage, answer, graph, tools, result };
+document.getElementById('out').textContent = JSON.stringify(window.result, null, 1);
+document.body.dataset.state = 'done';
+`);
+    const page = await tab();
+    await page.goto(await serveBuilt(root));
+    await page.waitForFunction(() => document.body.dataset.state, null, { timeout: 20000 });
+    const { storage, answer, graph, tools, result } = await page.evaluate(() => window.result);
+    await page.screenshot({ path: join(OUT, 'vite-readme.png') });
+    assert.equal(storage, 'opfs');
+    assert.equal(answer.items[0].head_ref, 'mem:1', JSON.stringify(answer));
+    assert.deepEqual(graph.entities.map((e) => e.name), ['Ledger Service', 'Kaito Mori']);
+    assert.deepEqual(tools.map((t) => t.name), ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory']);
+    assert.deepEqual(result.relations.map((r) => r.predicate), ['maintains']);
+    assert.deepEqual(problems, []);
+  });
+});
