@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Applies each named mutation of tests/MUTATIONS.md to a scratch copy of the crate and
-# runs the test that must catch it. Prints one line per mutation; exits non-zero if any
+# runs the test that must catch it (MUTATION=<name> runs that one alone). Prints one line per mutation; exits non-zero if any
 # mutation survives (its test stayed green) or no longer applies.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,7 +21,7 @@ mutations=(
   "alias-claimed-twice~src/associations.rs~Some(owner) if owner != id =>~Some(owner) if owner != id && false =>~declarations~an_alias_names_at_most_one_entity"
   "unknown-options-ignored~src/args.rs~obj.keys().find(|k| !accepted.contains(&k.as_str()))~obj.keys().find(|_| false)~bad_input~rejected_calls_name_the_field_and_write_nothing"
   "timestamp-not-validated~src/api.rs~Some(s) => parse_iso(&s).map(|ms| Some(format_iso(ms)))~Some(s) => Some(Some(s.clone()))~bad_input~rejected_calls_name_the_field_and_write_nothing"
-  "recall-reads-the-graph~src/recall.rs~            extra_terms: Vec::new(),~            extra_terms: crate::reconstruct::candidates::cue(conn, &opts.scope, &opts.query)?.normalized_terms,~invariants~invariant_1_recall_is_unchanged_by_the_graph"
+  "recall-reads-the-graph~src/recall.rs~    let request = Request::new(&opts.scope, &opts.source_id, &opts.query, opts.query_embedding.as_deref(), depth, opts.deep);~    let request = Request { extra_terms: crate::reconstruct::candidates::cue(conn, &opts.scope, &opts.query)?.normalized_terms, ..Request::new(&opts.scope, &opts.source_id, &opts.query, opts.query_embedding.as_deref(), depth, opts.deep) };~invariants~invariant_1_recall_is_unchanged_by_the_graph"
   "graph-read-unconditionally~src/reconstruct/mod.rs~    Ok(n == 4)~    Ok(n == 4 || n >= 0)~invariants~invariant_2_empty_graph_is_a_noop"
   "reached-record-becomes-an-item~src/reconstruct/mod.rs~        drafts.push(structure::structure(members, walked, opts.max_evidence as usize, &links));~        for w in walked.clone() { drafts.push(structure::structure(vec![w], Vec::new(), opts.max_evidence as usize, &links)); }\n        drafts.push(structure::structure(members, walked, opts.max_evidence as usize, &links));~invariants~invariant_3_association_never_creates_or_reorders_an_item"
   "name-stored-normalized~src/entities.rs~scope.channel, name, normalized, declared_by, now]~scope.channel, normalized, normalized, declared_by, now]~invariants~invariant_4_declarations_are_stored_as_written"
@@ -39,6 +39,7 @@ mutations=(
 survived=0
 for m in "${mutations[@]}"; do
   IFS='~' read -r name file from to target test <<<"$m"
+  [ -n "${MUTATION:-}" ] && [ "$MUTATION" != "$name" ] && continue
   rm -rf "$scratch/crate" && mkdir -p "$scratch/crate"
   (cd "$root" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$scratch/crate")
   ln -sfn "$root/../shared" "$scratch/shared"
