@@ -33,8 +33,10 @@ test: test-native test-wasm test-mutations test-www
 docs: build
 	npx typedoc --tsconfig tsconfig.json --out docs/api --name associative-memory --readme none --disableSources www/src/index.ts
 
+## The explorer (www/explorer/), bundled with Vite into www/dist/, served on localhost.
 demo: build
-	node www/serve.mjs
+	node www/explorer/build.mjs
+	node www/explorer/serve.mjs
 
 ## Benchmarks (not part of the tests): per-op replay, then recall/reconstruct at 1k/10k/100k
 ## memories natively and in wasm (Node). JSON goes to $(BENCH_OUT); eval/README.md explains.

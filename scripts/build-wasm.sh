@@ -20,6 +20,7 @@ wasm-bindgen --target nodejs --out-dir pkg-node "$opt"
 # The nodejs glue is CommonJS; say so, or the repo's "type": "module" makes Node read it as ESM.
 echo '{ "type": "commonjs" }' > pkg-node/package.json
 npx tsc -p tsconfig.json
+npx tsc -p www/view/tsconfig.json   # associative-memory/view, the graph view (cytoscape)
 cp pkg.json pkg/package.json
 cp README.md LICENSE pkg/
 cp src/wasm/types.d.ts pkg/   # the option and response types the wrapper's .d.ts import

@@ -1,0 +1,60 @@
+// Bundles the explorer (www/explorer/) and the view's host example (www/view/host/) with
+// Vite into www/dist/ (git-ignored): everything the pages load is in there, the .wasm and
+// the OPFS worker included, so they work offline. The pages import the package by its
+// public names only; here those names point at the built package in pkg/
+// (scripts/build-wasm.sh first), as `npm install associative-memory` would.
+//
+//   node www/explorer/build.mjs            # both
+//   node www/explorer/build.mjs explorer   # one of them
+
+import { build } from 'vite';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const PKG = join(ROOT, 'pkg');
+
+export const TARGETS = {
+  explorer: { root: join(ROOT, 'www/explorer'), outDir: join(ROOT, 'www/dist/explorer') },
+  'view-host': { root: join(ROOT, 'www/view/host'), outDir: join(ROOT, 'www/dist/view-host') },
+};
+
+/** Builds one page; resolves to its output directory. */
+export async function buildPage(name) {
+  const target = TARGETS[name];
+  if (!target) throw new Error(`no page ${name}; one of ${Object.keys(TARGETS).join(', ')}`);
+  for (const f of ['index.js', 'view.js', 'associative_memory_bg.wasm']) {
+    if (!existsSync(join(PKG, f))) throw new Error(`pkg/${f} is missing: run scripts/build-wasm.sh first`);
+  }
+  await build({
+    root: target.root,
+    base: './',
+    configFile: false,
+    logLevel: 'warn',
+    resolve: {
+      alias: [
+        { find: /^associative-memory$/, replacement: join(PKG, 'index.js') },
+        { find: /^associative-memory\/view$/, replacement: join(PKG, 'view.js') },
+      ],
+    },
+    worker: { format: 'es' },
+    build: {
+      outDir: target.outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      chunkSizeWarningLimit: 4096,
+      assetsInlineLimit: 0,
+      sourcemap: false,
+    },
+  });
+  return target.outDir;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const names = process.argv.slice(2);
+  for (const name of names.length ? names : Object.keys(TARGETS)) {
+    const out = await buildPage(name);
+    console.log(`built ${name} → ${out.slice(ROOT.length + 1)}/`);
+  }
+}

@@ -1,0 +1,534 @@
+// The explorer: see, search and curate an agent's memory. Built on the package's public API
+// only ('associative-memory' and 'associative-memory/view'); bundled by www/explorer/build.mjs.
+
+import { openMemory, type AssociativeMemory, type AgentMemory } from 'associative-memory';
+import { mountGraphView, type GraphSelection, type GraphState, type RecordMark, type ViewEntity } from 'associative-memory/view';
+import corpus from './corpus.json';
+
+interface CorpusMemory { content: string; timestamp?: string; source?: { type?: string; id?: string; name?: string }; metadata?: Record<string, unknown>; associations?: any }
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const el = {
+  status: $('status'), source: $<HTMLSelectElement>('source'), opfsField: $('opfs-field'), opfsName: $<HTMLInputElement>('opfs-name'),
+  opfsOpen: $<HTMLButtonElement>('opfs-open'), agent: $<HTMLInputElement>('agent'), file: $<HTMLInputElement>('file'),
+  importBtn: $<HTMLButtonElement>('import-btn'), exportBtn: $<HTMLButtonElement>('export-btn'),
+  searchForm: $<HTMLFormElement>('search-form'), input: $<HTMLInputElement>('entity-input'), suggestions: $('entity-suggestions'),
+  hops: $<HTMLSelectElement>('max-hops'), limit: $<HTMLInputElement>('limit'), searchBtn: $<HTMLButtonElement>('search-btn'),
+  cut: $('cut'), error: $('error'), graph: $('graph'),
+  askForm: $<HTMLFormElement>('ask-form'), ask: $<HTMLInputElement>('ask-input'), askBtn: $<HTMLButtonElement>('ask-btn'), askClear: $<HTMLButtonElement>('ask-clear'),
+  panel: $('panel'), answers: $('answers'), confirm: $<HTMLDialogElement>('confirm'), confirmText: $('confirm-text'), drop: $('drop'),
+};
+
+let memory: AssociativeMemory | null = null;
+let agent: AgentMemory | null = null;
+let sourceLabel = 'demo corpus';
+let selection: GraphSelection | null = null;
+/** The clock: the corpus's own time while it loads (so declared_at reads as the story's), then now. */
+let storyNow: number | null = null;
+const clock = () => storyNow ?? Date.now();
+
+/** Create an element: h('p', {class: 'x', dataset: {a: '1'}}, 'text', child). */
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, any> = {}, ...children: (Node | string | null | undefined | false)[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'dataset') Object.assign(node.dataset, v);
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else if (k in node && typeof v !== 'string') (node as any)[k] = v;
+    else node.setAttribute(k, String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+const shortTime = (ts?: string) => {
+  const m = typeof ts === 'string' ? ts.match(/^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)/) : null;
+  return m ? `${m[1]} ${m[2]}` : ts ?? '';
+};
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const describeError = (err: any) => (err && typeof err === 'object' && 'code' in err ? `${err.code}${err.field ? ` (${err.field})` : ''}: ${err.message}` : String(err?.message ?? err));
+
+function showError(message: string): void {
+  el.error.textContent = message;
+  el.error.hidden = !message;
+}
+
+function setStatus(state: 'loading' | 'ready' | 'error', text: string, data: Record<string, string | number> = {}): void {
+  el.status.dataset.state = state;
+  for (const [k, v] of Object.entries(data)) el.status.dataset[k] = String(v);
+  el.status.textContent = text;
+}
+
+function enable(on: boolean): void {
+  for (const c of [el.input, el.hops, el.limit, el.searchBtn, el.ask, el.askBtn, el.exportBtn]) c.disabled = !on;
+}
+
+// ---------------------------------------------------------------- the graph view
+
+const view = mountGraphView(el.graph, {
+  traverse: (options: any) => {
+    if (!agent) throw new Error('no memory is open');
+    return agent.traverse(options);
+  },
+}, {
+  max_hops: 2,
+  limit: 20,
+  onSelect: (s) => { selection = s; void renderPanel(); },
+  onChange: (state) => renderCut(state),
+});
+
+function bounds() {
+  const limit = Math.min(100, Math.max(1, Number.parseInt(el.limit.value, 10) || 20));
+  el.limit.value = String(limit);
+  return { max_hops: Number(el.hops.value), limit };
+}
+
+function renderCut(state: GraphState): void {
+  const parts: string[] = [];
+  const { cut } = state;
+  const last = state.last;
+  if (state.missing) {
+    parts.push(`No entity is named or aliased “${state.missing}”.`);
+  } else if (last) {
+    if (cut.entities_omitted) parts.push(`limit ${last.limit} cut ${plural(cut.entities_omitted, 'more entity', 'more entities')}`);
+    if (cut.omitted.includes('max_hops')) parts.push(`more lies beyond max_hops ${last.max_hops}`);
+    if (cut.mentions_omitted.length) {
+      const total = cut.mentions_omitted.reduce((a, m) => a + m.count, 0);
+      const top = [...cut.mentions_omitted].sort((a, b) => b.count - a.count).slice(0, 3).map((m) => `${m.name} +${m.count}`).join(', ');
+      parts.push(`mention lists stop at ${last.limit} refs: ${plural(total, 'ref')} of ${plural(cut.mentions_omitted.length, 'entity', 'entities')} not listed (${top}${cut.mentions_omitted.length > 3 ? ', …' : ''})`);
+    }
+  }
+  el.cut.dataset.entitiesOmitted = String(cut.entities_omitted);
+  el.cut.dataset.omitted = cut.omitted.join(' ');
+  el.cut.dataset.mentionsOmitted = String(cut.mentions_omitted.reduce((a, m) => a + m.count, 0));
+  el.cut.textContent = parts.length ? (state.missing ? parts[0]! : `What was cut: ${parts.join('; ')}.`) : '';
+  el.cut.hidden = parts.length === 0;
+}
+
+async function traverse(): Promise<void> {
+  const entity = el.input.value.trim();
+  if (!agent || !entity) return;
+  showError('');
+  try {
+    const state = await view.show(entity, bounds());
+    if (!state.missing) {
+      const start = state.entities.find((e) => e.ring === 0);
+      if (start) view.select({ entity: start.id });
+    }
+  } catch (err) {
+    showError(describeError(err));
+  }
+}
+
+// ---------------------------------------------------------------- suggestions
+
+let suggestTimer: ReturnType<typeof setTimeout> | undefined;
+let suggestSeq = 0;
+async function suggest(query: string, into: HTMLElement = el.suggestions): Promise<void> {
+  if (!agent) return;
+  const seq = ++suggestSeq;
+  const res = await agent.listEntities({ query: query || undefined, limit: 15 } as any);
+  if (seq !== suggestSeq) return;
+  const seen = new Set<string>();
+  const options: HTMLOptionElement[] = [];
+  for (const e of res.entities) {
+    for (const label of [e.name, ...e.aliases]) {
+      if (seen.has(label)) continue;
+      seen.add(label);
+      const o = h('option', { value: label });
+      if (label !== e.name) o.label = `${label} → ${e.name}`;
+      options.push(o);
+    }
+  }
+  into.replaceChildren(...options);
+  into.dataset.count = String(options.length);
+}
+
+el.input.addEventListener('input', () => {
+  clearTimeout(suggestTimer);
+  suggestTimer = setTimeout(() => void suggest(el.input.value.trim()).catch((e) => showError(describeError(e))), 120);
+});
+
+// ---------------------------------------------------------------- the side panel
+
+async function contents(refs: string[]) {
+  const items = new Map<string, { ref: string; content: string; source: any; timestamp: string }>();
+  for (let i = 0; i < refs.length; i += 20) {
+    const res = await agent!.getContents({ refs: refs.slice(i, i + 20) });
+    for (const it of res.items) items.set(it.ref, it);
+  }
+  return items;
+}
+
+function sourceText(source: any): string {
+  if (!source) return '';
+  return [source.type, source.name || source.id].filter(Boolean).join(' · ');
+}
+
+function recordItem(ref: string, it: { content: string; source: any; timestamp: string } | undefined, walked?: string) {
+  return h('li', { dataset: { testid: 'record', ref }, class: walked ? 'walked' : '' },
+    h('div', { class: 'meta' },
+      h('code', {}, ref),
+      it ? h('time', { datetime: it.timestamp, dataset: { testid: 'record-time' } }, shortTime(it.timestamp)) : null,
+      it ? h('span', { dataset: { testid: 'record-source' } }, sourceText(it.source)) : null,
+      walked ? h('span', {}, walked) : null),
+    h('p', { dataset: { testid: 'record-text' } }, it ? it.content : `${ref} is not readable (deleted?)`));
+}
+
+let panelSeq = 0;
+async function renderPanel(notice?: string): Promise<void> {
+  const seq = ++panelSeq;
+  const s = selection;
+  const note = notice ? h('p', { class: 'notice', dataset: { testid: 'notice' } }, notice) : null;
+  if (!s) {
+    el.panel.dataset.kind = '';
+    el.panel.replaceChildren(...[note, h('p', { class: 'muted' }, 'Click a node to expand it and read the records that mention it; click an edge for who declared it.')].filter(Boolean) as Node[]);
+    return;
+  }
+  if (s.kind === 'entity') {
+    const e = s.entity;
+    const refs = e.mentions ?? [];
+    const items = await contents(refs).catch(() => new Map());
+    if (seq !== panelSeq) return;
+    el.panel.dataset.kind = 'entity';
+    el.panel.dataset.entity = String(e.id);
+    el.panel.dataset.name = e.name;
+    el.panel.replaceChildren(...[
+      note,
+      h('h2', { dataset: { testid: 'panel-title' } }, e.name),
+      h('p', { class: 'aliases', dataset: { testid: 'panel-aliases' } }, ...(e.aliases?.length ? e.aliases.map((a) => h('span', { class: 'chip' }, a)) : [h('span', { class: 'muted' }, 'no aliases')])),
+      h('p', { class: 'muted' }, `${plural(e.ring, 'hop')} from the start · ${plural(e.mention_count, 'mention')}${e.expanded ? ' · expanded' : ''}`),
+      curateEntity(e),
+      h('h3', {}, `Mentioned in (${refs.length}${e.mentions_omitted ? ` of ${e.mention_count}` : ''})`),
+      h('ul', { class: 'records', dataset: { testid: 'records' } }, ...refs.map((r) => recordItem(r, items.get(r)))),
+      e.mentions_omitted ? h('p', { class: 'muted', dataset: { testid: 'records-omitted' } }, `${e.mentions_omitted} more not listed (limit ${bounds().limit}).`) : null,
+    ].filter(Boolean) as Node[]);
+  } else {
+    const { relation: r, subject, object } = s;
+    const anchor = r.anchor_ref ? (await contents([r.anchor_ref]).catch(() => new Map())).get(r.anchor_ref) : undefined;
+    if (seq !== panelSeq) return;
+    el.panel.dataset.kind = 'relation';
+    el.panel.dataset.relation = String(r.id);
+    el.panel.replaceChildren(...[
+      note,
+      h('h2', { dataset: { testid: 'panel-title' } }, `${subject.name} —${r.predicate}→ ${object.name}`),
+      h('dl', { class: 'facts', dataset: { testid: 'edge-facts' } },
+        h('dt', {}, 'predicate'), h('dd', { dataset: { testid: 'edge-predicate' } }, r.predicate),
+        h('dt', {}, 'declared by'), h('dd', { dataset: { testid: 'edge-declared-by' } }, r.declared_by),
+        h('dt', {}, 'declared at'), h('dd', { dataset: { testid: 'edge-declared-at' } }, h('time', { datetime: r.declared_at }, shortTime(r.declared_at))),
+        h('dt', {}, 'anchor'), h('dd', { dataset: { testid: 'edge-anchor' } }, r.anchor_ref ?? 'none')),
+      r.anchor_ref ? h('h3', {}, 'Anchor record') : null,
+      r.anchor_ref ? h('ul', { class: 'records' }, recordItem(r.anchor_ref, anchor)) : null,
+      h('div', { class: 'curate' },
+        h('button', { type: 'button', class: 'danger', dataset: { testid: 'retract-btn' }, onclick: () => void retract(r.id, `${subject.name} —${r.predicate}→ ${object.name}`) }, 'Retract relation…')),
+    ].filter(Boolean) as Node[]);
+  }
+}
+
+function curateEntity(e: ViewEntity): HTMLElement {
+  const alias = h('input', { 'aria-label': 'New alias', placeholder: 'new alias', dataset: { testid: 'alias-input' } });
+  const predicate = h('input', { 'aria-label': 'Predicate', placeholder: 'predicate', dataset: { testid: 'predicate-input' } });
+  const objectList = h('datalist', { id: 'object-suggestions' });
+  const object = h('input', { 'aria-label': 'Object entity', placeholder: 'object entity', list: 'object-suggestions', dataset: { testid: 'object-input' } });
+  object.setAttribute('list', 'object-suggestions');
+  object.addEventListener('input', () => void suggest(object.value.trim(), objectList));
+  const anchor = h('select', { 'aria-label': 'Anchor record (optional)', dataset: { testid: 'anchor-select' } },
+    h('option', { value: '' }, 'no anchor'), ...(e.mentions ?? []).map((r) => h('option', { value: r }, `anchor ${r}`)));
+  const aliasForm = h('form', { class: 'curate', dataset: { testid: 'alias-form' }, onsubmit: (ev: Event) => { ev.preventDefault(); void addAlias(e, alias.value.trim()); } },
+    alias, h('button', { type: 'submit', dataset: { testid: 'alias-btn' } }, 'Add alias'));
+  const relForm = h('form', { class: 'curate', dataset: { testid: 'relation-form' }, onsubmit: (ev: Event) => { ev.preventDefault(); void declare(e, predicate.value.trim(), object.value.trim(), anchor.value); } },
+    h('span', { class: 'muted' }, `${e.name} →`), predicate, object, anchor, objectList, h('button', { type: 'submit', dataset: { testid: 'declare-btn' } }, 'Declare relation'));
+  return h('div', {},
+    h('h3', {}, 'Curate (as operator)'), aliasForm, relForm,
+    h('div', { class: 'curate' }, h('button', { type: 'button', class: 'danger', dataset: { testid: 'delete-btn' }, onclick: () => void removeEntity(e) }, 'Delete entity…')));
+}
+
+function confirmStep(text: string, action: string): Promise<boolean> {
+  el.confirmText.textContent = text;
+  $('confirm-ok').textContent = action;
+  el.confirm.returnValue = '';
+  el.confirm.showModal();
+  ($('confirm-ok') as HTMLButtonElement).focus();
+  return new Promise((resolve) => el.confirm.addEventListener('close', () => resolve(el.confirm.returnValue === 'ok'), { once: true }));
+}
+
+async function afterWrite(notice: string, reselect?: { entity: number } | null): Promise<void> {
+  const state = await view.refresh();
+  if (reselect === null) {
+    selection = null;
+    view.select(null);
+  } else if (reselect && state.entities.some((x) => x.id === reselect.entity)) {
+    view.select(reselect);
+  }
+  await renderPanel(notice);
+  await refreshCount();
+}
+
+async function addAlias(e: ViewEntity, alias: string): Promise<void> {
+  if (!alias || !agent) return;
+  try {
+    const res = await agent.declareAssociations({ associations: { entities: [{ name: e.name, aliases: [alias] }] }, declared_by: 'operator' });
+    if (res.dropped.length) throw new Error(`dropped: ${res.dropped.map((d) => d.reason).join(', ')}`);
+    await afterWrite(`Added the alias “${alias}” to ${e.name}.`, { entity: e.id });
+  } catch (err) { showError(describeError(err)); }
+}
+
+async function declare(e: ViewEntity, predicate: string, object: string, anchor: string): Promise<void> {
+  if (!predicate || !object || !agent) return;
+  try {
+    const res = await agent.declareAssociations({
+      associations: { relations: [{ subject: e.name, predicate, object }] },
+      ...(anchor ? { anchor_ref: anchor } : {}),
+      declared_by: 'operator',
+    });
+    if (res.dropped.length || !res.relations.length) throw new Error(`not declared: ${res.dropped.map((d) => `${d.item} (${d.reason})`).join(', ')}`);
+    // The object may be outside the drawing: the subject's one-hop neighbourhood brings it in.
+    if (!view.state().entities.find((x) => x.id === e.id)?.expanded) await view.expand(e.id);
+    await afterWrite(`Declared ${e.name} —${predicate}→ ${object}${anchor ? ` (anchor ${anchor})` : ''}.`, { entity: e.id });
+  } catch (err) { showError(describeError(err)); }
+}
+
+async function retract(id: number, label: string): Promise<void> {
+  if (!agent || !(await confirmStep(`Retract the relation ${label}? The relation is removed; the records stay.`, 'Retract'))) return;
+  try {
+    await agent.declareAssociations({ retract: { relations: [id] }, declared_by: 'operator' });
+    await afterWrite(`Retracted ${label}.`, null);
+  } catch (err) { showError(describeError(err)); }
+}
+
+async function removeEntity(e: ViewEntity): Promise<void> {
+  if (!agent || !(await confirmStep(`Delete the entity “${e.name}” with its aliases, mentions and relations? The records that mention it stay.`, 'Delete'))) return;
+  try {
+    await agent.deleteEntity({ entity_id: e.id });
+    await afterWrite(`Deleted ${e.name}.`, null);
+  } catch (err) { showError(describeError(err)); }
+}
+
+// ---------------------------------------------------------------- reconstruct
+
+let answer: { query: string; res: any; cues: string[]; picked: number } | null = null;
+
+function marksOf(item: any): RecordMark[] {
+  return item.claims.map((c: any) => (c.why?.startsWith('relation:') && c.hops !== undefined
+    ? { ref: c.ref, predicate: c.why.slice('relation:'.length), hops: c.hops }
+    : { ref: c.ref }));
+}
+
+async function reconstruct(): Promise<void> {
+  const query = el.ask.value.trim();
+  if (!agent || !query) return;
+  showError('');
+  try {
+    const { max_hops } = bounds();
+    const res = await agent.reconstruct({ query, max_hops, trace: true });
+    const cues = ((res.trace as any)?.cues?.entities ?? []) as string[];
+    answer = { query, res, cues, picked: -1 };
+    // Draw the neighbourhood of the entity the query named, where the walk started.
+    const drawnStart = view.state().entities.find((e) => e.ring === 0);
+    if (cues[0] && drawnStart?.name !== cues[0]) {
+      el.input.value = cues[0];
+      await view.show(cues[0], bounds());
+    }
+    const first = res.items.findIndex((i: any) => i.claims.some((c: any) => c.hops !== undefined));
+    renderAnswers();
+    if (res.items.length) await pick(first >= 0 ? first : 0);
+  } catch (err) { showError(describeError(err)); }
+}
+
+/** Lights the records of one item on the graph: its seeds, and what the walk reached with the path. */
+async function pick(index: number): Promise<void> {
+  if (!answer) return;
+  const item = answer.res.items[index];
+  const marks = marksOf(item);
+  let lit = view.highlight(marks);
+  // Nothing of it is on the graph: draw the neighbourhood of the entity the query named.
+  if (lit.nodes === 0 && answer.cues.length) {
+    el.input.value = answer.cues[0]!;
+    await view.show(answer.cues[0]!, bounds());
+    lit = view.highlight(marks);
+  }
+  answer.picked = index;
+  const walked = item.claims.filter((c: any) => c.hops !== undefined).length;
+  el.answers.dataset.picked = String(index);
+  el.answers.dataset.lit = String(lit.nodes);
+  for (const b of el.answers.querySelectorAll<HTMLButtonElement>('button.pick')) b.setAttribute('aria-pressed', String(b.dataset.index === String(index)));
+  const summary = el.answers.querySelector('[data-testid="answers-lit"]');
+  if (summary) summary.textContent = `On the graph, item ${index + 1}: ${plural(walked, 'record')} reached by the walk; ${plural(lit.nodes, 'entity', 'entities')} and ${plural(lit.edges, 'relation')} lit (orange: reached by a relation, pink: found directly).`;
+}
+
+function renderAnswers(): void {
+  if (!answer) return;
+  const { res, query } = answer;
+  const walked = res.items.flatMap((i: any) => i.claims).filter((c: any) => c.hops !== undefined).length;
+  el.answers.hidden = false;
+  el.answers.dataset.items = String(res.items.length);
+  el.answers.dataset.walked = String(walked);
+  el.answers.replaceChildren(
+    h('h2', {}, `Reconstruct: “${query}”`),
+    h('p', { class: 'muted', dataset: { testid: 'answers-summary' } },
+      `${plural(res.items.length, 'item')}; ${plural(walked, 'record')} reached by the relation walk.${res.shortfall_reason ? ` Shortfall: ${res.shortfall_reason}.` : ''}`),
+    h('p', { class: 'notice', dataset: { testid: 'answers-lit' } }),
+    ...res.items.map((item: any, index: number) => h('div', { class: 'item', dataset: { testid: 'answer-item', head: item.head_ref } },
+      h('button', { type: 'button', class: 'pick', dataset: { index: String(index), testid: 'answer-pick' }, 'aria-pressed': 'false', onclick: () => void pick(index) },
+        `${index + 1}. ${item.head_ref} · show on graph`),
+      h('p', { class: 'content' }, item.content.length > 280 ? `${item.content.slice(0, 280)}…` : item.content),
+      h('ul', { class: 'claims' }, ...item.claims.map((c: any) => h('li', { class: c.hops !== undefined ? 'walked' : '', dataset: { testid: 'claim', ref: c.ref, why: c.why ?? 'seed', hops: c.hops ?? '' } },
+        h('code', {}, c.ref), h('span', {}, shortTime(c.as_of)),
+        h('span', {}, c.hops !== undefined ? `${c.why.slice('relation:'.length)} · ${plural(c.hops, 'hop')}` : (c.why ?? 'seed'))))))),
+  );
+  el.askClear.hidden = false;
+  el.answers.scrollIntoView({ block: 'start', behavior: 'instant' as ScrollBehavior });
+}
+
+el.askForm.addEventListener('submit', (ev) => { ev.preventDefault(); void reconstruct(); });
+el.askClear.addEventListener('click', () => { view.clearHighlight(); answer = null; el.answers.hidden = true; el.askClear.hidden = true; });
+
+// ---------------------------------------------------------------- sources
+
+async function refreshCount(): Promise<number> {
+  const res = await agent!.listEntities({ limit: 1 } as any);
+  el.status.dataset.entities = String(res.total);
+  return res.total;
+}
+
+async function adopt(next: AssociativeMemory, label: string, extra = ''): Promise<void> {
+  const previous = memory;
+  memory = next;
+  agent = next.agent(el.agent.value.trim() || 'team-bot');
+  sourceLabel = label;
+  if (previous && previous !== next) await previous.close().catch(() => undefined);
+  selection = null;
+  el.answers.hidden = true;
+  el.askClear.hidden = true;
+  await renderPanel();
+  const total = await refreshCount();
+  enable(true);
+  setStatus('ready', `${label}: ${plural(total, 'entity', 'entities')} for agent ${agent.agentId}${extra}`, { source: label.split(' ')[0]!.toLowerCase(), entities: total });
+  await suggest('');
+  if (total > 0) {
+    if (!el.input.value) el.input.value = label === 'demo corpus' ? '台帳サービス' : '';
+    if (el.input.value) await traverse();
+  } else {
+    view.clear();
+  }
+}
+
+async function fill(target: AssociativeMemory): Promise<number> {
+  const a = target.agent((corpus as any).agent_id ?? 'team-bot');
+  let stored = 0;
+  for (const m of (corpus as any).memories as CorpusMemory[]) {
+    if (m.timestamp) storyNow = Date.parse(m.timestamp);
+    await a.store({ content: m.content, timestamp: m.timestamp, source: m.source, metadata: m.metadata, associations: m.associations } as any);
+    stored += 1;
+  }
+  storyNow = null;
+  return stored;
+}
+
+async function loadDemo(): Promise<void> {
+  setStatus('loading', 'Loading the demo corpus…');
+  enable(false);
+  const started = performance.now();
+  const next = await openMemory({ clock });
+  const stored = await fill(next);
+  el.agent.value = (corpus as any).agent_id ?? 'team-bot';
+  el.input.value = '';
+  await adopt(next, 'demo corpus', ` · ${plural(stored, 'memory', 'memories')} loaded in ${Math.round(performance.now() - started)} ms`);
+  el.status.dataset.memories = String(stored);
+}
+
+async function importFile(file: File): Promise<void> {
+  setStatus('loading', `Importing ${file.name}…`);
+  try {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const next = memory?.storage === 'opfs' ? memory : await openMemory({ clock });
+    try {
+      await next.import(bytes);
+    } catch (err) {
+      if (next !== memory) await next.close();
+      throw err;
+    }
+    el.input.value = '';
+    await adopt(next, memory?.storage === 'opfs' ? `OPFS memory ${next.name}` : `file ${file.name}`, ` · ${(bytes.length / 1024).toFixed(0)} KiB imported`);
+    el.status.dataset.imported = file.name;
+    el.source.value = memory?.storage === 'opfs' ? 'opfs' : 'file';
+  } catch (err) {
+    setStatus('error', `Could not import ${file.name}: ${describeError(err)}`);
+  }
+}
+
+async function openOpfs(): Promise<void> {
+  const name = el.opfsName.value.trim() || 'explorer';
+  setStatus('loading', `Opening the OPFS memory ${name}…`);
+  try {
+    if (memory?.storage === 'opfs') await memory.close();
+    const next = await openMemory({ storage: 'opfs', name, clock });
+    const total = (await next.agent(el.agent.value.trim() || 'team-bot').listEntities({ limit: 1 } as any)).total;
+    if (total === 0 && await confirmStep(`The OPFS memory “${name}” has no entities for this agent. Fill it with the demo corpus?`, 'Fill')) {
+      // Built in memory and imported whole: one write to OPFS instead of one per note.
+      const scratch = await openMemory({ clock });
+      await fill(scratch);
+      await next.import(await scratch.export());
+      await scratch.close();
+      el.agent.value = (corpus as any).agent_id ?? 'team-bot';
+    }
+    el.input.value = '';
+    await adopt(next, `OPFS memory ${name}`, ' · kept in this browser');
+    el.source.value = 'opfs';
+  } catch (err) {
+    setStatus('error', `Could not open the OPFS memory ${name}: ${describeError(err)}`);
+  }
+}
+
+async function exportDb(): Promise<void> {
+  if (!memory) return;
+  try {
+    const bytes = await memory.export();
+    const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/vnd.sqlite3' }));
+    const a = h('a', { href: url, download: `${agent?.agentId ?? 'memory'}-${new Date().toISOString().slice(0, 10)}.sqlite` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    el.status.dataset.exported = String(bytes.length);
+  } catch (err) { showError(describeError(err)); }
+}
+
+el.searchForm.addEventListener('submit', (ev) => { ev.preventDefault(); void traverse(); });
+el.hops.addEventListener('change', () => { if (el.input.value.trim()) void traverse(); });
+el.importBtn.addEventListener('click', () => el.file.click());
+el.file.addEventListener('change', () => { const f = el.file.files?.[0]; if (f) void importFile(f); el.file.value = ''; });
+el.exportBtn.addEventListener('click', () => void exportDb());
+el.opfsOpen.addEventListener('click', () => void openOpfs());
+el.agent.addEventListener('change', () => { if (memory) void adopt(memory, sourceLabel); });
+el.source.addEventListener('change', () => {
+  const v = el.source.value;
+  el.opfsField.hidden = v !== 'opfs';
+  el.opfsOpen.hidden = v !== 'opfs';
+  if (v === 'demo') void loadDemo().catch(fatal);
+  else if (v === 'file') el.file.click();
+  else el.opfsName.focus();
+});
+
+let dragDepth = 0;
+window.addEventListener('dragenter', (ev) => { if (ev.dataTransfer?.types.includes('Files')) { dragDepth += 1; el.drop.hidden = false; } });
+window.addEventListener('dragleave', () => { dragDepth = Math.max(0, dragDepth - 1); if (!dragDepth) el.drop.hidden = true; });
+window.addEventListener('dragover', (ev) => { ev.preventDefault(); });
+window.addEventListener('drop', (ev) => {
+  ev.preventDefault();
+  dragDepth = 0;
+  el.drop.hidden = true;
+  const f = ev.dataTransfer?.files?.[0];
+  if (f) void importFile(f);
+});
+
+function fatal(err: unknown): void {
+  setStatus('error', `Could not load: ${describeError(err)}`);
+  console.error(err);
+}
+
+// For tests and the console: the page's objects (the public API's own).
+(window as any).__explorer = { view, get memory() { return memory; }, get agent() { return agent; } };
+
+loadDemo().catch(fatal);

@@ -1,0 +1,374 @@
+// The explorer (www/explorer/) end to end in headless Chromium: load the demo corpus, search
+// with suggestions, hops / limit and what was cut, expand a node in place, the side panel,
+// edge details, operator curation (alias, declare with anchor, retract, delete — with their
+// confirmations), export, import, an OPFS memory, the reconstruct highlight, a phone-sized
+// viewport, and no console errors.
+//
+//   node --test www/test/explorer.test.mjs      # after scripts/build-wasm.sh
+//
+// The page is bundled first (www/explorer/build.mjs → www/dist/explorer/). Screenshots go to
+// test-output/explorer-*.png.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../serve.mjs';
+import { buildPage } from '../explorer/build.mjs';
+
+const OUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
+const PKG = fileURLToPath(new URL('../../pkg/view.js', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-quic'];
+
+describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; run scripts/build-wasm.sh` }, () => {
+  let server;
+  let browser;
+  let context;
+  let page;
+  let url;
+  let exported;
+  const problems = [];
+
+  const shot = (name, p = page) => p.screenshot({ path: `${OUT}explorer-${name}.png` });
+  const graph = () => page.locator('#graph');
+  const nodes = async () => Number(await graph().getAttribute('data-nodes'));
+  /** Waits for the graph to settle after an action. */
+  const settled = () => page.waitForFunction(() => document.querySelector('#graph')?.dataset.state !== 'loading');
+  /** The drawn entities and relations, as the view holds them. */
+  const drawn = () => page.evaluate(() => {
+    const s = window.__explorer.view.state();
+    return { entities: s.entities.map((e) => ({ id: e.id, name: e.name, ring: e.ring, aliases: e.aliases ?? [] })), relations: s.relations, cut: s.cut };
+  });
+  const byName = async (name) => (await drawn()).entities.find((e) => e.name === name);
+
+  function watch(p) {
+    p.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`); });
+    p.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    p.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+    p.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+  }
+
+  async function search(text) {
+    await page.fill('#entity-input', text);
+    await page.press('#entity-input', 'Enter');
+    await page.waitForFunction((t) => {
+      const s = window.__explorer.view.state();
+      return s.start === t && document.querySelector('#graph').dataset.state !== 'loading';
+    }, text);
+  }
+
+  /** Clicks a node on the canvas, where cytoscape drew it. */
+  async function clickNode(entityId) {
+    const at = await page.evaluate((id) => {
+      const n = window.__explorer.view.cy.getElementById(`e${id}`);
+      const box = window.__explorer.view.cy.container().getBoundingClientRect();
+      const p = n.renderedPosition();
+      return { x: box.left + p.x, y: box.top + p.y };
+    }, entityId);
+    await page.mouse.click(at.x, at.y);
+  }
+
+  before(async () => {
+    await mkdir(OUT, { recursive: true });
+    await buildPage('explorer');
+    server = await serve({ port: 0 });
+    url = new URL('/www/dist/explorer/', server.url).href;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    // Nothing may leave 127.0.0.1: the page is bundled whole.
+    await context.route((u) => u.hostname !== '127.0.0.1', (route) => {
+      problems.push(`external request: ${route.request().url()}`);
+      return route.abort();
+    });
+    page = await context.newPage();
+    watch(page);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('loads the demo corpus through the package and draws a neighbourhood', async () => {
+    await page.goto(url);
+    await page.waitForSelector('#status[data-state="ready"], #status[data-state="error"]', { timeout: 60_000 });
+    const status = page.locator('#status');
+    assert.equal(await status.getAttribute('data-state'), 'ready', await status.textContent());
+    const corpus = JSON.parse(readFileSync(new URL('../explorer/corpus.json', import.meta.url), 'utf8'));
+    assert.ok(corpus.memories.length >= 280, `the corpus has ${corpus.memories.length} memories`);
+    assert.equal(Number(await status.getAttribute('data-memories')), corpus.memories.length);
+    assert.ok(Number(await status.getAttribute('data-entities')) >= 45);
+    await page.waitForFunction(() => Number(document.querySelector('#graph')?.dataset.nodes) > 5);
+    // The default search is the Japanese alias of the Ledger Service.
+    const start = (await drawn()).entities.find((e) => e.ring === 0);
+    assert.equal(start.name, 'Ledger Service');
+    assert.ok(start.aliases.includes('台帳サービス'));
+    assert.equal(await page.locator('#panel').getAttribute('data-name'), 'Ledger Service');
+    await shot('loaded');
+  });
+
+  it('suggests names and aliases from listEntities as one types', async () => {
+    await page.fill('#entity-input', '');
+    await page.type('#entity-input', 'さくら');
+    await page.waitForFunction(() => [...document.querySelectorAll('#entity-suggestions option')].some((o) => o.value === 'さくらマート'));
+    const labels = await page.locator('#entity-suggestions option').evaluateAll((os) => os.map((o) => o.value));
+    assert.ok(labels.includes('Sakura Mart'), labels.join(', '));
+    await page.press('#entity-input', 'Backspace'); // keep the field usable
+  });
+
+  it('draws a Japanese alias’s neighbourhood with hop rings, sizes and directed, labelled edges', async () => {
+    await page.selectOption('#max-hops', '1');
+    await page.fill('#limit', '20');
+    await search('さくらマート');
+    const { entities, relations } = await drawn();
+    const start = entities.find((e) => e.ring === 0);
+    assert.equal(start.name, 'Sakura Mart');
+    assert.ok(entities.every((e) => e.ring <= 1));
+    const ono = entities.find((e) => e.name === 'Takeshi Ono');
+    assert.ok(ono, 'Takeshi Ono is one hop from Sakura Mart');
+    const worksAt = relations.find((r) => r.subject === ono.id && r.predicate === 'works_at' && r.object === start.id);
+    assert.ok(worksAt, 'Takeshi Ono —works_at→ Sakura Mart is drawn');
+    const edge = await page.evaluate((id) => {
+      const e = window.__explorer.view.cy.getElementById(`r${id}`);
+      return { source: e.source().data('name'), target: e.target().data('name'), label: e.style('label'), arrow: e.style('target-arrow-shape') };
+    }, worksAt.id);
+    assert.deepEqual(edge, { source: 'Takeshi Ono', target: 'Sakura Mart', label: 'works_at', arrow: 'triangle' });
+    const style = await page.evaluate(() => {
+      const cy = window.__explorer.view.cy;
+      const one = cy.nodes('[ring = 1]');
+      return {
+        startColour: cy.nodes('[ring = 0]').style('background-color'),
+        ringColour: one.first().style('background-color'),
+        sizes: one.map((n) => [n.data('name'), n.width()]),
+      };
+    });
+    assert.notEqual(style.startColour, style.ringColour, 'hop rings are coloured apart');
+    const sizes = new Map(style.sizes);
+    assert.ok(sizes.get('QR Checkout') > sizes.get('Takeshi Ono'), 'size follows mention count');
+    await shot('sakura');
+  });
+
+  it('says what limit and max_hops cut', async () => {
+    await page.selectOption('#max-hops', '2');
+    await page.fill('#limit', '6');
+    await search('Kaito');
+    assert.equal(await nodes(), 6);
+    const cut = page.locator('#cut');
+    assert.ok(await cut.isVisible());
+    assert.ok(Number(await cut.getAttribute('data-entities-omitted')) > 0);
+    assert.match(await cut.textContent(), /limit 6 cut \d+ more entit/);
+    assert.match(await cut.textContent(), /mention lists stop at 6 refs/);
+    await page.fill('#limit', '20');
+  });
+
+  it('expands a clicked node by one hop in place and lists its records in the side panel', async () => {
+    await page.selectOption('#max-hops', '1');
+    await search('Payouts Batch');
+    const before = await page.evaluate(() => Object.fromEntries(window.__explorer.view.cy.nodes().map((n) => [n.id(), n.position()])));
+    const amara = await byName('Amara Okafor');
+    assert.ok(amara, 'Amara Okafor is one hop from the Payouts Batch');
+    const expanded = Number((await graph().getAttribute('data-expanded')) ?? 0);
+    await clickNode(amara.id);
+    await page.waitForFunction((n) => Number(document.querySelector('#graph').dataset.expanded ?? 0) > n, expanded);
+    await settled();
+    const after = await page.evaluate(() => Object.fromEntries(window.__explorer.view.cy.nodes().map((n) => [n.id(), n.position()])));
+    assert.ok(Object.keys(after).length > Object.keys(before).length, 'the expansion added nodes');
+    for (const [id, p] of Object.entries(before)) {
+      assert.ok(Math.abs(after[id].x - p.x) < 0.5 && Math.abs(after[id].y - p.y) < 0.5, `${id} stayed where it was`);
+    }
+    const fresh = (await drawn()).entities.filter((e) => !(`e${e.id}` in before));
+    assert.ok(fresh.length > 0 && fresh.every((e) => e.ring === 2), `what came in sits on ring 2, one hop past Amara: ${fresh.map((e) => `${e.name}:${e.ring}`).join(', ')}`);
+    // The side panel: Amara's mentioning records, with their text, time and source.
+    await page.waitForFunction(() => document.querySelector('#panel')?.dataset.name === 'Amara Okafor' && document.querySelectorAll('#panel [data-testid="record"]').length > 0);
+    const first = page.locator('#panel [data-testid="record"]').first();
+    assert.match(await first.getAttribute('data-ref'), /^mem:\d+$/);
+    assert.ok((await first.locator('[data-testid="record-text"]').textContent()).length > 20);
+    assert.match(await first.locator('[data-testid="record-time"]').textContent(), /^2026-\d\d-\d\d \d\d:\d\d$/);
+    assert.match(await first.locator('[data-testid="record-source"]').textContent(), /^(Slack|Meeting|Jira|Email|Incident)/);
+    assert.match(await page.locator('#panel').textContent(), /Amara/);
+    await shot('expanded');
+  });
+
+  it('shows an edge’s predicate, declarer, time and anchor record (keyboard: the graph as a list)', async () => {
+    await search('INC-0503');
+    const { relations, entities } = await drawn();
+    const name = (id) => entities.find((e) => e.id === id)?.name;
+    const commander = relations.find((r) => r.predicate === 'incident_commander_of' && name(r.subject) === 'Yuki Tanaka');
+    assert.ok(commander?.anchor_ref, 'Yuki —incident_commander_of→ INC-0503 is anchored');
+    await page.click('#graph details.amv-list summary');
+    const button = page.locator(`#graph .amv-list button[data-relation="${commander.id}"]`);
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((id) => document.querySelector('#panel')?.dataset.relation === String(id), commander.id);
+    assert.equal(await page.locator('[data-testid="edge-predicate"]').textContent(), 'incident_commander_of');
+    assert.equal(await page.locator('[data-testid="edge-declared-by"]').textContent(), 'agent');
+    assert.match(await page.locator('[data-testid="edge-declared-at"]').textContent(), /^2026-11-20 01:40$/);
+    assert.equal(await page.locator('[data-testid="edge-anchor"]').textContent(), commander.anchor_ref);
+    assert.match(await page.locator('#panel [data-testid="record-text"]').textContent(), /Payout Delay.*incident commander/);
+    assert.equal(await page.evaluate(() => window.__explorer.view.cy.$('edge:selected').data('predicate')), 'incident_commander_of');
+    await shot('edge');
+    await page.click('#graph details.amv-list summary');
+  });
+
+  it('adds an alias as operator, reflected at once and searchable', async () => {
+    await page.selectOption('#max-hops', '1');
+    await search('かいと');
+    await page.waitForFunction(() => document.querySelector('#panel')?.dataset.name === 'Kaito Mori');
+    await page.fill('[data-testid="alias-input"]', 'カイト');
+    await page.click('[data-testid="alias-btn"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="notice"]')?.textContent.includes('カイト'));
+    assert.match(await page.locator('[data-testid="panel-aliases"]').textContent(), /カイト/);
+    assert.ok((await byName('Kaito Mori')).aliases.includes('カイト'));
+    await search('カイト');
+    assert.equal((await drawn()).entities.find((e) => e.ring === 0).name, 'Kaito Mori');
+  });
+
+  it('declares a relation with an anchor record, drawn at once as the operator’s', async () => {
+    await page.waitForFunction(() => document.querySelector('#panel')?.dataset.name === 'Kaito Mori');
+    await page.fill('[data-testid="predicate-input"]', 'mentors');
+    await page.fill('[data-testid="object-input"]', 'Ren Kobayashi');
+    const anchor = await page.locator('[data-testid="anchor-select"] option').nth(1).getAttribute('value');
+    await page.selectOption('[data-testid="anchor-select"]', anchor);
+    await page.click('[data-testid="declare-btn"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="notice"]')?.textContent.startsWith('Declared'));
+    const { relations, entities } = await drawn();
+    const kaito = entities.find((e) => e.name === 'Kaito Mori');
+    const ren = entities.find((e) => e.name === 'Ren Kobayashi');
+    const mentors = relations.find((r) => r.subject === kaito.id && r.object === ren?.id && r.predicate === 'mentors');
+    assert.ok(mentors, 'Kaito —mentors→ Ren is drawn');
+    assert.equal(mentors.declared_by, 'operator');
+    assert.equal(mentors.anchor_ref, anchor);
+    assert.equal(await page.evaluate((id) => window.__explorer.view.cy.getElementById(`r${id}`).style('line-style'), mentors.id), 'dashed');
+    await shot('declared');
+  });
+
+  it('retracts a relation after a confirmation', async () => {
+    const { relations, entities } = await drawn();
+    const kaito = entities.find((e) => e.name === 'Kaito Mori');
+    const mentors = relations.find((r) => r.subject === kaito.id && r.predicate === 'mentors');
+    await page.evaluate((id) => window.__explorer.view.select({ relation: id }), mentors.id);
+    await page.click('[data-testid="retract-btn"]');
+    assert.ok(await page.locator('#confirm').isVisible());
+    assert.match(await page.locator('#confirm-text').textContent(), /Retract the relation Kaito Mori —mentors→ Ren Kobayashi/);
+    await shot('confirm-retract');
+    await page.click('[data-testid="confirm-ok"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="notice"]')?.textContent.startsWith('Retracted'));
+    assert.equal((await drawn()).relations.some((r) => r.id === mentors.id), false);
+    assert.equal(await page.evaluate((id) => window.__explorer.view.cy.getElementById(`r${id}`).length, mentors.id), 0);
+  });
+
+  it('deletes an entity only when confirmed', async () => {
+    await search('しらさぎID');
+    const shirasagi = (await drawn()).entities.find((e) => e.ring === 0);
+    assert.equal(shirasagi.name, 'Shirasagi ID');
+    await page.waitForFunction(() => document.querySelector('#panel')?.dataset.name === 'Shirasagi ID');
+    await page.click('[data-testid="delete-btn"]');
+    await page.click('[data-testid="confirm-cancel"]');
+    assert.ok(await byName('Shirasagi ID'), 'cancel keeps it');
+    await page.click('[data-testid="delete-btn"]');
+    await page.click('[data-testid="confirm-ok"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="notice"]')?.textContent.startsWith('Deleted'));
+    assert.equal(await byName('Shirasagi ID'), undefined);
+    assert.match(await page.locator('#cut').textContent(), /No entity is named or aliased “しらさぎID”/);
+    await search('Merchant Portal');
+    assert.equal(await byName('Shirasagi ID'), undefined, 'gone from its neighbours too');
+  });
+
+  it('exports the database as a file', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-btn')]);
+    assert.match(download.suggestedFilename(), /^team-bot-\d{4}-\d\d-\d\d\.sqlite$/);
+    exported = `${OUT}explorer-export.sqlite`;
+    await download.saveAs(exported);
+    const bytes = readFileSync(exported);
+    assert.ok(bytes.length > 100_000);
+    assert.equal(bytes.subarray(0, 15).toString('latin1'), 'SQLite format 3');
+  });
+
+  it('imports a database file (the export, with the curation in it) into a fresh page', async () => {
+    await page.goto(url);
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
+    await page.setInputFiles('#file', exported);
+    await page.waitForFunction(() => document.querySelector('#status')?.dataset.imported === 'explorer-export.sqlite' && document.querySelector('#status').dataset.state === 'ready');
+    assert.match(await page.locator('#status').textContent(), /^file explorer-export\.sqlite: \d+ entities for agent team-bot/);
+    await search('カイト'); // the alias added before the export
+    assert.equal((await drawn()).entities.find((e) => e.ring === 0).name, 'Kaito Mori');
+    await page.fill('#entity-input', 'Shirasagi ID');
+    await page.press('#entity-input', 'Enter');
+    await page.waitForFunction(() => window.__explorer.view.state().missing === 'Shirasagi ID');
+  });
+
+  it('rejects a file that is not a memory and says so', async () => {
+    await page.setInputFiles('#file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a database') });
+    await page.waitForSelector('#status[data-state="error"]');
+    assert.match(await page.locator('#status').textContent(), /Could not import notes\.txt: not_a_memory/);
+  });
+
+  it('highlights on the graph the records the reconstruct walk reached, with predicate and hops', async () => {
+    await page.goto(url);
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
+    await page.fill('#ask-input', 'Who resolved INC-0503?');
+    await page.press('#ask-input', 'Enter');
+    await page.waitForSelector('#answers:not([hidden])');
+    assert.ok(Number(await page.locator('#answers').getAttribute('data-items')) > 0);
+    assert.ok(Number(await page.locator('#answers').getAttribute('data-walked')) > 0, 'the walk reached records');
+    const claim = page.locator('[data-testid="claim"][data-hops="1"]').first();
+    assert.match(await claim.getAttribute('data-why'), /^relation:/);
+    assert.ok(Number(await graph().getAttribute('data-highlighted')) > 0, 'entities are lit');
+    const lit = await page.evaluate(() => window.__explorer.view.cy.nodes('.amv-walked').map((n) => n.data('label')));
+    assert.ok(lit.length > 0);
+    assert.ok(lit.every((l) => /\n← [a-z_]+ · \d+ hops?/.test(l)), lit.join(' | '));
+    assert.ok(await page.evaluate(() => window.__explorer.view.cy.edges('.amv-walked').length) > 0, 'the walked relations are lit');
+    await shot('reconstruct');
+    await page.click('#ask-clear');
+    assert.equal(await page.evaluate(() => window.__explorer.view.cy.$('.amv-walked, .amv-dim').length), 0);
+  });
+
+  it('opens a named OPFS memory, fills it, and finds it again after a reload', async () => {
+    await page.selectOption('#source', 'opfs');
+    await page.fill('#opfs-name', 'explorer-test');
+    await page.click('#opfs-open');
+    const dialog = page.locator('#confirm');
+    await page.waitForFunction(() => document.querySelector('#confirm').open || document.querySelector('#status').dataset.state === 'ready' && document.querySelector('#status').textContent.startsWith('OPFS'));
+    if (await dialog.isVisible()) await page.click('[data-testid="confirm-ok"]');
+    await page.waitForFunction(() => document.querySelector('#status').dataset.state === 'ready' && document.querySelector('#status').textContent.startsWith('OPFS memory explorer-test'), null, { timeout: 60_000 });
+    assert.ok(Number(await page.locator('#status').getAttribute('data-entities')) >= 45);
+    await page.reload();
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
+    await page.selectOption('#source', 'opfs');
+    await page.fill('#opfs-name', 'explorer-test');
+    await page.click('#opfs-open');
+    await page.waitForFunction(() => document.querySelector('#status').dataset.state === 'ready' && document.querySelector('#status').textContent.startsWith('OPFS memory explorer-test'), null, { timeout: 60_000 });
+    assert.equal(await dialog.isVisible(), false, 'the memory kept its content');
+  });
+
+  it('is readable on a phone (390×844) and reachable by keyboard', async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    watch(phone);
+    await phone.goto(url);
+    await phone.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
+    await phone.waitForFunction(() => Number(document.querySelector('#graph')?.dataset.nodes) > 5);
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px)`);
+    const box = await phone.locator('#graph .amv-canvas').boundingBox();
+    assert.ok(box.width >= 340 && box.height >= 300, `the graph is ${box.width}×${box.height}`);
+    await phone.screenshot({ path: `${OUT}explorer-phone.png` });
+    await phone.screenshot({ path: `${OUT}explorer-phone-full.png`, fullPage: true });
+    // Tab from the top reaches the search, the controls and the graph.
+    const reached = [];
+    for (let i = 0; i < 14; i++) {
+      await phone.keyboard.press('Tab');
+      reached.push(await phone.evaluate(() => document.activeElement?.id || document.activeElement?.className || document.activeElement?.tagName));
+    }
+    for (const id of ['entity-input', 'max-hops', 'limit', 'search-btn', 'amv-canvas']) assert.ok(reached.includes(id), `${id} in ${reached.join(', ')}`);
+    await phone.close();
+  });
+
+  it('logged no errors or warnings', () => {
+    assert.deepEqual(problems, []);
+  });
+});

@@ -1,0 +1,140 @@
+// The embedding path of `associative-memory/view`, apart from the explorer: a minimal host
+// app of its own (www/view/host/) opens a memory, stores four notes and mounts the view into
+// its own element. Also checks the package wiring: the subpath is exported and the core
+// entry never imports cytoscape.
+//
+//   node --test www/test/view.test.mjs      # after scripts/build-wasm.sh
+//
+// Screenshots: test-output/view-host-*.png.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../serve.mjs';
+import { buildPage } from '../explorer/build.mjs';
+
+const ROOT = new URL('../../', import.meta.url);
+const OUT = fileURLToPath(new URL('test-output/', ROOT));
+const PKG = fileURLToPath(new URL('pkg/', ROOT));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-quic'];
+
+describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`) ? false : 'no pkg/view.js; run scripts/build-wasm.sh' }, () => {
+  let server;
+  let browser;
+  let page;
+  const problems = [];
+
+  const state = () => page.evaluate(() => {
+    const s = window.__host.view.state();
+    return { entities: s.entities.map((e) => ({ id: e.id, name: e.name, ring: e.ring, mentions: e.mention_count, expanded: e.expanded })), relations: s.relations };
+  });
+  async function clickNode(name) {
+    const at = await page.evaluate((n) => {
+      const cy = window.__host.view.cy;
+      const node = cy.nodes().filter((x) => x.data('name') === n);
+      const box = cy.container().getBoundingClientRect();
+      const p = node.renderedPosition();
+      return { x: box.left + p.x, y: box.top + p.y };
+    }, name);
+    await page.mouse.click(at.x, at.y);
+    return at;
+  }
+
+  before(async () => {
+    await mkdir(OUT, { recursive: true });
+    await buildPage('view-host');
+    server = await serve({ port: 0 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`); });
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+    await page.route((u) => u.hostname !== '127.0.0.1', (route) => {
+      problems.push(`external request: ${route.request().url()}`);
+      return route.abort();
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('is a subpath of the package; the core entry does not import cytoscape', () => {
+    const manifest = JSON.parse(readFileSync(`${PKG}package.json`, 'utf8'));
+    assert.deepEqual(manifest.exports['./view'], { types: './view.d.ts', default: './view.js' });
+    assert.ok(manifest.files.includes('view.js') && manifest.files.includes('view.d.ts'));
+    assert.equal(manifest.peerDependenciesMeta?.cytoscape?.optional, true);
+    assert.equal(manifest.dependencies?.cytoscape, undefined, 'cytoscape is not a dependency of the core');
+    for (const f of ['index.js', 'core.js', 'node.js', 'backend.js', 'worker.js']) {
+      assert.doesNotMatch(readFileSync(`${PKG}${f}`, 'utf8'), /cytoscape/, `${f} never mentions cytoscape`);
+    }
+    const view = readFileSync(`${PKG}view.js`, 'utf8');
+    assert.match(view, /from 'cytoscape'/);
+    assert.match(readFileSync(`${PKG}view.d.ts`, 'utf8'), /export declare function mountGraphView\(element: HTMLElement, memory: TraversingMemory, options\?: GraphViewOptions\): GraphView;/);
+  });
+
+  it('draws the neighbourhood the host asked for, found by a Japanese alias', async () => {
+    await page.goto(new URL('/www/dist/view-host/', server.url).href);
+    await page.waitForSelector('#app-graph[data-state="ready"]', { timeout: 60_000 });
+    const { entities, relations } = await state();
+    assert.deepEqual(entities.map((e) => `${e.name}:${e.ring}`).sort(), ['Ana Costa:1', 'Atlas:0', 'Ben Ito:1', 'Tile Server:1']);
+    const name = (id) => entities.find((e) => e.id === id).name;
+    assert.deepEqual(relations.map((r) => `${name(r.subject)} ${r.predicate} ${name(r.object)}`).sort(),
+      ['Ana Costa leads Atlas', 'Atlas depends_on Tile Server', 'Ben Ito operates Tile Server', 'Ben Ito reviews Atlas']);
+    const drawn = await page.evaluate(() => window.__host.view.cy.edges().map((e) => `${e.source().data('name')}→${e.target().data('name')}:${e.data('predicate')}`).sort());
+    assert.deepEqual(drawn, ['Ana Costa→Atlas:leads', 'Atlas→Tile Server:depends_on', 'Ben Ito→Tile Server:operates', 'Ben Ito→Atlas:reviews'].sort());
+    // Size by mentions: Atlas is in two notes, Ana Costa in one.
+    const width = (n) => page.evaluate((x) => window.__host.view.cy.nodes().filter((y) => y.data('name') === x).width(), n);
+    assert.ok(await width('Atlas') > await width('Ana Costa'));
+    assert.equal(await page.locator('#app-graph .amv-list summary').textContent(), 'Graph as a list: 4 entities, 4 relations');
+    await page.screenshot({ path: `${OUT}view-host-drawn.png` });
+  });
+
+  it('shows the aliases on hover', async () => {
+    const at = await page.evaluate(() => {
+      const cy = window.__host.view.cy;
+      const node = cy.nodes().filter((x) => x.data('name') === 'Atlas');
+      const box = cy.container().getBoundingClientRect();
+      const p = node.renderedPosition();
+      return { x: box.left + p.x, y: box.top + p.y };
+    });
+    await page.mouse.move(at.x, at.y);
+    await page.waitForFunction(() => document.querySelector('#app-graph .amv-canvas').title.includes('アトラス'));
+    assert.match(await page.locator('#app-graph .amv-canvas').getAttribute('title'), /^Atlas\naliases: アトラス\n2 mentions · 0 hops$/);
+  });
+
+  it('tells the host what was clicked and expands the node in place', async () => {
+    const before = await page.evaluate(() => Object.fromEntries(window.__host.view.cy.nodes().map((n) => [n.data('name'), n.position()])));
+    await clickNode('Tile Server');
+    await page.waitForFunction(() => document.querySelector('#picked').textContent.startsWith('Entity: Tile Server'));
+    await page.waitForFunction(() => window.__host.view.state().entities.some((e) => e.name === 'Object Store'));
+    await page.waitForSelector('#app-graph[data-state="ready"]');
+    const { entities } = await state();
+    assert.equal(entities.find((e) => e.name === 'Object Store').ring, 2);
+    assert.equal(entities.find((e) => e.name === 'Tile Server').expanded, true);
+    const after = await page.evaluate(() => Object.fromEntries(window.__host.view.cy.nodes().map((n) => [n.data('name'), n.position()])));
+    for (const [n, p] of Object.entries(before)) assert.ok(Math.abs(after[n].x - p.x) < 0.5 && Math.abs(after[n].y - p.y) < 0.5, `${n} kept its place`);
+    assert.equal(await page.evaluate(() => window.__host.view.cy.edges().filter((e) => e.data('predicate') === 'stores_in').length), 1);
+    await page.screenshot({ path: `${OUT}view-host-expanded.png` });
+  });
+
+  it('selects an edge from the keyboard list and reports it', async () => {
+    await page.click('#app-graph .amv-list summary');
+    const leads = page.locator('#app-graph .amv-list button', { hasText: 'Ana Costa —leads→ Atlas' });
+    await leads.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#picked').dataset.kind === 'relation');
+    assert.equal(await page.locator('#picked').textContent(), 'Relation: Ana Costa leads Atlas');
+    assert.equal(await leads.getAttribute('aria-pressed'), 'true');
+  });
+
+  it('logged no errors or warnings', () => {
+    assert.deepEqual(problems, []);
+  });
+});
