@@ -301,6 +301,25 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await page.waitForFunction(() => window.__explorer.view.state().missing === 'Shirasagi ID');
   });
 
+  it('imports a database file dropped on the page', async () => {
+    await page.goto(url);
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
+    const base64 = readFileSync(exported).toString('base64');
+    await page.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], 'dropped.sqlite', { type: 'application/octet-stream' }));
+      window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: data, bubbles: true }));
+      if (document.querySelector('#drop').hidden) throw new Error('no drop hint while dragging');
+      document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, base64);
+    await page.waitForFunction(() => document.querySelector('#status')?.dataset.imported === 'dropped.sqlite' && document.querySelector('#status').dataset.state === 'ready');
+    assert.ok(await page.locator('#drop').isHidden());
+    assert.equal(await page.locator('#source').inputValue(), 'file');
+    await search('カイト');
+    assert.equal((await drawn()).entities.find((e) => e.ring === 0).name, 'Kaito Mori');
+  });
+
   it('rejects a file that is not a memory and says so', async () => {
     await page.setInputFiles('#file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a database') });
     await page.waitForSelector('#status[data-state="error"]');

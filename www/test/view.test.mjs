@@ -134,6 +134,17 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     assert.equal(await leads.getAttribute('aria-pressed'), 'true');
   });
 
+  it('pans and zooms from the keyboard', async () => {
+    await page.focus('#app-graph .amv-canvas');
+    const before = await page.evaluate(() => ({ zoom: window.__host.view.cy.zoom(), pan: window.__host.view.cy.pan() }));
+    await page.keyboard.press('-');
+    await page.keyboard.press('ArrowLeft');
+    const after = await page.evaluate(() => ({ zoom: window.__host.view.cy.zoom(), pan: window.__host.view.cy.pan() }));
+    assert.ok(after.zoom < before.zoom, 'zoomed out');
+    await page.keyboard.press('0');
+    assert.ok(await page.evaluate(() => window.__host.view.cy.zoom()) > after.zoom, 'fitted again');
+  });
+
   it('logged no errors or warnings', () => {
     assert.deepEqual(problems, []);
   });

@@ -217,7 +217,7 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
   canvas.className = 'amv-canvas';
   canvas.tabIndex = 0;
   canvas.setAttribute('role', 'img');
-  canvas.setAttribute('aria-label', 'Graph of entities and relations');
+  canvas.setAttribute('aria-label', 'Graph of entities and relations (arrows pan, + and - zoom, 0 fits; the list below selects)');
   const legend = doc.createElement('div');
   legend.className = 'amv-legend';
   legend.setAttribute('aria-hidden', 'true');
@@ -557,6 +557,20 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
     if (r) canvas.title = `${entities.get(r.subject)?.name} —${r.predicate}→ ${entities.get(r.object)?.name}\ndeclared by ${r.declared_by}, ${r.declared_at}`;
   });
   cy.on('mouseout', 'node, edge', () => { canvas.title = ''; });
+  // The canvas from the keyboard: arrows pan, + and - zoom, 0 fits; the list below selects.
+  canvas.setAttribute('aria-keyshortcuts', 'ArrowLeft ArrowRight ArrowUp ArrowDown + - 0');
+  canvas.addEventListener('keydown', (ev: KeyboardEvent) => {
+    const step = 40;
+    const centre = { x: cy.width() / 2, y: cy.height() / 2 };
+    const moves: Record<string, () => void> = {
+      ArrowLeft: () => cy.panBy({ x: step, y: 0 }), ArrowRight: () => cy.panBy({ x: -step, y: 0 }),
+      ArrowUp: () => cy.panBy({ x: 0, y: step }), ArrowDown: () => cy.panBy({ x: 0, y: -step }),
+      '+': () => cy.zoom({ level: cy.zoom() * 1.2, renderedPosition: centre }), '=': () => cy.zoom({ level: cy.zoom() * 1.2, renderedPosition: centre }),
+      '-': () => cy.zoom({ level: cy.zoom() / 1.2, renderedPosition: centre }), '0': () => fitCapped(),
+    };
+    const move = moves[ev.key];
+    if (move && !ev.ctrlKey && !ev.metaKey && !ev.altKey) { ev.preventDefault(); move(); }
+  });
 
   // When the element changes size (a list opened, a phone turned), keep the drawing in sight.
   const resize = typeof ResizeObserver === 'function' ? new ResizeObserver(() => {
