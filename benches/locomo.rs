@@ -195,8 +195,9 @@ fn ndcg10(ranked: &[String], relevant: &HashSet<String>) -> Option<f64> {
     if relevant.is_empty() {
         return None;
     }
-    let dcg: f64 = ranked.iter().take(10).enumerate().filter(|(_, r)| relevant.contains(*r)).map(|(i, _)| 1.0 / ((i + 2) as f64).log2()).sum();
-    let idcg: f64 = (0..relevant.len().min(10)).map(|i| 1.0 / ((i + 2) as f64).log2()).sum();
+    // fold from +0.0 (an empty f64 `sum()` is -0.0 in Rust, which would print as -0.0)
+    let dcg = ranked.iter().take(10).enumerate().filter(|(_, r)| relevant.contains(*r)).fold(0.0, |a, (i, _)| a + 1.0 / ((i + 2) as f64).log2());
+    let idcg = (0..relevant.len().min(10)).fold(0.0, |a, i| a + 1.0 / ((i + 2) as f64).log2());
     Some(dcg / idcg)
 }
 
