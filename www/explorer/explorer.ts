@@ -407,11 +407,19 @@ async function adopt(next: AssociativeMemory, label: string, extra = ''): Promis
   setStatus('ready', `${label}: ${plural(total, 'entity', 'entities')} for agent ${agent.agentId}${extra}`, { source: label.split(' ')[0]!.toLowerCase(), entities: total });
   await suggest('');
   if (total > 0) {
-    if (!el.input.value) el.input.value = label === 'demo corpus' ? '台帳サービス' : '';
-    if (el.input.value) await traverse();
+    if (!el.input.value) el.input.value = label === 'demo corpus' ? '台帳サービス' : await busiest();
+    await traverse();
   } else {
     view.clear();
   }
+}
+
+/** A place to start in a memory one has not seen: the most connected of its first entities. */
+async function busiest(): Promise<string> {
+  const { entities } = await agent!.listEntities({ limit: 500 } as any);
+  let best = entities[0];
+  for (const e of entities) if (best && e.relations + e.mentions > best.relations + best.mentions) best = e;
+  return best?.name ?? '';
 }
 
 async function fill(target: AssociativeMemory): Promise<number> {

@@ -294,6 +294,12 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await page.setInputFiles('#file', exported);
     await page.waitForFunction(() => document.querySelector('#status')?.dataset.imported === 'explorer-export.sqlite' && document.querySelector('#status').dataset.state === 'ready');
     assert.match(await page.locator('#status').textContent(), /^file explorer-export\.sqlite: \d+ entities for agent team-bot/);
+    // It draws a place to start in what it imported: the most connected entity it lists first.
+    await page.waitForFunction(() => window.__explorer.view.state().start && Number(document.querySelector('#graph').dataset.nodes) > 5);
+    const start = await page.evaluate(() => window.__explorer.view.state().start);
+    const listed = await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 500 })).entities);
+    const score = (e) => e.relations + e.mentions;
+    assert.equal(score(listed.find((e) => e.name === start)), Math.max(...listed.map(score)), `${start} is the most connected`);
     await search('カイト'); // the alias added before the export
     assert.equal((await drawn()).entities.find((e) => e.ring === 0).name, 'Kaito Mori');
     await page.fill('#entity-input', 'Shirasagi ID');

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 import { serve } from '../serve.mjs';
 import { buildPage } from '../explorer/build.mjs';
@@ -73,6 +74,13 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     assert.equal(manifest.dependencies?.cytoscape, undefined, 'cytoscape is not a dependency of the core');
     for (const f of ['index.js', 'core.js', 'node.js', 'backend.js', 'worker.js']) {
       assert.doesNotMatch(readFileSync(`${PKG}${f}`, 'utf8'), /cytoscape/, `${f} never mentions cytoscape`);
+    }
+    // As installed from the tarball (www/test/pack.mjs), when that ran first: the subpath resolves.
+    const consumer = fileURLToPath(new URL('test-output/consumer/', ROOT));
+    if (existsSync(`${consumer}node_modules/associative-memory/package.json`)) {
+      const resolved = createRequire(`${consumer}index.js`).resolve('associative-memory/view');
+      assert.match(resolved, /node_modules\/associative-memory\/view\.js$/);
+      assert.ok(existsSync(resolved.replace(/\.js$/, '.d.ts')));
     }
     const view = readFileSync(`${PKG}view.js`, 'utf8');
     assert.match(view, /from 'cytoscape'/);
