@@ -22,7 +22,8 @@ function demoSource(m, i) {
   const author = PEOPLE.find((p) => c.startsWith(p)) ?? Object.entries(firstName).find(([f]) => c.startsWith(f) || c.includes(`from ${f}`))?.[1];
   if (/^(Standup|Retro)/.test(c)) return { type: 'Meeting', id: c.startsWith('Retro') ? 'retro' : 'standup', name: c.startsWith('Retro') ? 'Weekly retro' : 'Daily standup' };
   if (/INC-0\d{3}/.test(c) && /(page|alert|commander|postmortem|Postmortem|timeline)/.test(c)) return { type: 'Incident', id: c.match(/INC-0\d{3}/)[0], name: 'incident channel' };
-  if (/[\u3040-\u30ff\u4e00-\u9fff]{6,}/.test(c) && /小野|さくら/.test(c)) return { type: 'Email', id: 'sakura-mart', name: 'Takeshi Ono' };
+  const japanese = (c.match(/[\u3040-\u30ff\u4e00-\u9fff]/g) ?? []).length / c.length;
+  if (japanese > 0.3 && /小野|さくら/.test(c)) return { type: 'Email', id: 'sakura-mart', name: 'Takeshi Ono' };
   return { type: 'Slack', id: i % 3 === 0 ? '#wallet-eng' : i % 3 === 1 ? '#wallet-product' : '#wallet-ops', name: author ?? 'Wallet Team' };
 }
 
