@@ -22,8 +22,9 @@
 //        [--queries 200] [--rounds 1] [--warmup 50] [--dim 384] [--json out.json] [--native native.json]
 //        [--pkg pkg-node] [--cache-dir DIR]
 //   --native FILE    the JSON of `cargo bench --bench scale -- --json FILE`: print wasm/native
-//   --cache-dir DIR  import the database benches/scale.rs cached there (same file names)
-//                    instead of storing again; without a cached file, build and store it
+//   --cache-dir DIR  import the database cached there (by this bench or benches/scale.rs,
+//                    same file names) instead of storing again; without one, store and
+//                    cache it; if the import fails, store (and leave the file alone)
 //   --pkg DIR        the nodejs-target package (default <crate>/pkg-node)
 // An op that throws code 'unsupported' is reported as skipped.
 
@@ -304,14 +305,23 @@ for (const setting of settings) {
     const mem = Memory.openInMemory(() => fixedMs);
     const tag = withVec ? `vec${dim}` : 'lex';
     const cache = cacheDir ? join(cacheDir, `am-scale-g${GENERATOR}-s${schemaVersion}-${n}-${tag}-${fp}.sqlite`) : null;
-    let build = null, imported = false;
+    let build = null, imported = false, writeCache = Boolean(cache);
     if (cache && existsSync(cache)) {
       t = performance.now();
       const bytes = readFileSync(cache);
-      mem.import(bytes);
-      console.error(`n=${n} ${setting}: imported ${cache} (${bytes.length >> 20} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-      imported = true;
-    } else {
+      writeCache = false; // never overwrite a cache file, whoever wrote it
+      try {
+        mem.import(bytes);
+        console.error(`n=${n} ${setting}: imported ${cache} (${bytes.length >> 20} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+        imported = true;
+      } catch (e) {
+        // Seen 2026-12-02: a database exported natively (page size 4096) fails to import in
+        // wasm (page size 8192) with `sqlite: attempt to write a readonly database` -- SQLite's
+        // backup into an in-memory database refuses differing page sizes. Build instead.
+        console.error(`n=${n} ${setting}: cannot import ${cache} (${e.code ?? ''}: ${e.message}); storing instead`);
+      }
+    }
+    if (!imported) {
       const storeMs = [];
       t = performance.now();
       for (let i = 0; i < n; i++) {
@@ -325,7 +335,7 @@ for (const setting of settings) {
       const seconds = (performance.now() - t) / 1000;
       console.error(`n=${n} ${setting}: stored in ${seconds.toFixed(1)} s`);
       build = { seconds, store: stats(storeMs) };
-      if (cache) {
+      if (writeCache) {
         mkdirSync(cacheDir, { recursive: true });
         writeFileSync(cache, mem.export());
       }
