@@ -394,10 +394,7 @@ pub fn recall(conn: &Connection, opts: &crate::api::RecallOptions) -> Result<cra
         .map(|h| crate::api::Message {
             reference: format!("{}:{}", h.kind.as_str(), h.id),
             content: h.content,
-            source: match h.source {
-                Some(s) => serde_json::from_str(&s).unwrap_or(serde_json::Value::String(s)),
-                None => serde_json::json!({"type": "Episode", "id": format!("ep:{}", h.id), "name": ""}),
-            },
+            source: crate::records::source_json(h.source, crate::records::Ref { kind: h.kind, id: h.id }),
             timestamp: h.timestamp,
             match_reason: crate::api::MatchReason { signal: "rrf", score: h.score, ranks: h.ranks },
         })

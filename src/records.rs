@@ -131,6 +131,15 @@ pub fn archive_episode(conn: &Connection, opts: &EpisodeOptions, now: &str) -> R
     Ok(EpisodeResponse { ok: true, episode_id: conn.last_insert_rowid() })
 }
 
+/// A record's source as the responses carry it: the stored JSON, or for an episode (which
+/// has no source) `{type: "Episode", id: <its ref>, name: ""}`.
+pub fn source_json(stored: Option<String>, r: Ref) -> Value {
+    match stored {
+        Some(s) => serde_json::from_str(&s).unwrap_or(Value::String(s)),
+        None => serde_json::json!({"type": "Episode", "id": r.to_string(), "name": ""}),
+    }
+}
+
 /// Full rows for refs of one agent; a ref that names nothing of this agent is `missing`.
 pub fn get_contents(conn: &Connection, opts: &GetContentsOptions) -> Result<GetContentsResponse> {
     let owner = ReadScope { agent_id: opts.agent_id.clone(), project_id: None, channel: None };
@@ -161,10 +170,7 @@ pub fn get_contents(conn: &Connection, opts: &GetContentsOptions) -> Result<GetC
             Some((content, source, timestamp, metadata)) => items.push(ContentItem {
                 reference: r.to_string(),
                 content,
-                source: match source {
-                    Some(s) => serde_json::from_str(&s).unwrap_or(Value::String(s)),
-                    None => serde_json::json!({"type": "Episode", "id": r.to_string(), "name": ""}),
-                },
+                source: source_json(source, r),
                 timestamp,
                 metadata: metadata.and_then(|m| serde_json::from_str(&m).ok()),
             }),
