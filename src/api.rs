@@ -769,6 +769,13 @@ pub struct Claim {
     /// Relations the walk followed to reach it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hops: Option<i64>,
+    /// Their relation ids, from the item's own entity outward (`hops` long): the exact
+    /// edges a graph view highlights. Absent for a record retrieval found.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<i64>,
+    /// The entity at the end of `path`: its mention of the record brought the record in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via_entity: Option<i64>,
     /// How other rows of the item relate to it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub roles: Vec<Role>,

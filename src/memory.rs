@@ -48,21 +48,21 @@ impl Memory {
     /// for a disk sync, and a crash can lose at most the last commits, never corrupt the
     /// file.
     pub fn open(path: impl AsRef<std::path::Path>, clock: Box<dyn Clock>) -> Result<Self> {
-        let conn = Connection::open(path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        Self::from_connection(conn, clock)
+        // WAL fixes the page size, so it comes after the first table is created.
+        let memory = Self::from_connection(Connection::open(path)?, clock)?;
+        memory.conn.pragma_update(None, "journal_mode", "WAL")?;
+        memory.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        Ok(memory)
     }
 
     /// The memory on an open connection (any VFS: OPFS in a browser worker, a file
     /// natively), brought to the current schema.
     pub fn from_connection(mut conn: Connection, clock: Box<dyn Clock>) -> Result<Self> {
-        // The query planner stability guarantee: one plan per statement, whatever values are
-        // bound. Without it SQLite's STAT4 build re-prepares a cached statement each time a
-        // bound value changes (a quarter of all instructions in the benchmark), and plans
-        // could differ between two databases holding the same rows.
-        conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
-        conn.set_prepared_statement_cache_capacity(64);
+        // One page size on every target (SQLite's default is 4096 natively, 8192 in the wasm
+        // build), so export bytes are alike wherever they were made. A no-op on a database
+        // that already has pages.
+        conn.pragma_update(None, "page_size", PAGE_SIZE)?;
+        tune(&conn)?;
         migrate(&mut conn)?;
         Ok(Memory { conn, clock })
     }
@@ -195,8 +195,28 @@ impl Memory {
             return Err(Error::NotAMemory("the bytes hold an SQLite database without an associative-memory schema".into()));
         }
         migrate(&mut scratch)?;
+        if self.conn.path().is_none_or(str::is_empty) {
+            // Held in memory: the checked scratch database becomes the memory. (A backup
+            // could not copy it over when the page sizes differ: an in-memory destination
+            // cannot change its page size.)
+            tune(&scratch)?;
+            self.conn = scratch;
+            return Ok(());
+        }
+        // A backup gives the destination the source's page size, except in WAL mode,
+        // which fixes it: leave WAL for the copy when the sizes differ.
+        let size = |c: &Connection| c.query_row("PRAGMA page_size", [], |r| r.get::<_, i64>(0));
+        let journal: String = self.conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+        let leave_wal = journal == "wal" && size(&scratch)? != size(&self.conn)?;
+        if leave_wal {
+            self.conn.pragma_update(None, "journal_mode", "DELETE")?;
+        }
         let backup = rusqlite::backup::Backup::new(&scratch, &mut self.conn)?;
         backup.run_to_completion(1024, std::time::Duration::ZERO, None)?;
+        drop(backup);
+        if leave_wal {
+            self.conn.pragma_update(None, "journal_mode", "WAL")?;
+        }
         Ok(())
     }
 
@@ -222,4 +242,18 @@ impl Memory {
             other => return Err(Error::UnknownTool(other.into())),
         })
     }
+}
+
+/// The page size of every database this crate creates.
+const PAGE_SIZE: i64 = 4096;
+
+/// Per-connection settings, for a memory opened or imported.
+fn tune(conn: &Connection) -> Result<()> {
+    // The query planner stability guarantee: one plan per statement, whatever values are
+    // bound. Without it SQLite's STAT4 build re-prepares a cached statement each time a
+    // bound value changes (a quarter of all instructions in the benchmark), and plans
+    // could differ between two databases holding the same rows.
+    conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
+    conn.set_prepared_statement_cache_capacity(64);
+    Ok(())
 }

@@ -18,6 +18,9 @@ const SERVER_ONLY: &[&str] = &[
     "advisory", "count_policy", "budget_policy", "used_budget", "reconstruction", "embedded",
     "requested_count", "requested_top_k", "requested_max_hops", "requested_max_evidence", "requested_budget",
 ];
+/// Fields this engine adds to the reference's shapes (see `tests/CONFORMANCE.md`): compared
+/// when the reference has them, not reported as extra when it does not.
+const EXTENSIONS: &[&str] = &["path", "via_entity"];
 const COMPARED: &[&str] = &["store", "episode", "declare", "retract", "traverse", "get_contents", "delete", "recall", "reconstruct"];
 const WRITES: &[&str] = &["store", "episode", "declare", "retract"];
 
@@ -74,7 +77,7 @@ fn diff(path: &str, want: &Value, got: &Value) -> Option<String> {
                     }
                 }
             }
-            g.keys().find(|k| !w.contains_key(*k)).map(|k| format!("{path}.{k}: extra field {}", g[k]))
+            g.keys().find(|k| !w.contains_key(*k) && !EXTENSIONS.contains(&k.as_str())).map(|k| format!("{path}.{k}: extra field {}", g[k]))
         }
         (Value::Array(w), Value::Array(g)) if w.len() == g.len() => {
             w.iter().zip(g).enumerate().find_map(|(i, (wv, gv))| diff(&format!("{path}[{i}]"), wv, gv))

@@ -98,3 +98,42 @@ fn a_file_memory_persists_across_opens() {
     std::fs::remove_file(&path).ok();
     assert_eq!(t["entities"][0]["mentions"], json!(["mem:1"]));
 }
+
+#[test]
+fn bytes_of_any_page_size_import_into_any_memory() {
+    use common::pages::{memory_with_page_size, page_size_of};
+    let traverse = json!({"agent_id": "a", "entity": "海斗"});
+    let mut native = populated();
+    let want = native.ok("traverse", traverse.clone());
+    let bytes = native.memory.export().unwrap();
+    assert_eq!(page_size_of(&bytes), 4096, "every memory this crate creates has 4096-byte pages");
+    let path = std::env::temp_dir().join(format!("am-pages-{}.db", std::process::id()));
+    for size in [1024, 8192, 65536] {
+        // bytes of another page size, into an in-memory memory and into a WAL file memory
+        let mut odd = memory_with_page_size(size);
+        odd.import(&bytes).unwrap();
+        let odd_bytes = odd.export().unwrap();
+        assert_eq!(page_size_of(&odd_bytes), 4096, "a 4096-page image imports into a {size}-page memory");
+        let mut odd = memory_with_page_size(size);
+        odd.call("store", &json!({"agent_id": "a", "content": "odd", "associations": {"entities": [{"name": "Kaito Mori", "aliases": ["海斗"]}]}})).unwrap();
+        let odd_bytes = odd.export().unwrap();
+        assert_eq!(page_size_of(&odd_bytes), size);
+        for file in [false, true] {
+            std::fs::remove_file(&path).ok();
+            let mut m = if file { Memory::open(&path, Box::new(FixedClock::new(0))).unwrap() } else { Memory::open_in_memory().unwrap() };
+            m.import(&odd_bytes).unwrap_or_else(|e| panic!("{size}-byte pages into {}: {e}", if file { "a file" } else { "memory" }));
+            let t = m.call("traverse", &traverse).unwrap();
+            assert_eq!(t["entities"][0]["mentions"], json!(["mem:1"]), "{size} {file}");
+            // and it keeps working: a write after the import, then the original back
+            m.call("store", &json!({"agent_id": "a", "content": "after", "associations": {"entities": [{"name": "海斗"}]}})).unwrap();
+            assert_eq!(m.call("traverse", &traverse).unwrap()["entities"][0]["mentions"], json!(["mem:1", "mem:2"]));
+            m.import(&bytes).unwrap();
+            assert_eq!(m.call("traverse", &traverse).unwrap(), want);
+            if file {
+                let journal: String = rusqlite::Connection::open(&path).unwrap().query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+                assert_eq!(journal, "wal", "the file is back in WAL mode");
+            }
+        }
+    }
+    std::fs::remove_file(&path).ok();
+}

@@ -187,12 +187,17 @@ fn invariant_6_every_element_says_where_it_came_from() {
     for item in r["items"].as_array().unwrap() {
         for c in claims(item) {
             match c.get("why").and_then(Value::as_str) {
-                None => assert!(c.get("hops").is_none()),
+                None => assert!(c.get("hops").is_none() && c.get("path").is_none() && c.get("via_entity").is_none()),
                 Some(w) if w.starts_with("relation:") && c.get("hops").is_some() => {
                     walked += 1;
                     assert!(c["hops"].as_i64().unwrap() >= 1);
+                    assert_eq!(c["path"].as_array().map(Vec::len), Some(c["hops"].as_u64().unwrap() as usize), "one relation id per hop: {c}");
+                    assert!(c["via_entity"].is_i64(), "a walked claim names the entity that brought it in: {c}");
                 }
-                Some(w) => assert!(w.starts_with("cluster:") || w.starts_with("relation:"), "unexplained claim {c}"),
+                Some(w) => {
+                    assert!(w.starts_with("cluster:") || w.starts_with("relation:"), "unexplained claim {c}");
+                    assert!(c.get("path").is_none() && c.get("via_entity").is_none(), "only a walked claim has a path: {c}");
+                }
             }
         }
     }
@@ -254,7 +259,15 @@ fn reading_1_direction_the_walk_follows_a_relation_from_either_end() {
     // excerpts follow the walk's written order: fewer hops, more recent relation, lower id
     let excerpts: Vec<&str> = r["items"][0]["excerpts"].as_array().unwrap().iter().map(|e| e["ref"].as_str().unwrap()).collect();
     assert_eq!(excerpts, vec!["mem:2", "mem:1", "mem:4"]);
-    assert_eq!(claims(&r["items"][0]).iter().find(|c| c["ref"] == "mem:2").unwrap()["why"], "relation:member_of");
+    let claim = |reference: &str| claims(&r["items"][0]).into_iter().find(|c| c["ref"] == reference).unwrap().clone();
+    assert_eq!(claim("mem:2")["why"], "relation:member_of");
+    // the path names the relations followed, from Payments outward: member_of (2), owned_by (1)
+    assert_eq!(claim("mem:2")["path"], json!([2]));
+    assert_eq!(claim("mem:1")["path"], json!([2, 1]));
+    assert_eq!(claim("mem:1")["why"], "relation:owned_by", "why names the last relation of the path");
+    // and the entity at its end, whose mention brought the record in: Priya (2), Atlas (1)
+    let atlas = f.ok("traverse", json!({"agent_id": AGENT, "entity": "Atlas", "max_hops": 0}))["entities"][0]["id"].clone();
+    assert_eq!((claim("mem:2")["via_entity"].clone(), claim("mem:1")["via_entity"].clone()), (json!(2), atlas));
 }
 
 #[test]

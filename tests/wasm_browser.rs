@@ -24,3 +24,8 @@ fn export_import_round_trip() {
 fn vector_recall_ranks_by_cosine_with_simd() {
     wasm_common::vector_recall_ranks_by_cosine_with_simd();
 }
+
+#[wasm_bindgen_test]
+fn page_sizes_agree_across_targets() {
+    wasm_common::page_sizes_agree_across_targets();
+}

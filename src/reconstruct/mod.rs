@@ -41,6 +41,8 @@ fn row_of(conn: &Connection, hit: &Hit, rank: usize) -> Result<Row> {
         rank,
         why: None,
         hops: None,
+        path: Vec::new(),
+        via_entity: None,
         reference,
     })
 }
@@ -67,6 +69,8 @@ fn reached_row(conn: &Connection, r: Ref) -> Result<Option<Row>> {
         rank: usize::MAX,
         why: None,
         hops: None,
+        path: Vec::new(),
+        via_entity: None,
     }))
 }
 
@@ -112,8 +116,9 @@ fn load_graph(conn: &Connection, opts: &ReconstructOptions, starts: &[String], p
     let n = neighbourhood(conn, &opts.scope, &mentioned, opts.max_hops)?;
     for edge in n.edges.values().filter(|e| e.subject != e.object) {
         let recency = n.recency[&edge.id];
-        graph.adjacency.entry(edge.subject).or_default().push((recency, edge.object, edge.predicate.clone()));
-        graph.adjacency.entry(edge.object).or_default().push((recency, edge.subject, edge.predicate.clone()));
+        for (from, other) in [(edge.subject, edge.object), (edge.object, edge.subject)] {
+            graph.adjacency.entry(from).or_default().push(walk::Step { recency, other, relation: edge.id, predicate: edge.predicate.clone() });
+        }
         for end in [edge.subject, edge.object] {
             if !n.distance.contains_key(&end) {
                 graph.unexpanded.insert(end);
@@ -200,6 +205,8 @@ pub fn reconstruct(conn: &Connection, opts: &ReconstructOptions) -> Result<Recon
             if let Some(mut row) = Ref::parse(&r.reference).map(|p| reached_row(conn, p)).transpose()?.flatten() {
                 row.why = Some(format!("relation:{}", r.predicate));
                 row.hops = Some(r.hops);
+                row.path = r.path;
+                row.via_entity = Some(r.entity);
                 walked.push(row);
             }
         }

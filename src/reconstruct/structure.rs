@@ -33,6 +33,10 @@ pub struct Row {
     pub why: Option<String>,
     /// Hops, for a row the walk reached.
     pub hops: Option<i64>,
+    /// The relation ids the walk followed to it (empty unless it reached the row).
+    pub path: Vec<i64>,
+    /// The entity at the end of `path`, whose mention of the row brought it in.
+    pub via_entity: Option<i64>,
 }
 
 /// An item before the budget quotes it.
@@ -98,6 +102,8 @@ pub fn structure(members: Vec<Row>, reached: Vec<Row>, max_evidence: usize, link
             as_of: r.timestamp.clone(),
             why: r.why.clone(),
             hops: r.hops,
+            path: r.path.clone(),
+            via_entity: r.via_entity,
             roles: roles(r, &retained, links),
         })
         .collect();

@@ -11,8 +11,9 @@
 //!   put it, and one an earlier item reached is not added to a later item.
 //! - **Reading is bounded**: at most `max_evidence` records are read per reached entity,
 //!   lowest id first; when there were more, `max_evidence` is named in `reached`.
-//! - **why and independence**: a reached record carries `relation:<predicate>` and its
-//!   hops (the caller labels it).
+//! - **why and independence**: a reached record carries `relation:<predicate>`, its
+//!   hops, the path of relation ids that reached it and the entity at its end (the caller
+//!   labels it), so a view can show exactly which edges the walk followed.
 //! - **A vote, not an admission**: the walk never makes an item; it only adds evidence.
 //!
 //! Reached records are ordered by the written rule: fewer hops, then the more recently
@@ -25,9 +26,8 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Graph {
     /// Candidate ref → the entities it is declared to mention.
     pub mentions: BTreeMap<String, Vec<i64>>,
-    /// Entity → `(recency, other entity, predicate)` of every relation on it, most
-    /// recently declared first (recency 0 is the newest relation loaded).
-    pub adjacency: BTreeMap<i64, Vec<(usize, i64, String)>>,
+    /// Entity → every relation on it, most recently declared first.
+    pub adjacency: BTreeMap<i64, Vec<Step>>,
     /// Entity → the readable records that mention it, lowest id first (at most the
     /// reading bound).
     pub records: BTreeMap<i64, Vec<(i64, String)>>,
@@ -35,6 +35,20 @@ pub struct Graph {
     pub records_cut: BTreeSet<i64>,
     /// Entities reached whose own relations were not loaded (the loader's bound).
     pub unexpanded: BTreeSet<i64>,
+}
+
+/// One relation as seen from one of its ends. Field order is the order the walk prefers
+/// steps in: the more recently declared relation first.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Step {
+    /// 0 is the newest relation loaded.
+    pub recency: usize,
+    /// The entity at the other end.
+    pub other: i64,
+    /// The relation's id.
+    pub relation: i64,
+    /// Its predicate.
+    pub predicate: String,
 }
 
 /// A record the walk reached for an item.
@@ -46,6 +60,10 @@ pub struct Reached {
     pub predicate: String,
     /// Relations followed.
     pub hops: i64,
+    /// Their ids, from the item's own entity out to the one that mentions the record.
+    pub path: Vec<i64>,
+    /// The entity at the far end of `path`: its mention of the record brought the record in.
+    pub entity: i64,
 }
 
 /// What the walk cut for one item.
@@ -64,7 +82,8 @@ pub fn walk(items: &[Vec<String>], pool: &BTreeSet<String>, graph: &Graph, max_h
     let mut cuts_by_item = Vec::with_capacity(items.len());
     for refs in items {
         let mut distance: BTreeMap<i64, i64> = BTreeMap::new();
-        let mut via: BTreeMap<i64, (usize, String)> = BTreeMap::new();
+        // entity → (the step that reached it, the entity it was taken from)
+        let mut via: BTreeMap<i64, (&Step, i64)> = BTreeMap::new();
         for r in refs {
             for &entity in graph.mentions.get(r).into_iter().flatten() {
                 distance.insert(entity, 0);
@@ -72,46 +91,62 @@ pub fn walk(items: &[Vec<String>], pool: &BTreeSet<String>, graph: &Graph, max_h
         }
         let mut frontier: Vec<i64> = distance.keys().copied().collect();
         for hop in 1..=max_hops {
-            let mut step: BTreeMap<i64, (usize, String)> = BTreeMap::new();
-            for entity in &frontier {
-                for (recency, other, predicate) in graph.adjacency.get(entity).into_iter().flatten() {
-                    if !distance.contains_key(other) && step.get(other).is_none_or(|(r, _)| recency < r) {
-                        step.insert(*other, (*recency, predicate.clone()));
+            let mut next: BTreeMap<i64, (&Step, i64)> = BTreeMap::new();
+            for &entity in &frontier {
+                for step in graph.adjacency.get(&entity).into_iter().flatten() {
+                    if !distance.contains_key(&step.other) && next.get(&step.other).is_none_or(|(s, _)| step.recency < s.recency) {
+                        next.insert(step.other, (step, entity));
                     }
                 }
             }
-            for (other, edge) in &step {
-                distance.insert(*other, hop);
-                via.insert(*other, edge.clone());
+            for (&other, &edge) in &next {
+                distance.insert(other, hop);
+                via.insert(other, edge);
             }
-            frontier = step.into_keys().collect();
+            frontier = next.into_keys().collect();
         }
-        let unfollowed = frontier
-            .iter()
-            .any(|e| graph.adjacency.get(e).into_iter().flatten().any(|(_, other, _)| !distance.contains_key(other)));
+        let unfollowed =
+            frontier.iter().any(|e| graph.adjacency.get(e).into_iter().flatten().any(|s| !distance.contains_key(&s.other)));
         let mut cuts = Cuts { max_hops: unfollowed || distance.keys().any(|e| graph.unexpanded.contains(e)), reading: false };
-        // ref → (hops, recency, record id, ref, predicate): the written order
-        let mut best: BTreeMap<&str, (i64, usize, i64, &str, &str)> = BTreeMap::new();
-        for (entity, &hops) in &distance {
+        // ref → (hops, recency, record id, ref, entity): the written order
+        let mut best: BTreeMap<&str, (i64, usize, i64, &str, i64)> = BTreeMap::new();
+        for (&entity, &hops) in &distance {
             if hops == 0 {
                 continue;
             }
-            cuts.reading |= graph.records_cut.contains(entity);
-            let (recency, predicate) = &via[entity];
-            for (id, r) in graph.records.get(entity).into_iter().flatten() {
+            cuts.reading |= graph.records_cut.contains(&entity);
+            let recency = via[&entity].0.recency;
+            for (id, r) in graph.records.get(&entity).into_iter().flatten() {
                 if pool.contains(r) || taken.contains(r) {
                     continue;
                 }
-                let key = (hops, *recency, *id, r.as_str(), predicate.as_str());
+                let key = (hops, recency, *id, r.as_str(), entity);
                 if best.get(r.as_str()).is_none_or(|k| key < *k) {
                     best.insert(r, key);
                 }
             }
         }
-        let mut ordered: Vec<(i64, usize, i64, &str, &str)> = best.into_values().collect();
+        let mut ordered: Vec<(i64, usize, i64, &str, i64)> = best.into_values().collect();
         ordered.sort();
-        let reached: Vec<Reached> =
-            ordered.into_iter().map(|(hops, _, _, r, p)| Reached { reference: r.to_owned(), predicate: p.to_owned(), hops }).collect();
+        let path_to = |mut entity: i64| {
+            let mut path = Vec::new();
+            while let Some((step, from)) = via.get(&entity) {
+                path.push(step.relation);
+                entity = *from;
+            }
+            path.reverse();
+            path
+        };
+        let reached: Vec<Reached> = ordered
+            .into_iter()
+            .map(|(hops, _, _, r, entity)| Reached {
+                reference: r.to_owned(),
+                predicate: via[&entity].0.predicate.clone(),
+                hops,
+                path: path_to(entity),
+                entity,
+            })
+            .collect();
         taken.extend(reached.iter().map(|r| r.reference.clone()));
         reached_by_item.push(reached);
         cuts_by_item.push(cuts);
@@ -123,14 +158,15 @@ pub fn walk(items: &[Vec<String>], pool: &BTreeSet<String>, graph: &Graph, max_h
 mod tests {
     use super::*;
 
-    /// Atlas(1) —owned_by→ Priya(2) —member_of→ Payments(3); mem:1 mentions Atlas,
+    /// Atlas(1) —owned_by (10)→ Priya(2) —member_of (11)→ Payments(3); mem:1 mentions Atlas,
     /// mem:2 Priya, mem:3 Payments, mem:4 Atlas too.
     fn graph() -> Graph {
         let mut g = Graph::default();
         g.mentions.insert("mem:1".into(), vec![1]);
-        g.adjacency.insert(1, vec![(1, 2, "owned_by".into())]);
-        g.adjacency.insert(2, vec![(0, 3, "member_of".into()), (1, 1, "owned_by".into())]);
-        g.adjacency.insert(3, vec![(0, 2, "member_of".into())]);
+        let step = |recency, other, relation, predicate: &str| Step { recency, other, relation, predicate: predicate.into() };
+        g.adjacency.insert(1, vec![step(1, 2, 10, "owned_by")]);
+        g.adjacency.insert(2, vec![step(0, 3, 11, "member_of"), step(1, 1, 10, "owned_by")]);
+        g.adjacency.insert(3, vec![step(0, 2, 11, "member_of")]);
         g.records.insert(1, vec![(1, "mem:1".into()), (4, "mem:4".into())]);
         g.records.insert(2, vec![(2, "mem:2".into())]);
         g.records.insert(3, vec![(3, "mem:3".into())]);
@@ -148,6 +184,7 @@ mod tests {
         let (reached, cuts) = walk(&[vec!["mem:1".into()]], &pool, &graph(), 2);
         assert_eq!(refs(&reached[0]), vec![("mem:2", 1), ("mem:3", 2)]);
         assert!(!cuts[0].max_hops);
+        assert_eq!(reached[0][1].path, vec![10, 11], "the path runs from the item's entity outward");
     }
 
     #[test]
@@ -159,6 +196,7 @@ mod tests {
         let (reached, _) = walk(&[vec!["mem:3".into()]], &pool, &g, 2);
         assert_eq!(refs(&reached[0]), vec![("mem:2", 1), ("mem:1", 2), ("mem:4", 2)]);
         assert_eq!(reached[0][0].predicate, "member_of");
+        assert_eq!(reached[0][2].path, vec![11, 10]);
     }
 
     #[test]

@@ -118,9 +118,14 @@ export interface RecalledMessage {
 export interface RecallResponse { messages: RecalledMessage[] }
 export interface Claim {
   ref: string; as_of: string;
-  /** Absent means `seed`. */
+  /** Absent means `seed`; `relation:<predicate>` names the last relation the walk followed to it. */
   why?: string;
+  /** Relations the walk followed to reach it. */
   hops?: number;
+  /** Their ids, from the item's own entity outward (`hops` long): the exact edges to highlight. */
+  path?: number[];
+  /** The entity at the end of `path`: its mention of this record brought the record in. */
+  via_entity?: number;
   roles?: { ref: string; role: string }[];
 }
 export interface ReconstructedItem {

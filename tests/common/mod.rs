@@ -1,6 +1,8 @@
 //! Helpers shared by the native integration tests.
 #![allow(dead_code)]
 
+pub mod pages;
+
 use associative_memory::{FixedClock, Memory};
 use serde_json::Value;
 

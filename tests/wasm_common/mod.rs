@@ -1,6 +1,9 @@
 //! The sequence every wasm suite runs through the JavaScript binding: declare → traverse →
 //! retract → delete → traverse, with Japanese aliases, plus errors and export/import.
 
+#[path = "../common/pages.rs"]
+mod pages;
+
 use associative_memory::wasm::JsMemory;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -99,4 +102,22 @@ pub fn vector_recall_ranks_by_cosine_with_simd() {
     assert_eq!(out["dimension_skipped"], 1);
     let r = rs(m.call("reconstruct", js(json!({"agent_id": "a", "query": "zzz", "query_embedding": [0.0, 1.0, 0.0, 0.0, 0.0, 0.0], "count": 1}))).unwrap());
     assert_eq!(r["items"][0]["head_ref"], "mem:3");
+}
+
+pub fn page_sizes_agree_across_targets() {
+    // wasm's SQLite defaults to 8192-byte pages, native to 4096: every memory fixes 4096, so
+    // bytes exported natively import here and back; an image of another size imports too
+    let mut m = JsMemory::open_in_memory(None).unwrap();
+    m.store(js(json!({"agent_id": "a", "content": "ページ", "associations": {"entities": [{"name": "東京"}]}}))).unwrap();
+    assert_eq!(pages::page_size_of(&m.export_bytes().unwrap()), 4096);
+    let mut odd = pages::memory_with_page_size(8192);
+    odd.call("store", &json!({"agent_id": "a", "content": "8192", "associations": {"entities": [{"name": "東京", "aliases": ["Tokyo"]}]}})).unwrap();
+    let bytes = odd.export().unwrap();
+    assert_eq!(pages::page_size_of(&bytes), 8192);
+    m.import_bytes(&bytes).unwrap();
+    let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "tokyo"}))).unwrap());
+    assert_eq!(t["entities"][0]["mentions"], json!(["mem:1"]));
+    m.store(js(json!({"agent_id": "a", "content": "after the import", "associations": {"entities": [{"name": "Tokyo"}]}}))).unwrap();
+    let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "東京"}))).unwrap());
+    assert_eq!(t["entities"][0]["mentions"], json!(["mem:1", "mem:2"]));
 }

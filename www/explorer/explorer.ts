@@ -309,12 +309,6 @@ async function removeEntity(e: ViewEntity): Promise<void> {
 
 let answer: { query: string; res: any; cues: string[]; picked: number } | null = null;
 
-function marksOf(item: any): RecordMark[] {
-  return item.claims.map((c: any) => (c.why?.startsWith('relation:') && c.hops !== undefined
-    ? { ref: c.ref, predicate: c.why.slice('relation:'.length), hops: c.hops }
-    : { ref: c.ref }));
-}
-
 async function reconstruct(): Promise<void> {
   const query = el.ask.value.trim();
   if (!agent || !query) return;
@@ -340,7 +334,7 @@ async function reconstruct(): Promise<void> {
 async function pick(index: number): Promise<void> {
   if (!answer) return;
   const item = answer.res.items[index];
-  const marks = marksOf(item);
+  const marks: RecordMark[] = item.claims;
   let lit = view.highlight(marks);
   // Nothing of it is on the graph: draw the neighbourhood of the entity the query named.
   if (lit.nodes === 0 && answer.cues.length) {
@@ -373,7 +367,7 @@ function renderAnswers(): void {
       h('button', { type: 'button', class: 'pick', dataset: { index: String(index), testid: 'answer-pick' }, 'aria-pressed': 'false', onclick: () => void pick(index) },
         `${index + 1}. ${item.head_ref} · show on graph`),
       h('p', { class: 'content' }, item.content.length > 280 ? `${item.content.slice(0, 280)}…` : item.content),
-      h('ul', { class: 'claims' }, ...item.claims.map((c: any) => h('li', { class: c.hops !== undefined ? 'walked' : '', dataset: { testid: 'claim', ref: c.ref, why: c.why ?? 'seed', hops: c.hops ?? '' } },
+      h('ul', { class: 'claims' }, ...item.claims.map((c: any) => h('li', { class: c.hops !== undefined ? 'walked' : '', dataset: { testid: 'claim', ref: c.ref, why: c.why ?? 'seed', hops: c.hops ?? '', path: (c.path ?? []).join(' '), via: c.via_entity ?? '' } },
         h('code', {}, c.ref), h('span', {}, shortTime(c.as_of)),
         h('span', {}, c.hops !== undefined ? `${c.why.slice('relation:'.length)} · ${plural(c.hops, 'hop')}` : (c.why ?? 'seed'))))))),
   );

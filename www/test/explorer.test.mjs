@@ -343,10 +343,33 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     const claim = page.locator('[data-testid="claim"][data-hops="1"]').first();
     assert.match(await claim.getAttribute('data-why'), /^relation:/);
     assert.ok(Number(await graph().getAttribute('data-highlighted')) > 0, 'entities are lit');
-    const lit = await page.evaluate(() => window.__explorer.view.cy.nodes('.amv-walked').map((n) => n.data('label')));
+    // the entities at the ends of walked paths say what reached them
+    const lit = await page.evaluate(() => window.__explorer.view.cy.nodes('.amv-walked').filter((n) => n.data('paths')).map((n) => n.data('label')));
     assert.ok(lit.length > 0);
     assert.ok(lit.every((l) => /\n← [a-z_]+ · \d+ hops?/.test(l)), lit.join(' | '));
-    assert.ok(await page.evaluate(() => window.__explorer.view.cy.edges('.amv-walked').length) > 0, 'the walked relations are lit');
+    // exactly the relations on the picked item's walked paths (those drawn) are lit, and
+    // the far end of every drawn path is labelled with the predicate that reached it
+    const { paths, vias, labels, drawn, litEdges, litIds } = await page.evaluate(() => {
+      const picked = Number(document.querySelector('#answers').dataset.picked);
+      const item = document.querySelectorAll('[data-testid="answer-item"]')[picked];
+      const { cy } = window.__explorer.view;
+      return {
+        paths: [...item.querySelectorAll('[data-testid="claim"]')].filter((li) => li.dataset.path).map((li) => li.dataset.path.split(' ').map(Number)),
+        vias: [...item.querySelectorAll('[data-testid="claim"]')].filter((li) => li.dataset.via).map((li) => [Number(li.dataset.via), li.dataset.why.slice('relation:'.length)]),
+        labels: Object.fromEntries(cy.nodes().map((n) => [n.data('entity'), n.data('paths') ?? ''])),
+        drawn: window.__explorer.view.state().relations.map((r) => r.id),
+        litEdges: cy.edges('.amv-walked').map((e) => Number(e.id().slice(1))).sort((a, b) => a - b),
+        litIds: document.querySelector('#graph').dataset.highlightedRelations,
+      };
+    });
+    assert.ok(paths.length > 0 && paths.every((p) => p.length >= 1), 'walked claims carry their path');
+    const expected = [...new Set(paths.flat().filter((id) => drawn.includes(id)))].sort((a, b) => a - b);
+    assert.ok(expected.length > 0, 'the walked relations are on the graph');
+    assert.deepEqual(litEdges, expected);
+    assert.equal(litIds, expected.join(' '));
+    const labelled = vias.filter(([id]) => id in labels);
+    assert.ok(labelled.length > 0, 'the ends of the walked paths are on the graph');
+    for (const [id, predicate] of labelled) assert.match(labels[id], new RegExp(`(^|; )${predicate} · \\d+ hops?`), `entity ${id}`);
     await shot('reconstruct');
     await page.click('#ask-clear');
     assert.equal(await page.evaluate(() => window.__explorer.view.cy.$('.amv-walked, .amv-dim').length), 0);

@@ -14,7 +14,7 @@
 import cytoscape from 'cytoscape';
 import type { Core, ElementDefinition, EventObject, NodeSingular, StylesheetJson } from 'cytoscape';
 import fcose from 'cytoscape-fcose';
-import type { TraverseEntity, TraverseRelation, TraverseResponse } from './types.js';
+import type { Claim, TraverseEntity, TraverseRelation, TraverseResponse } from './types.js';
 
 /** What the view needs of a memory: `traverse`. An `AssociativeMemory` or an `AgentMemory` both fit. */
 export interface TraversingMemory {
@@ -79,13 +79,12 @@ export interface GraphState {
   missing?: string;
 }
 
-/** A record to mark on the graph, e.g. a `reconstruct` claim: the entities mentioning it light up. */
-export interface RecordMark {
-  ref: string;
-  /** The predicate that reached it (`why: "relation:<predicate>"`); absent for a seed. */
-  predicate?: string;
-  hops?: number;
-}
+/**
+ * A record to mark on the graph: a `reconstruct` claim fits as it is. A claim the walk
+ * reached (`path`) lights exactly the relations it followed and the entities along them; a
+ * claim retrieval found lights the entities that mention it.
+ */
+export type RecordMark = Pick<Claim, 'ref' | 'why' | 'hops' | 'path' | 'via_entity'>;
 
 export interface GraphView {
   /** The cytoscape instance, for hosts that want more. */
@@ -98,7 +97,7 @@ export interface GraphView {
   refresh(): Promise<GraphState>;
   /** Sets max_hops / limit for the next `show` (and `refresh`). */
   setBounds(bounds: { max_hops?: number; limit?: number }): void;
-  /** Marks the entities mentioning these records and the relations that reached them; returns what lit up. */
+  /** Marks the relations and entities the walk followed to these records (or, for a seed, the entities mentioning it); returns what lit up. */
   highlight(marks: RecordMark[]): { nodes: number; edges: number };
   clearHighlight(): void;
   /** Selects an entity or a relation as a tap would (without expanding), or clears the selection. */
@@ -491,55 +490,48 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
       cy.elements().removeClass('amv-dim amv-walked amv-seed');
       for (const e of entities.values()) cy.getElementById(nodeId(e.id)).data('label', labelOf(e));
     });
-    if (!marks.length) { element.dataset.highlighted = '0'; return { nodes: 0, edges: 0 }; }
-    const byRef = new Map<string, RecordMark[]>();
-    for (const m of marks) byRef.set(m.ref, [...(byRef.get(m.ref) ?? []), m]);
-    const walkedBy = new Map<number, RecordMark[]>();
+    element.dataset.highlightedRelations = '';
+    if (!marks.length) { element.dataset.highlighted = '0'; element.dataset.highlightedEdges = '0'; return { nodes: 0, edges: 0 }; }
+    const mentioning = (ref: string) => [...entities.values()].filter((e) => e.mentions?.includes(ref)).map((e) => e.id);
     const seeds = new Set<number>();
-    // The walk went: a seed record → an entity it mentions → a relation (predicate) → the
-    // entity at its other end → the records mentioning that one. So a reached record lights
-    // the entities that mention it and carry a relation of that predicate; only when none
-    // on the graph does, every entity mentioning it.
-    const predicatesAt = new Map<number, Set<string>>();
-    for (const r of relations.values()) {
-      for (const end of [r.subject, r.object]) {
-        if (!predicatesAt.has(end)) predicatesAt.set(end, new Set());
-        predicatesAt.get(end)!.add(r.predicate);
+    const onPaths = new Set<number>();
+    const litRelations = new Set<number>();
+    // entity a path ends at → "predicate · n hops" of each path ending there
+    const labels = new Map<number, string[]>();
+    for (const m of marks) {
+      if (!m.path?.length) { mentioning(m.ref).forEach((id) => seeds.add(id)); continue; }
+      for (const id of m.path) {
+        const r = relations.get(id);
+        if (!r) continue;
+        litRelations.add(id);
+        onPaths.add(r.subject).add(r.object);
+      }
+      const hops = m.hops ?? m.path.length;
+      const path = `${m.why?.slice('relation:'.length)} · ${hops} ${hops === 1 ? 'hop' : 'hops'}`;
+      // the label goes on the entity whose mention brought the record in; when it is not
+      // drawn, on the drawn entities that mention the record
+      const ends = m.via_entity !== undefined && entities.has(m.via_entity) ? [m.via_entity] : mentioning(m.ref);
+      for (const id of ends) {
+        onPaths.add(id);
+        labels.set(id, [...new Set([...(labels.get(id) ?? []), path])]);
       }
     }
-    const mentioners = new Map<string, number[]>();
-    for (const e of entities.values()) for (const ref of e.mentions ?? []) if (byRef.has(ref)) mentioners.set(ref, [...(mentioners.get(ref) ?? []), e.id]);
-    for (const [ref, ids] of mentioners) {
-      for (const m of byRef.get(ref)!) {
-        if (!m.predicate) { ids.forEach((id) => seeds.add(id)); continue; }
-        const onPath = ids.filter((id) => predicatesAt.get(id)?.has(m.predicate!));
-        for (const id of onPath.length ? onPath : ids) walkedBy.set(id, [...(walkedBy.get(id) ?? []), m]);
-      }
-    }
-    let edges = 0;
     cy.batch(() => {
-      for (const [id, ms] of walkedBy) {
+      for (const id of onPaths) cy.getElementById(nodeId(id)).addClass('amv-walked');
+      for (const [id, paths] of labels) {
         const n = cy.getElementById(nodeId(id));
-        n.addClass('amv-walked');
-        const paths = [...new Set(ms.map((m) => `${m.predicate} · ${m.hops ?? 1} ${(m.hops ?? 1) === 1 ? 'hop' : 'hops'}`))];
         n.data('label', `${entities.get(id)!.name}\n← ${paths[0]}${paths.length > 1 ? ` (+${paths.length - 1})` : ''}`);
         n.data('paths', paths.join('; '));
       }
-      for (const id of seeds) if (!walkedBy.has(id)) cy.getElementById(nodeId(id)).addClass('amv-seed');
-      const lit = new Set([...walkedBy.keys(), ...seeds]);
-      for (const r of relations.values()) {
-        const preds = new Set([...(walkedBy.get(r.subject) ?? []), ...(walkedBy.get(r.object) ?? [])].map((m) => m.predicate));
-        if (preds.has(r.predicate) && (lit.has(r.subject) && lit.has(r.object))) {
-          cy.getElementById(edgeId(r.id)).addClass('amv-walked');
-          edges += 1;
-        }
-      }
-      if (lit.size) cy.elements().not(cy.elements('.amv-walked, .amv-seed')).addClass('amv-dim');
+      for (const id of seeds) if (!onPaths.has(id)) cy.getElementById(nodeId(id)).addClass('amv-seed');
+      for (const id of litRelations) cy.getElementById(edgeId(id)).addClass('amv-walked');
+      if (onPaths.size || seeds.size) cy.elements().not(cy.elements('.amv-walked, .amv-seed')).addClass('amv-dim');
     });
-    const nodes = walkedBy.size + [...seeds].filter((s) => !walkedBy.has(s)).length;
+    const nodes = new Set([...onPaths, ...seeds]).size;
     element.dataset.highlighted = String(nodes);
-    element.dataset.highlightedEdges = String(edges);
-    return { nodes, edges };
+    element.dataset.highlightedEdges = String(litRelations.size);
+    element.dataset.highlightedRelations = [...litRelations].sort((a, b) => a - b).join(' ');
+    return { nodes, edges: litRelations.size };
   }
 
   cy.on('tap', 'node', (ev: EventObject) => choose({ entity: Number(ev.target.data('entity')) }, true));
