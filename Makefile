@@ -16,10 +16,12 @@ test-wasm: setup
 	cargo test --target wasm32-unknown-unknown --test wasm_node --test wasm_browser --test wasm_worker
 
 ## The demo page, then the package as users get it: `npm pack`, installed into a scratch
-## project (test-output/consumer/), in Node, a Vite app in Chromium (OPFS), workerd, tsc.
+## project, in Node, a Vite app in Chromium (OPFS), workerd, tsc. Each run installs into
+## its own test-output/run-<pid>/ (WWW_TEST_DIR, inside the checkout so the tools resolve),
+## removed when it ends, so two runs in one checkout do not install over each other.
 test-www: build
-	node www/test/pack.mjs
-	node --test www/test/*.test.mjs
+	dir=$(CURDIR)/test-output/run-$$$$; trap 'rm -rf "$$dir"' EXIT; trap 'exit 130' INT TERM; \
+	WWW_TEST_DIR=$$dir node www/test/pack.mjs && WWW_TEST_DIR=$$dir node --test www/test/*.test.mjs
 
 ## Each named mutation of tests/MUTATIONS.md, applied to a scratch copy: its test must turn red.
 test-mutations: setup

@@ -4,6 +4,8 @@ use super::convert::{options_from_js, response_to_js};
 use super::error::{js_error, to_js_error};
 use crate::{Clock, Memory};
 use sqlite_wasm_vfs::sahpool::{self, OpfsSAHError, OpfsSAHPoolCfgBuilder};
+use std::cell::RefCell;
+use std::collections::BTreeSet;
 use wasm_bindgen::prelude::*;
 
 /// Time from JavaScript: the caller's clock function, or `Date.now()`.
@@ -16,6 +18,31 @@ impl Clock for JsClock {
     }
 }
 
+thread_local! {
+    /// The OPFS memories open in this worker. The pool's SQLite locks are no-ops (other
+    /// workers are kept out by OPFS itself), so a second connection to the same file here
+    /// would silently overwrite the first one's writes.
+    static OPEN_OPFS: RefCell<BTreeSet<String>> = const { RefCell::new(BTreeSet::new()) };
+}
+
+/// This worker's hold on an OPFS memory's name, given back when the memory is freed.
+struct OpfsClaim(String);
+
+impl OpfsClaim {
+    fn take(name: &str) -> Result<OpfsClaim, JsValue> {
+        if !OPEN_OPFS.with(|open| open.borrow_mut().insert(name.to_owned())) {
+            return Err(js_error(&format!("the memory {name:?} is already open in this worker; free it first"), "already_open", Some("name")));
+        }
+        Ok(OpfsClaim(name.to_owned()))
+    }
+}
+
+impl Drop for OpfsClaim {
+    fn drop(&mut self) {
+        OPEN_OPFS.with(|open| open.borrow_mut().remove(&self.0));
+    }
+}
+
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = include_str!("types.d.ts");
 
@@ -23,6 +50,8 @@ const TYPES: &str = include_str!("types.d.ts");
 #[wasm_bindgen(js_name = Memory)]
 pub struct JsMemory {
     inner: Memory,
+    /// After `inner`: the name is given back only once the connection is closed.
+    _opfs: Option<OpfsClaim>,
 }
 
 #[wasm_bindgen(js_class = Memory)]
@@ -33,7 +62,7 @@ impl JsMemory {
     /// (defaults to `Date.now`); pass a fixed clock for reproducible output.
     #[wasm_bindgen(js_name = openInMemory)]
     pub fn open_in_memory(#[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>) -> Result<JsMemory, JsValue> {
-        Memory::open_in_memory_with_clock(Box::new(JsClock(clock))).map(|inner| JsMemory { inner }).map_err(to_js_error)
+        Memory::open_in_memory_with_clock(Box::new(JsClock(clock))).map(|inner| JsMemory { inner, _opfs: None }).map_err(to_js_error)
     }
 
     /// Opens the memory called `name` in the Origin Private File System, creating it if
@@ -46,13 +75,15 @@ impl JsMemory {
     /// @param name - 1–64 characters of `A–Z a–z 0–9 . _ -`.
     /// @param clock - optional function returning epoch milliseconds (defaults to `Date.now`).
     /// @throws an error with code `opfs_unavailable` outside a dedicated worker or secure
-    /// context, `opfs` when the pool cannot be opened (held by another worker, say).
+    /// context, `opfs` when the pool cannot be opened (held by another worker, say),
+    /// `already_open` (field `name`) while this worker has the memory open (until `free()`).
     #[wasm_bindgen(js_name = openOpfs)]
     pub async fn open_opfs(name: String, #[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>) -> Result<JsMemory, JsValue> {
         let valid = (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
         if !valid || name.starts_with('.') {
             return Err(js_error(&format!("`name` must be 1–64 characters of A–Z a–z 0–9 . _ - (not starting with '.'), got {name:?}"), "invalid_value", Some("name")));
         }
+        let claim = OpfsClaim::take(&name)?;
         let vfs = format!("associative-memory-{name}");
         let cfg = OpfsSAHPoolCfgBuilder::new().vfs_name(&vfs).directory(&format!(".associative-memory/{name}")).build();
         sahpool::install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await.map_err(|e| match e {
@@ -66,7 +97,7 @@ impl JsMemory {
         // instead of deleting it after each commit. No WAL: the pool does not support it.
         let pragmas = "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = TRUNCATE;";
         conn.execute_batch(pragmas).map_err(|e| to_js_error(e.into()))?;
-        Memory::from_connection(conn, Box::new(JsClock(clock))).map(|inner| JsMemory { inner }).map_err(to_js_error)
+        Memory::from_connection(conn, Box::new(JsClock(clock))).map(|inner| JsMemory { inner, _opfs: Some(claim) }).map_err(to_js_error)
     }
 
     /// Runs one operation by tool name (`store`, `traverse`, …) with snake_case options.

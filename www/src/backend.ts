@@ -3,7 +3,7 @@
 
 import { Memory } from './associative_memory.js';
 import { memoryError } from './errors.js';
-import { RpcClient } from './rpc.js';
+import { lockName, RpcClient } from './rpc.js';
 import type { WorkerApi } from './worker.js';
 
 export interface Backend {
@@ -42,11 +42,18 @@ export async function opfsBackend(name: string, clock?: () => number): Promise<B
     rpc.fail(memoryError('closed', 'this memory failed to open'));
     throw e;
   }
+  // A worker that ends without an `error` event (it closed itself, say) answers nothing
+  // more; its lock coming free is the sign, and every pending call rejects then.
+  const closing = new AbortController();
+  navigator.locks.request(lockName(name), { signal: closing.signal }, () => {
+    rpc.fail(memoryError('worker_crashed', "the memory's worker ended (it closed or was stopped)"));
+  }).catch(() => { /* aborted by close(): the worker lets go of the lock then */ });
   return {
     call: (tool, options) => rpc.call('call', [tool, options, now()]),
     exportBytes: () => rpc.call('export', []),
     importBytes: (bytes) => rpc.call('import', [bytes, now()]),
     close: async () => {
+      closing.abort();
       try {
         await rpc.call('close', []);
       } finally {

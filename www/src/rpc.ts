@@ -4,6 +4,15 @@
 
 import { errorFromData, errorToData, memoryError, type ErrorData } from './errors.js';
 
+/**
+ * The Web Lock the OPFS worker holds while it has memory `name` open. It is let go when the
+ * worker ends, however it ends, which is how the main thread notices a worker that closed
+ * or was stopped without an `error` event.
+ */
+export function lockName(name: string): string {
+  return `associative-memory:${name}`;
+}
+
 /** A request: `method` of the worker's handlers, with its arguments. */
 export interface RpcRequest { id: number; method: string; args: unknown[] }
 /** A reply to request `id`. */

@@ -5,7 +5,7 @@
 
 import initWasm, { Memory } from './associative_memory.js';
 import { memoryError } from './errors.js';
-import { serve } from './rpc.js';
+import { lockName, serve } from './rpc.js';
 
 let memory: Memory | null = null;
 let releaseLock: (() => void) | null = null;
@@ -33,7 +33,7 @@ export const handlers = {
   async open(name: string, time?: number): Promise<void> {
     now = time;
     if (!navigator.locks) throw memoryError('opfs_unavailable', 'OPFS storage needs the Web Locks API, which this browser lacks');
-    if (!(await lock(`associative-memory:${name}`))) {
+    if (!(await lock(lockName(name)))) {
       throw memoryError('already_open', `the memory ${JSON.stringify(name)} is open in another tab or worker; close it there first`, 'name');
     }
     try {

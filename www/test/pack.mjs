@@ -4,6 +4,9 @@
 //
 //   node www/test/pack.mjs        # after scripts/build-wasm.sh; `make test-www` runs it
 //
+// With WWW_TEST_DIR set, consumer/ and pack/ go there instead: `make test-www` gives each
+// run its own directory, so two runs in one checkout never install over each other.
+//
 // The consumer's other tools (vite, typescript, workerd, esbuild, playwright-core) resolve
 // from the repository's node_modules above it, so nothing is downloaded.
 
@@ -11,13 +14,14 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DIR = resolve(process.env.WWW_TEST_DIR ?? join(ROOT, 'test-output'));
 /** Where the consumer project lives. */
-export const CONSUMER = join(ROOT, 'test-output', 'consumer');
+export const CONSUMER = join(DIR, 'consumer');
 /** Where the tarball is written. */
-export const PACKS = join(ROOT, 'test-output', 'pack');
+export const PACKS = join(DIR, 'pack');
 
 /** The installed package's entry for the given conditions, as Node resolves it from the consumer. */
 export async function importPackage() {

@@ -1,7 +1,8 @@
 // The packed package in consumer apps built with Vite (no Vite configuration), in headless
 // Chromium: storage 'opfs' stores and declares, the page reloads and the memory and its
 // graph are still there, a second tab opening the same memory gets the documented error
-// `already_open`, and the README's quick start runs as written. No page may log an error.
+// `already_open`, a worker that dies rejects every call with `worker_crashed` instead of
+// leaving it hanging, and the README's quick start runs as written. No page may log an error.
 // Screenshots: test-output/vite-*.png.
 
 import { after, before, describe, it } from 'node:test';
@@ -15,7 +16,7 @@ import { CONSUMER } from './pack.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 
 const APP = join(CONSUMER, 'app');
-const OUT = join(CONSUMER, '..');
+const OUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
 /** The first ```js block of README.md's "Quick start" section, exactly as written. */
 function quickStart() {
@@ -95,6 +96,50 @@ describe('Vite apps using the package in Chromium', () => {
     await second.reload();
     const taken = await settled(second);
     assert.deepEqual(taken.graph, first.graph);
+    assert.deepEqual(problems, []);
+  });
+
+  it('rejects every pending call, and every later one, when the worker dies', async () => {
+    const url = await serveBuilt(APP);
+    // Two ways the real worker dies: an uncaught error (the page gets an `error` event) and
+    // closing itself (no event; its Web Lock comes free). Each time, the worker is kept busy
+    // first, so the calls the page makes meanwhile are waiting in its queue when it dies.
+    for (const [how, message] of [['throws', /Uncaught Error: the worker broke/], ['closes itself', /worker ended/]]) {
+      const page = await tab();
+      const started = page.waitForEvent('worker');
+      await page.goto(`${url}?write`);
+      assert.equal((await settled(page)).storage, 'opfs');
+      await (await started).evaluate((how) => {
+        const busy = (ms) => { const end = Date.now() + ms; while (Date.now() < end); };
+        setTimeout(() => {
+          busy(1000);
+          if (how === 'closes itself') self.close();
+          // From a microtask, so the worker stays busy (and would then answer) unless the page ends it.
+          else { queueMicrotask(() => { throw new Error('the worker broke'); }); queueMicrotask(() => busy(5000)); }
+        });
+      }, how);
+      const { pending, later } = await page.evaluate(async () => {
+        const bot = window.memory.agent('pm-bot', { project_id: 'ledger' });
+        const settle = (calls) => Promise.race([
+          Promise.allSettled(calls).then((rs) => rs.map((r) => (r.status === 'rejected' ? { code: r.reason.code, message: r.reason.message } : r))),
+          new Promise((resolve) => { setTimeout(() => resolve('still pending after 10 s'), 10_000); }),
+        ]);
+        const pending = await settle([bot.store({ content: 'never stored' }), bot.traverse({ entity: 'Kaito Mori' }), window.memory.export()]);
+        return { pending, later: await settle([bot.recall({ query: 'ledger' }), window.memory.export()]) };
+      });
+      for (const outcome of [pending, later]) {
+        assert.ok(Array.isArray(outcome), `${how}: ${JSON.stringify(outcome)}`);
+        for (const result of outcome) {
+          assert.equal(result.code, 'worker_crashed', `${how}: ${JSON.stringify(result)}`);
+          assert.match(result.message, message);
+        }
+      }
+      await page.close();
+    }
+    // The dead workers let go of the memory: a new tab opens it, with nothing lost.
+    const page = await tab();
+    await page.goto(url);
+    assert.deepEqual((await settled(page)).graph.entities.map((e) => e.name), ['Ledger Service', 'Kaito Mori', 'Ledger DB']);
     assert.deepEqual(problems, []);
   });
 

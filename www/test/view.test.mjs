@@ -12,10 +12,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 import { serve } from '../serve.mjs';
 import { buildPage } from '../explorer/build.mjs';
+import { CONSUMER } from './pack.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 const OUT = fileURLToPath(new URL('test-output/', ROOT));
@@ -76,9 +78,8 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
       assert.doesNotMatch(readFileSync(`${PKG}${f}`, 'utf8'), /cytoscape/, `${f} never mentions cytoscape`);
     }
     // As installed from the tarball (www/test/pack.mjs), when that ran first: the subpath resolves.
-    const consumer = fileURLToPath(new URL('test-output/consumer/', ROOT));
-    if (existsSync(`${consumer}node_modules/associative-memory/package.json`)) {
-      const resolved = createRequire(`${consumer}index.js`).resolve('associative-memory/view');
+    if (existsSync(join(CONSUMER, 'node_modules/associative-memory/package.json'))) {
+      const resolved = createRequire(join(CONSUMER, 'index.js')).resolve('associative-memory/view');
       assert.match(resolved, /node_modules\/associative-memory\/view\.js$/);
       assert.ok(existsSync(resolved.replace(/\.js$/, '.d.ts')));
     }
