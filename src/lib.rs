@@ -32,6 +32,7 @@
 mod api;
 mod args;
 mod associations;
+mod bm25;
 mod clock;
 mod entities;
 mod error;

@@ -2,9 +2,11 @@
 //! and admitted by a quality gate. Recall never reads the association tables
 //! (invariant 1); reconstruct calls [`retrieve`] with extra lexical terms (stage 1).
 //!
-//! - **Lexical arms**, one over memories and one over episodes: FTS5 BM25 over the trigram
-//!   index, query terms OR-ed, each term quoted so FTS5 syntax in user text (`"`, `NEAR(`,
-//!   `*`, `col:`, `AND`) never errors and never changes meaning. Terms shorter than three
+//! - **Lexical arms**, one over memories and one over episodes: the trigram FTS5 index
+//!   finds the records matching any query term (terms OR-ed, each quoted so FTS5 syntax in
+//!   user text — `"`, `NEAR(`, `*`, `col:`, `AND` — never errors and never changes
+//!   meaning), and BM25 over the agent's own records ranks them (`crate::bm25`: FTS5's
+//!   formula, not its table-wide statistics, so another agent's writes never reorder them). Terms shorter than three
 //!   characters cannot match a trigram index; they are matched with `LIKE` only when the
 //!   FTS5 expression matched no row at all.
 //! - **Vector arm**, only when the caller gives `query_embedding`: exact cosine over every
@@ -28,6 +30,7 @@
 //!   nothing there. Lexical-only runs are unaffected (40.62 at every ratio). BENCHMARKS.md
 //!   has the tables.
 
+use crate::bm25::{Folded, Phrase, Stats};
 use crate::error::Result;
 use crate::normalize::normalize;
 use crate::records::Kind;
@@ -179,22 +182,18 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     if kind == Kind::Ep && !req.source_id.is_empty() {
         return Ok(Vec::new());
     }
-    let (table, fts, text) = match kind {
-        Kind::Mem => ("memories", "memories_fts", "t.content"),
-        Kind::Ep => ("episodes", "episodes_fts", "(t.summary || ' ' || t.keywords)"),
+    let (table, text) = match kind {
+        Kind::Mem => ("memories", "t.content"),
+        Kind::Ep => ("episodes", "(t.summary || ' ' || t.keywords)"),
     };
-    let long: Vec<String> = all.iter().filter(|t| t.chars().count() >= 3).map(|t| quoted(t)).collect();
+    let long: Vec<&String> = all.iter().copied().filter(|t| t.chars().count() >= 3).collect();
     let (iso, iso_params) = scope_sql(req, kind);
     if !long.is_empty() {
-        let sql = format!(
-            "SELECT {} FROM {fts} f CROSS JOIN {table} t ON t.id = f.rowid WHERE {fts} MATCH ? AND {iso} \
-             ORDER BY bm25({fts}), t.id LIMIT ?",
-            columns(kind)
-        );
-        let mut params = vec![Value::Text(long.join(" OR "))];
-        params.extend(iso_params.iter().cloned());
-        params.push(Value::Integer(req.depth as i64));
-        let rows = read_hits(conn, &sql, params, kind, hits)?;
+        let sql = format!("SELECT {} FROM {table} t WHERE t.id = ?", columns(kind));
+        let mut rows = Vec::new();
+        for (_, id) in scored_matches(conn, req, &long, kind)?.into_iter().take(req.depth) {
+            rows.extend(read_hits(conn, &sql, vec![Value::Integer(id)], kind, hits)?);
+        }
         if !rows.is_empty() {
             return Ok(rows);
         }
@@ -219,6 +218,50 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     params.extend(iso_params);
     params.push(Value::Integer(req.depth as i64));
     read_hits(conn, &sql, params, kind, hits)
+}
+
+/// The readable records FTS5 matches on any of the `long` terms with their scores, best
+/// first by BM25 over the agent's own records (`crate::bm25`), then lower id.
+fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind) -> Result<Vec<(f64, i64)>> {
+    let (table, fts, texts, tag) = match kind {
+        Kind::Mem => ("memories", "memories_fts", "t.content, ''", "mem"),
+        Kind::Ep => ("episodes", "episodes_fts", "t.summary, t.keywords", "ep"),
+    };
+    let agent = Value::Text(req.scope.agent_id.clone());
+    // Every match among the agent's records, whatever project or channel, with whether the
+    // call may read it: the agent's statistics count them all, only the readable are ranked.
+    let (readable, iso_params) = scope_sql(req, kind);
+    let sql = format!("SELECT t.id, {texts}, {readable} FROM {fts} f CROSS JOIN {table} t ON t.id = f.rowid WHERE {fts} MATCH ? AND t.agent_id = ?");
+    let expression = long.iter().map(|t| quoted(t)).collect::<Vec<_>>().join(" OR ");
+    let params = iso_params.into_iter().chain([Value::Text(expression), agent.clone()]);
+    let phrases: Vec<Phrase> = long.iter().map(|t| Phrase::new(t)).collect();
+    let mut hits_per_phrase = vec![0i64; phrases.len()];
+    let mut candidates: Vec<(i64, Vec<usize>, usize)> = Vec::new();
+    let mut folded = Folded::default();
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut rows = stmt.query(params_from_iter(params))?;
+    while let Some(r) = rows.next()? {
+        folded.set(&[r.get_ref(1)?.as_str().unwrap_or(""), r.get_ref(2)?.as_str().unwrap_or("")]);
+        let freqs: Vec<usize> = phrases.iter().map(|p| folded.occurrences(p)).collect();
+        for (hits, &f) in hits_per_phrase.iter_mut().zip(&freqs) {
+            *hits += i64::from(f > 0);
+        }
+        if r.get::<_, bool>(3)? {
+            candidates.push((r.get(0)?, freqs, folded.tokens()));
+        }
+    }
+    if candidates.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (records, tokens): (i64, i64) = conn.query_row(
+        "SELECT records, tokens FROM text_stats WHERE agent_id = ? AND kind = ?",
+        [agent, Value::Text(tag.into())],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let stats = Stats::new(records, tokens, &hits_per_phrase);
+    let mut scored: Vec<(f64, i64)> = candidates.iter().map(|(id, freqs, len)| (stats.score(freqs, *len), *id)).collect();
+    scored.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    Ok(scored)
 }
 
 /// The vector arm: exact cosine of every readable record with a vector of the query's
@@ -405,6 +448,47 @@ pub fn recall(conn: &Connection, opts: &crate::api::RecallOptions) -> Result<cra
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A database holding one agent: the scores are FTS5's `bm25()` (negated) bit for bit,
+    /// over memories (one column) and episodes (two), with repeated, overlapping, accented
+    /// and multi-word phrases, and rows of every length.
+    #[test]
+    fn one_agents_scores_are_fts5_bm25_exactly() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        crate::schema::migrate(&mut conn).unwrap();
+        let words = ["ledger", "Ledger", "LEDGERS", "über", "Straße", "kaito mori", "aaa", "ab", "payments", "台帳", "台帳台帳", "x"];
+        let mut seed = 7u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for i in 0..120 {
+            let text: Vec<&str> = (0..1 + next(12)).map(|_| words[next(words.len())]).collect();
+            let (project, channel) = (["", "p"][next(2)], ["", "c"][next(2)]);
+            if i % 4 == 0 {
+                conn.execute("INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, created_at) VALUES ('a', ?, ?, ?, ?, '')",
+                    [project, channel, &text.join(" "), words[next(words.len())]]).unwrap();
+            } else {
+                conn.execute("INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at) VALUES ('a', ?, ?, ?, '{}', '', '')",
+                    [project, channel, &text.join(if i % 3 == 0 { "" } else { " " })]).unwrap();
+            }
+        }
+        let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
+        // normalized terms as a query gives them, and a cue's multi-word phrase
+        for query in [&["ledger"][..], &["ledger", "payments"], &["über", "straße"], &["kaito mori", "aaa"], &["台帳台帳"], &["aaaa", "ledgers"]] {
+            let long: Vec<String> = query.iter().map(|t| t.to_string()).collect();
+            let long: Vec<&String> = long.iter().collect();
+            let req = Request::new(&scope, "", "", None, 1000, false);
+            let expression = long.iter().map(|t| quoted(t)).collect::<Vec<_>>().join(" OR ");
+            for (kind, fts, table) in [(Kind::Mem, "memories_fts", "memories"), (Kind::Ep, "episodes_fts", "episodes")] {
+                let sql = format!("SELECT -bm25({fts}), t.id FROM {fts} f JOIN {table} t ON t.id = f.rowid WHERE {fts} MATCH ? ORDER BY bm25({fts}), t.id");
+                let want: Vec<(f64, i64)> =
+                    conn.prepare(&sql).unwrap().query_map([&expression], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect();
+                assert!(!want.is_empty(), "{query:?} matches some {table}");
+                assert_eq!(scored_matches(&conn, &req, &long, kind).unwrap(), want, "{query:?} over {table}");
+            }
+        }
+    }
 
     #[test]
     fn terms_are_normalized_words_without_stopwords() {

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use rusqlite::Connection;
 
 /// The schema version this library writes.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// Version 1: records, their trigram FTS indexes, the four association tables of
 /// design §1 exactly, and the cascade triggers.
@@ -146,8 +146,62 @@ CREATE TRIGGER episodes_cascade AFTER DELETE ON episodes BEGIN
 END;
 "#;
 
+/// Version 2: each agent's record count and total trigram tokens per record kind, kept by
+/// triggers, so lexical ranking uses the agent's own statistics (`src/bm25.rs`). A database
+/// of version 1 gets them counted from its rows.
+const V2: &str = r#"
+CREATE TABLE text_stats (
+    agent_id TEXT NOT NULL,
+    kind     TEXT NOT NULL,
+    records  INTEGER NOT NULL,
+    tokens   INTEGER NOT NULL,
+    PRIMARY KEY (agent_id, kind)
+) WITHOUT ROWID;
+INSERT INTO text_stats
+    SELECT agent_id, 'mem', count(*), sum(max(length(content) - 2, 0)) FROM memories GROUP BY agent_id;
+INSERT INTO text_stats
+    SELECT agent_id, 'ep', count(*), sum(max(length(summary) - 2, 0) + max(length(keywords) - 2, 0)) FROM episodes GROUP BY agent_id;
+
+CREATE TRIGGER memories_stats_ai AFTER INSERT ON memories BEGIN
+    INSERT OR IGNORE INTO text_stats VALUES (NEW.agent_id, 'mem', 0, 0);
+    UPDATE text_stats SET records = records + 1, tokens = tokens + max(length(NEW.content) - 2, 0)
+     WHERE agent_id = NEW.agent_id AND kind = 'mem';
+END;
+CREATE TRIGGER memories_stats_ad AFTER DELETE ON memories BEGIN
+    UPDATE text_stats SET records = records - 1, tokens = tokens - max(length(OLD.content) - 2, 0)
+     WHERE agent_id = OLD.agent_id AND kind = 'mem';
+END;
+CREATE TRIGGER memories_stats_au AFTER UPDATE OF agent_id, content ON memories BEGIN
+    UPDATE text_stats SET records = records - 1, tokens = tokens - max(length(OLD.content) - 2, 0)
+     WHERE agent_id = OLD.agent_id AND kind = 'mem';
+    INSERT OR IGNORE INTO text_stats VALUES (NEW.agent_id, 'mem', 0, 0);
+    UPDATE text_stats SET records = records + 1, tokens = tokens + max(length(NEW.content) - 2, 0)
+     WHERE agent_id = NEW.agent_id AND kind = 'mem';
+END;
+CREATE TRIGGER episodes_stats_ai AFTER INSERT ON episodes BEGIN
+    INSERT OR IGNORE INTO text_stats VALUES (NEW.agent_id, 'ep', 0, 0);
+    UPDATE text_stats SET records = records + 1,
+           tokens = tokens + max(length(NEW.summary) - 2, 0) + max(length(NEW.keywords) - 2, 0)
+     WHERE agent_id = NEW.agent_id AND kind = 'ep';
+END;
+CREATE TRIGGER episodes_stats_ad AFTER DELETE ON episodes BEGIN
+    UPDATE text_stats SET records = records - 1,
+           tokens = tokens - max(length(OLD.summary) - 2, 0) - max(length(OLD.keywords) - 2, 0)
+     WHERE agent_id = OLD.agent_id AND kind = 'ep';
+END;
+CREATE TRIGGER episodes_stats_au AFTER UPDATE OF agent_id, summary, keywords ON episodes BEGIN
+    UPDATE text_stats SET records = records - 1,
+           tokens = tokens - max(length(OLD.summary) - 2, 0) - max(length(OLD.keywords) - 2, 0)
+     WHERE agent_id = OLD.agent_id AND kind = 'ep';
+    INSERT OR IGNORE INTO text_stats VALUES (NEW.agent_id, 'ep', 0, 0);
+    UPDATE text_stats SET records = records + 1,
+           tokens = tokens + max(length(NEW.summary) - 2, 0) + max(length(NEW.keywords) - 2, 0)
+     WHERE agent_id = NEW.agent_id AND kind = 'ep';
+END;
+"#;
+
 /// Every migration, in order: `MIGRATIONS[n]` takes version `n` to `n + 1`.
-const MIGRATIONS: &[&str] = &[V1];
+const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// Brings the database on `conn` to [`SCHEMA_VERSION`], in one transaction.
 ///
@@ -174,4 +228,48 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     }
     tx.commit()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The statistics as a recount from the rows gives them.
+    fn recount(conn: &Connection) -> Vec<(String, String, i64, i64)> {
+        let sql = "SELECT agent_id, 'mem', count(*), sum(max(length(content) - 2, 0)) FROM memories GROUP BY agent_id
+                   UNION ALL SELECT agent_id, 'ep', count(*), sum(max(length(summary) - 2, 0) + max(length(keywords) - 2, 0)) FROM episodes GROUP BY agent_id
+                   ORDER BY 1, 2";
+        conn.prepare(sql).unwrap().query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).unwrap().map(Result::unwrap).collect()
+    }
+
+    fn stats(conn: &Connection) -> Vec<(String, String, i64, i64)> {
+        let sql = "SELECT agent_id, kind, records, tokens FROM text_stats WHERE records > 0 ORDER BY 1, 2";
+        conn.prepare(sql).unwrap().query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).unwrap().map(Result::unwrap).collect()
+    }
+
+    fn write(conn: &Connection, agent: &str, text: &str) {
+        conn.execute("INSERT INTO memories (agent_id, content, source, timestamp, created_at) VALUES (?, ?, '{}', '', '')", [agent, text]).unwrap();
+        conn.execute("INSERT INTO episodes (agent_id, summary, keywords, created_at) VALUES (?, ?, ?, '')", [agent, text, &text.chars().take(3).collect::<String>()]).unwrap();
+    }
+
+    #[test]
+    fn text_statistics_are_counted_on_migration_and_kept_by_the_triggers() {
+        // a version 1 database with rows, then migrated: the statistics are counted
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(V1).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        for (agent, text) in [("a", "ledger service"), ("a", "ab"), ("b", "Straße über"), ("a", "")] {
+            write(&conn, agent, text);
+        }
+        migrate(&mut conn).unwrap();
+        assert_eq!(stats(&conn), recount(&conn));
+        // then kept through inserts, updates (content and agent) and deletes
+        write(&conn, "c", "台帳の更新");
+        conn.execute("UPDATE memories SET content = 'a much longer text' WHERE id = 1", []).unwrap();
+        conn.execute("UPDATE episodes SET agent_id = 'c', keywords = 'kw' WHERE id = 2", []).unwrap();
+        conn.execute("DELETE FROM memories WHERE id = 3", []).unwrap();
+        conn.execute("DELETE FROM episodes WHERE agent_id = 'b'", []).unwrap();
+        assert_eq!(stats(&conn), recount(&conn));
+        assert_eq!(stats(&conn).len(), 4, "b's memories are gone, b's episodes too");
+    }
 }

@@ -131,3 +131,24 @@ fn the_budget_cuts_excerpts_before_items() {
     assert_eq!(tiny["items"][0]["content"].as_str().unwrap().chars().count(), 5);
     assert_eq!(tiny["items"][0]["ranges"], json!([[0, 5]]));
 }
+
+#[test]
+fn another_agents_records_never_reorder_this_agents_results() {
+    // For agent a, "beta" is the rarer term (one record of three), so the beta record ranks
+    // first. Agent b's ten beta records would make "alpha" the rarer term table-wide; the
+    // ranking reads a's statistics only, so a's order stays.
+    let mut f = fixture();
+    for text in ["alpha notes from the sync", "beta notes from the sync", "alpha again, later"] {
+        f.ok("store", json!({"agent_id": "a", "content": text}));
+    }
+    f.ok("archive_episode", json!({"agent_id": "a", "summary": "alpha review", "keywords": "alpha"}));
+    f.ok("archive_episode", json!({"agent_id": "a", "summary": "beta review", "keywords": "beta"}));
+    let query = json!({"agent_id": "a", "query": "alpha beta", "deep": true});
+    let before = f.ok("recall", query.clone());
+    assert_eq!(refs(&before)[..2], ["ep:2", "mem:2"], "{before}");
+    for i in 0..10 {
+        f.ok("store", json!({"agent_id": "b", "content": format!("beta {i}")}));
+        f.ok("archive_episode", json!({"agent_id": "b", "summary": format!("beta {i}"), "keywords": "beta"}));
+    }
+    assert_eq!(f.ok("recall", query), before);
+}
