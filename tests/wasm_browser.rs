@@ -29,3 +29,8 @@ fn vector_recall_ranks_by_cosine_with_simd() {
 fn page_sizes_agree_across_targets() {
     wasm_common::page_sizes_agree_across_targets();
 }
+
+#[wasm_bindgen_test]
+fn the_other_operations_have_bindings_too() {
+    wasm_common::the_other_operations_have_bindings_too();
+}

@@ -123,3 +123,8 @@ async fn opfs_names_outside_the_documented_alphabet_are_invalid_value() {
     }
     assert!(JsMemory::open_opfs(format!("{}_v1.0", fresh_name("ok")), None).await.is_ok());
 }
+
+#[wasm_bindgen_test]
+fn the_other_operations_have_bindings_too() {
+    wasm_common::the_other_operations_have_bindings_too();
+}

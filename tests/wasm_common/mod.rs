@@ -121,3 +121,28 @@ pub fn page_sizes_agree_across_targets() {
     let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "東京"}))).unwrap());
     assert_eq!(t["entities"][0]["mentions"], json!(["mem:1", "mem:2"]));
 }
+
+pub fn the_other_operations_have_bindings_too() {
+    // archive_episode, recall, reconstruct, delete_episode and delete_entity, each through
+    // its own method (the sequence above covers the rest)
+    let clock = js_sys::Function::new_no_args("return Date.UTC(2026, 4, 10, 12)");
+    let mut m = JsMemory::open_in_memory(Some(clock)).unwrap();
+    m.store(js(json!({"agent_id": "a", "content": "Atlas ships in March.", "associations": {"entities": [{"name": "Atlas"}],
+        "relations": [{"subject": "Atlas", "predicate": "owned_by", "object": "Priya"}]}}))).unwrap();
+    m.store(js(json!({"agent_id": "a", "content": "Priya moved to Lisbon.", "associations": {"entities": [{"name": "Priya"}]}}))).unwrap();
+    let ep = rs(m.archive_episode(js(json!({"agent_id": "a", "summary": "Atlas planning call", "keywords": "atlas march"}))).unwrap());
+    assert_eq!(ep["episode_id"], 1);
+    let recalled = rs(m.recall(js(json!({"agent_id": "a", "query": "Atlas"}))).unwrap());
+    let refs: Vec<&str> = recalled["messages"].as_array().unwrap().iter().map(|x| x["ref"].as_str().unwrap()).collect();
+    assert_eq!(refs, ["mem:1", "ep:1"], "same score and time: memories first; {recalled}");
+    let r = rs(m.reconstruct(js(json!({"agent_id": "a", "query": "when does Atlas ship", "max_hops": 1}))).unwrap());
+    let item = r["items"].as_array().unwrap().iter().find(|i| i["head_ref"] == "mem:1").unwrap();
+    let walked = item["claims"].as_array().unwrap().iter().find(|c| c["ref"] == "mem:2").unwrap();
+    assert_eq!(walked["why"], "relation:owned_by");
+    assert_eq!((walked["hops"].clone(), walked["path"].clone(), walked["via_entity"].clone()), (json!(1), json!([1]), json!(2)));
+    assert_eq!(rs(m.delete_episode(js(json!({"agent_id": "a", "episode_id": 1}))).unwrap())["ok"], true);
+    assert_eq!(rs(m.recall(js(json!({"agent_id": "a", "query": "planning call"}))).unwrap())["messages"], json!([]));
+    rs(m.delete_entity(js(json!({"agent_id": "a", "entity_id": 2}))).unwrap());
+    let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "Atlas"}))).unwrap());
+    assert_eq!(names(&t), vec!["Atlas"], "Priya and the relation to her are gone");
+}
