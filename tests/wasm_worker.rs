@@ -2,51 +2,21 @@
 //! only works here, through the real Origin Private File System.
 #![cfg(target_arch = "wasm32")]
 
+#[macro_use]
 mod wasm_common;
 use associative_memory::wasm::JsMemory;
-use js_sys::{Function, Promise, Reflect};
-use serde::Serialize;
-use serde_json::{json, Value};
+use js_sys::{Function, Promise};
+use serde_json::json;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
+use wasm_common::{get, js, rs};
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_dedicated_worker);
 
-#[wasm_bindgen_test]
-fn declare_traverse_retract_delete() {
-    wasm_common::declare_traverse_retract_delete();
-}
-
-#[wasm_bindgen_test]
-fn errors_are_js_errors_with_code_and_field() {
-    wasm_common::errors_are_js_errors_with_code_and_field();
-}
-
-#[wasm_bindgen_test]
-fn export_import_round_trip() {
-    wasm_common::export_import_round_trip();
-}
-
-#[wasm_bindgen_test]
-fn vector_recall_ranks_by_cosine_with_simd() {
-    wasm_common::vector_recall_ranks_by_cosine_with_simd();
-}
-
-#[wasm_bindgen_test]
-fn page_sizes_agree_across_targets() {
-    wasm_common::page_sizes_agree_across_targets();
-}
-
-fn js(v: Value) -> JsValue {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap()
-}
-
-fn rs(v: JsValue) -> Value {
-    serde_wasm_bindgen::from_value(v).unwrap()
-}
+shared_tests!();
 
 fn code_and_field(err: &JsValue) -> (JsValue, JsValue) {
-    (Reflect::get(err, &"code".into()).unwrap(), Reflect::get(err, &"field".into()).unwrap())
+    (get(err, "code"), get(err, "field"))
 }
 
 /// A memory name no earlier run used: the browser profile, and so OPFS, may outlive a run.
@@ -110,7 +80,7 @@ async fn opfs_reports_a_pool_held_elsewhere_with_code_opfs_and_opens_once_it_is_
     let handle = run_js(&format!("{POOL_DIR} const lock = await dir.getFileHandle('.lock', {{ create: true }}); return lock.createSyncAccessHandle();"), &name).await;
     let Err(err) = JsMemory::open_opfs(name.clone(), None).await else { panic!("opened {name} while its pool was held") };
     assert_eq!(code_and_field(&err), ("opfs".into(), JsValue::UNDEFINED));
-    Function::from(Reflect::get(&handle, &"close".into()).unwrap()).call0(&handle).unwrap();
+    Function::from(get(&handle, "close")).call0(&handle).unwrap();
     let mut m = JsMemory::open_opfs(name, None).await.unwrap();
     assert_eq!(rs(m.store(js(json!({"agent_id": "a", "content": "x"}))).unwrap())["id"], 1);
 }
@@ -124,7 +94,3 @@ async fn opfs_names_outside_the_documented_alphabet_are_invalid_value() {
     assert!(JsMemory::open_opfs(format!("{}_v1.0", fresh_name("ok")), None).await.is_ok());
 }
 
-#[wasm_bindgen_test]
-fn the_other_operations_have_bindings_too() {
-    wasm_common::the_other_operations_have_bindings_too();
-}

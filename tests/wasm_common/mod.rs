@@ -9,15 +9,38 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
-fn js(v: Value) -> JsValue {
+/// Expands, in the suite that calls it, to one `#[wasm_bindgen_test]` per shared test below,
+/// so the Node, page and worker suites run the same list.
+macro_rules! shared_tests {
+    () => {
+        shared_tests!(
+            declare_traverse_retract_delete,
+            errors_are_js_errors_with_code_and_field,
+            export_import_round_trip,
+            vector_recall_ranks_by_cosine_with_simd,
+            page_sizes_agree_across_targets,
+            the_other_operations_have_bindings_too
+        );
+    };
+    ($($name:ident),*) => {
+        $(
+            #[wasm_bindgen_test::wasm_bindgen_test]
+            fn $name() {
+                wasm_common::$name();
+            }
+        )*
+    };
+}
+
+pub fn js(v: Value) -> JsValue {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap()
 }
 
-fn rs(v: JsValue) -> Value {
+pub fn rs(v: JsValue) -> Value {
     serde_wasm_bindgen::from_value(v).unwrap()
 }
 
-fn get(err: &JsValue, key: &str) -> JsValue {
+pub fn get(err: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(err, &key.into()).unwrap()
 }
 
