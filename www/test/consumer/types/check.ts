@@ -24,7 +24,7 @@ function listed(e: ListedEntity) {
   num(e.id); str(e.name); e.aliases.map(str); num(e.mentions); num(e.relations); str(e.declared_by); str(e.created_at); str(e.project_id); str(e.channel);
 }
 function message(m: RecalledMessage) { str(m.ref); str(m.content); opt(m.source.type); str(m.timestamp); str(m.match_reason.signal); opt(m.match_reason.score); }
-function claim(c: Claim) { str(c.ref); str(c.as_of); opt(c.why); opt(c.hops); opt(c.roles)?.forEach((r) => { str(r.ref); str(r.role); }); }
+function claim(c: Claim) { str(c.ref); str(c.as_of); opt(c.why); opt(c.hops); opt(c.path)?.map(num); num(c.via_entity ?? 0); opt(c.roles)?.forEach((r) => { str(r.ref); str(r.role); }); }
 function item(i: ReconstructedItem) {
   str(i.content); str(i.head_ref); i.claims.forEach(claim); opt(i.claims_omitted); i.ranges.forEach(([a, b]) => num(a + b));
   opt(i.excerpts)?.forEach((x) => { str(x.ref); str(x.content); }); opt(i.independence_reason);
