@@ -42,23 +42,21 @@ impl Folded {
         }
     }
 
+    /// The folded columns, one slice each.
+    fn columns(&self) -> impl Iterator<Item = &[char]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| &self.chars[start..end])
+    }
+
     /// Tokens of every column together.
     pub fn tokens(&self) -> usize {
-        let mut start = 0;
-        self.ends.iter().map(|&end| (end - std::mem::replace(&mut start, end)).saturating_sub(2)).sum()
+        self.columns().map(|c| c.len().saturating_sub(2)).sum()
     }
 
     /// Occurrences of `phrase` in the columns, overlapping ones included.
     pub fn occurrences(&self, phrase: &Phrase) -> usize {
-        let mut start = 0;
         let m = phrase.0.len();
-        self.ends
-            .iter()
-            .map(|&end| {
-                let column = &self.chars[std::mem::replace(&mut start, end)..end];
-                if m == 0 || column.len() < m { 0 } else { column.windows(m).filter(|w| *w == phrase.0.as_slice()).count() }
-            })
-            .sum()
+        self.columns().filter(|c| m > 0 && c.len() >= m).map(|c| c.windows(m).filter(|w| *w == phrase.0.as_slice()).count()).sum()
     }
 }
 

@@ -187,7 +187,6 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
         Kind::Ep => ("episodes", "(t.summary || ' ' || t.keywords)"),
     };
     let long: Vec<&String> = all.iter().copied().filter(|t| t.chars().count() >= 3).collect();
-    let (iso, iso_params) = scope_sql(req, kind);
     if !long.is_empty() {
         let sql = format!("SELECT {} FROM {table} t WHERE t.id = ?", columns(kind));
         let mut rows = Vec::new();
@@ -201,6 +200,7 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     if all.is_empty() {
         return Ok(Vec::new());
     }
+    let (iso, iso_params) = scope_sql(req, kind);
     // LIKE fallback: ranked by how many terms a row contains, then newer first.
     let like: Vec<String> = all.iter().map(|_| format!("(lower({text}) LIKE ? ESCAPE '\\')")).collect();
     let sql = format!(

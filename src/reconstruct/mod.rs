@@ -40,7 +40,6 @@ fn row_of(conn: &Connection, hit: &Hit, rank: usize) -> Result<Row> {
         context: hit.context.clone(),
         rank,
         why: None,
-        hops: None,
         path: Vec::new(),
         via_entity: None,
         reference,
@@ -68,7 +67,6 @@ fn reached_row(conn: &Connection, r: Ref) -> Result<Option<Row>> {
         span: if r.kind == Kind::Ep { span(conn, r.id)? } else { None },
         rank: usize::MAX,
         why: None,
-        hops: None,
         path: Vec::new(),
         via_entity: None,
     }))
@@ -204,7 +202,6 @@ pub fn reconstruct(conn: &Connection, opts: &ReconstructOptions) -> Result<Recon
         for r in reached {
             if let Some(mut row) = Ref::parse(&r.reference).map(|p| reached_row(conn, p)).transpose()?.flatten() {
                 row.why = Some(format!("relation:{}", r.predicate));
-                row.hops = Some(r.hops);
                 row.path = r.path;
                 row.via_entity = Some(r.entity);
                 walked.push(row);

@@ -31,9 +31,7 @@ pub struct Row {
     pub rank: usize,
     /// Why it is in the item: `None` for a seed, `cluster:…`, or `relation:<predicate>`.
     pub why: Option<String>,
-    /// Hops, for a row the walk reached.
-    pub hops: Option<i64>,
-    /// The relation ids the walk followed to it (empty unless it reached the row).
+    /// The relation ids the walk followed to it, one per hop (empty unless it reached the row).
     pub path: Vec<i64>,
     /// The entity at the end of `path`, whose mention of the row brought it in.
     pub via_entity: Option<i64>,
@@ -101,7 +99,7 @@ pub fn structure(members: Vec<Row>, reached: Vec<Row>, max_evidence: usize, link
             reference: r.reference.clone(),
             as_of: r.timestamp.clone(),
             why: r.why.clone(),
-            hops: r.hops,
+            hops: (!r.path.is_empty()).then_some(r.path.len() as i64),
             path: r.path.clone(),
             via_entity: r.via_entity,
             roles: roles(r, &retained, links),

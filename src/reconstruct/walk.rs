@@ -58,9 +58,8 @@ pub struct Reached {
     pub reference: String,
     /// The predicate of the relation that reached its entity.
     pub predicate: String,
-    /// Relations followed.
-    pub hops: i64,
-    /// Their ids, from the item's own entity out to the one that mentions the record.
+    /// The ids of the relations followed (as many as hops), from the item's own entity out
+    /// to the one that mentions the record.
     pub path: Vec<i64>,
     /// The entity at the far end of `path`: its mention of the record brought the record in.
     pub entity: i64,
@@ -139,10 +138,9 @@ pub fn walk(items: &[Vec<String>], pool: &BTreeSet<String>, graph: &Graph, max_h
         };
         let reached: Vec<Reached> = ordered
             .into_iter()
-            .map(|(hops, _, _, r, entity)| Reached {
+            .map(|(_, _, _, r, entity)| Reached {
                 reference: r.to_owned(),
                 predicate: via[&entity].0.predicate.clone(),
-                hops,
                 path: path_to(entity),
                 entity,
             })
@@ -174,7 +172,7 @@ mod tests {
     }
 
     fn refs(r: &[Reached]) -> Vec<(&str, i64)> {
-        r.iter().map(|x| (x.reference.as_str(), x.hops)).collect()
+        r.iter().map(|x| (x.reference.as_str(), x.path.len() as i64)).collect()
     }
 
     #[test]

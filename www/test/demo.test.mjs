@@ -12,10 +12,10 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../serve.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, offline, watch } from './harness.mjs';
 
 const OUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const PKG = fileURLToPath(new URL('../../pkg/associative_memory.js', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 // The corpus declares "Ledger Service" with the aliases ledger-svc, 台帳サービス and
 // "the ledger"; Kaito Mori maintains it (mem:2), and it depends on Ledger DB (mem:3).
@@ -40,21 +40,10 @@ describe('traverse demo', { skip: existsSync(PKG) ? false : `no wasm package at 
   before(async () => {
     await mkdir(OUT, { recursive: true });
     server = await serve({ port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--disable-quic'],
-    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`); });
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
-    page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
-    // Nothing may leave 127.0.0.1.
-    await page.route((url) => url.hostname !== '127.0.0.1', (route) => {
-      problems.push(`external request: ${route.request().url()}`);
-      return route.abort();
-    });
+    watch(page, problems);
+    await offline(page, problems);
   });
 
   after(async () => {

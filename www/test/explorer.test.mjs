@@ -17,12 +17,10 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../serve.mjs';
 import { buildPage } from '../explorer/build.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, offline, watch as watchPage } from './harness.mjs';
 
 const OUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const PKG = fileURLToPath(new URL('../../pkg/view.js', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-quic'];
 
 describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; run scripts/build-wasm.sh` }, () => {
   let server;
@@ -45,12 +43,7 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
   });
   const byName = async (name) => (await drawn()).entities.find((e) => e.name === name);
 
-  function watch(p) {
-    p.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`); });
-    p.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    p.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
-    p.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
-  }
+  const watch = (p) => watchPage(p, problems, { warnings: true });
 
   async function search(text) {
     await page.fill('#entity-input', text);
@@ -80,10 +73,7 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     // Nothing may leave 127.0.0.1: the page is bundled whole.
-    await context.route((u) => u.hostname !== '127.0.0.1', (route) => {
-      problems.push(`external request: ${route.request().url()}`);
-      return route.abort();
-    });
+    await offline(context, problems);
     page = await context.newPage();
     watch(page);
   });

@@ -1,5 +1,5 @@
-// What the package tests and package-bench.mjs share: Chromium's flags and starting an
-// edge worker in workerd.
+// What the package tests and package-bench.mjs share: Chromium's flags, watching a page for
+// what it must never do, and starting an edge worker in workerd.
 
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,26 @@ import { CONSUMER } from './pack.mjs';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-quic'];
+
+/**
+ * Records in `problems` what a page under test must never do: log an error (and, with
+ * `warnings`, a warning), throw, or have a request fail or answer 4xx/5xx.
+ */
+export function watch(page, problems, { warnings = false } = {}) {
+  const logged = warnings ? ['error', 'warning'] : ['error'];
+  page.on('console', (msg) => { if (logged.includes(msg.type())) problems.push(`console.${msg.type()}: ${msg.text()}`); });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+}
+
+/** Aborts, and records in `problems`, every request of `target` (a page or a context) that would leave 127.0.0.1. */
+export function offline(target, problems) {
+  return target.route((u) => u.hostname !== '127.0.0.1', (route) => {
+    problems.push(`external request: ${route.request().url()}`);
+    return route.abort();
+  });
+}
 
 function freePort() {
   return new Promise((resolve) => {

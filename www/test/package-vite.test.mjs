@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { build, createServer, preview } from 'vite';
 import { chromium } from 'playwright-core';
 import { CONSUMER } from './pack.mjs';
-import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, offline, watch } from './harness.mjs';
 
 const APP = join(CONSUMER, 'app');
 const OUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
@@ -44,10 +44,7 @@ describe('Vite apps using the package in Chromium', () => {
   /** A new tab that records every console error, page error and failed or external request. */
   async function tab() {
     const page = await context.newPage();
-    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`); });
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()}`));
-    page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+    watch(page, problems);
     return page;
   }
   async function settled(page) {
@@ -58,10 +55,7 @@ describe('Vite apps using the package in Chromium', () => {
   before(async () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 900, height: 520 } });
-    await context.route((u) => u.hostname !== '127.0.0.1', (route) => {
-      problems.push(`external request: ${route.request().url()}`);
-      return route.abort();
-    });
+    await offline(context, problems);
   });
 
   after(async () => {

@@ -16,15 +16,13 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 import { serve } from '../serve.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, offline, watch } from './harness.mjs';
 import { buildPage } from '../explorer/build.mjs';
 import { CONSUMER } from './pack.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 const OUT = fileURLToPath(new URL('test-output/', ROOT));
 const PKG = fileURLToPath(new URL('pkg/', ROOT));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-quic'];
 
 describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`) ? false : 'no pkg/view.js; run scripts/build-wasm.sh' }, () => {
   let server;
@@ -52,15 +50,10 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     await mkdir(OUT, { recursive: true });
     await buildPage('view-host');
     server = await serve({ port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 900, height: 700 } });
-    page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`); });
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
-    await page.route((u) => u.hostname !== '127.0.0.1', (route) => {
-      problems.push(`external request: ${route.request().url()}`);
-      return route.abort();
-    });
+    watch(page, problems, { warnings: true });
+    await offline(page, problems);
   });
 
   after(async () => {
