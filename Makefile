@@ -10,6 +10,7 @@ build: setup
 	bash scripts/build-wasm.sh
 
 test-native: setup
+	cargo fmt --check
 	cargo test
 
 test-wasm: setup

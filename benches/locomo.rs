@@ -75,10 +75,8 @@ const PRINT_ORDER: [&str; 5] = ["single_hop", "multi_hop", "temporal", "open_dom
 
 // ---- time ---------------------------------------------------------------------------
 
-const MONTHS: [&str; 12] = [
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-    "december",
-];
+const MONTHS: [&str; 12] =
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 
 /// Python's `datetime.strptime(s.strip(), "%I:%M %p on %d %B, %Y")` read as UTC, in epoch ms.
 /// (Month names full, any case; the three-letter form is accepted too.)
@@ -196,7 +194,8 @@ fn ndcg10(ranked: &[String], relevant: &HashSet<String>) -> Option<f64> {
         return None;
     }
     // fold from +0.0 (an empty f64 `sum()` is -0.0 in Rust, which would print as -0.0)
-    let dcg = ranked.iter().take(10).enumerate().filter(|(_, r)| relevant.contains(*r)).fold(0.0, |a, (i, _)| a + 1.0 / ((i + 2) as f64).log2());
+    let dcg =
+        ranked.iter().take(10).enumerate().filter(|(_, r)| relevant.contains(*r)).fold(0.0, |a, (i, _)| a + 1.0 / ((i + 2) as f64).log2());
     let idcg = (0..relevant.len().min(10)).fold(0.0, |a, i| a + 1.0 / ((i + 2) as f64).log2());
     Some(dcg / idcg)
 }
@@ -221,7 +220,9 @@ impl Vectors {
         Ok(Vectors(map.into_iter().collect()))
     }
     fn get(&self, text: &str) -> Result<&Value, String> {
-        self.0.get(text).ok_or_else(|| format!("the vector cache has no entry for {text:?} (a miss stops the run, as in the reference driver)"))
+        self.0
+            .get(text)
+            .ok_or_else(|| format!("the vector cache has no entry for {text:?} (a miss stops the run, as in the reference driver)"))
     }
 }
 
@@ -420,9 +421,9 @@ fn parse_args() -> Result<Options, String> {
     o.engine = match engine.as_str() {
         "ours" => Engine::Ours,
         "reference" => {
-            let venv = std::env::var("CPERSONA_VENV").map(PathBuf::from).unwrap_or_else(|_| {
-                PathBuf::from(std::env::var("HOME").unwrap_or_else(|_| "/root".into())).join(".cache/cpersona-venv")
-            });
+            let venv = std::env::var("CPERSONA_VENV")
+                .map(PathBuf::from)
+                .unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_else(|_| "/root".into())).join(".cache/cpersona-venv"));
             Engine::Reference {
                 python: python.unwrap_or_else(|| venv.join("bin/python")),
                 driver: driver.unwrap_or_else(|| PathBuf::from("../shared/conformance/cpersona_driver.py")),
@@ -470,7 +471,10 @@ fn main() {
     let mut first_error: Option<String> = None;
     let mut store_ms: Vec<f64> = Vec::new();
     let mut recon_ms: Vec<f64> = Vec::new();
-    let mut dump = o.per_question.as_ref().map(|p| std::io::BufWriter::new(std::fs::File::create(p).unwrap_or_else(|e| fail(format!("cannot create {}: {e}", p.display())))));
+    let mut dump = o
+        .per_question
+        .as_ref()
+        .map(|p| std::io::BufWriter::new(std::fs::File::create(p).unwrap_or_else(|e| fail(format!("cannot create {}: {e}", p.display())))));
     let wall = Instant::now();
 
     for file in &files {
@@ -485,7 +489,9 @@ fn main() {
         let questions: Vec<String> = qs.iter().map(|q| str_of(q.get("question").unwrap_or(&Value::Null))).collect();
         let (dia_of, answers) = match &o.engine {
             Engine::Ours => run_ours(file, &ts, last.when_ms, &questions, vectors.as_ref(), o.extra.as_ref(), &mut store_ms, &mut recon_ms),
-            Engine::Reference { python, driver } => run_reference(file, &ts, last.when_ms, &questions, o.vectors.as_deref(), o.extra.as_ref(), python, driver),
+            Engine::Reference { python, driver } => {
+                run_reference(file, &ts, last.when_ms, &questions, o.vectors.as_deref(), o.extra.as_ref(), python, driver)
+            }
         };
         for ((q, question), answer) in qs.iter().zip(&questions).zip(answers) {
             let (result, err) = match answer {
@@ -545,7 +551,13 @@ fn main() {
     };
     let mut out = table.clone();
     out.insert("setting".into(), json!(setting));
-    out.insert("engine".into(), json!(match o.engine { Engine::Ours => "associative-memory", Engine::Reference { .. } => "reference (cpersona_driver.py)" }));
+    out.insert(
+        "engine".into(),
+        json!(match o.engine {
+            Engine::Ours => "associative-memory",
+            Engine::Reference { .. } => "reference (cpersona_driver.py)",
+        }),
+    );
     out.insert("vectors".into(), json!(o.vectors.as_ref().map(|p| p.display().to_string())));
     if let Some(extra) = &o.extra {
         out.insert("extra".into(), Value::Object(extra.clone()));
@@ -568,8 +580,13 @@ fn main() {
     keys.push("mean_of_categories".into());
     keys.push("mean_of_questions".into());
     println!();
-    println!("LoCoMo NDCG@10 ({}, {setting}{}; {} files, {} questions, {errors} errors, {wall_s:.1} s)",
-        out["engine"].as_str().unwrap(), if o.extra.is_some() { ", OFF-PROTOCOL --extra" } else { "" }, files.len(), all.len());
+    println!(
+        "LoCoMo NDCG@10 ({}, {setting}{}; {} files, {} questions, {errors} errors, {wall_s:.1} s)",
+        out["engine"].as_str().unwrap(),
+        if o.extra.is_some() { ", OFF-PROTOCOL --extra" } else { "" },
+        files.len(),
+        all.len()
+    );
     match &reference {
         None => {
             println!("{:<20} {:>8} {:>6}", "category", "this run", "n");
@@ -590,17 +607,28 @@ fn main() {
                     None => println!("{:<20} {:>8.2} {:>10} {:>8} {:>6} {:>6}", k, ours, "-", "", n, rn),
                 }
             }
-            let beaten: Vec<&str> = PRINT_ORDER.iter().copied().filter(|k| {
-                matches!((table.get(*k).and_then(Value::as_f64), r.get(*k).and_then(Value::as_f64)), (Some(a), Some(b)) if a > b)
-            }).collect();
-            println!("categories above the reference: {}/{} {:?}", beaten.len(), PRINT_ORDER.iter().filter(|k| table.contains_key(**k)).count(), beaten);
+            let beaten: Vec<&str> = PRINT_ORDER
+                .iter()
+                .copied()
+                .filter(
+                    |k| matches!((table.get(*k).and_then(Value::as_f64), r.get(*k).and_then(Value::as_f64)), (Some(a), Some(b)) if a > b),
+                )
+                .collect();
+            println!(
+                "categories above the reference: {}/{} {:?}",
+                beaten.len(),
+                PRINT_ORDER.iter().filter(|k| table.contains_key(**k)).count(),
+                beaten
+            );
         }
     }
     if let Engine::Ours = o.engine {
-        println!("store: mean {:.3} ms; reconstruct: mean {:.3} ms, p95 {:.3} ms",
+        println!(
+            "store: mean {:.3} ms; reconstruct: mean {:.3} ms, p95 {:.3} ms",
             out["timing"]["store"]["mean_ms"].as_f64().unwrap_or(f64::NAN),
             out["timing"]["reconstruct"]["mean_ms"].as_f64().unwrap_or(f64::NAN),
-            out["timing"]["reconstruct"]["p95_ms"].as_f64().unwrap_or(f64::NAN));
+            out["timing"]["reconstruct"]["p95_ms"].as_f64().unwrap_or(f64::NAN)
+        );
     }
 
     if let Some(p) = &o.json {

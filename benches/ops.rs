@@ -229,7 +229,11 @@ fn print_run(run: &Run, label: &str) {
             f("p95_ms"),
             f("max_ms"),
             f("total_ms"),
-            if k.errors > 0 { format!("   ERRORS {} (first: {})", k.errors, k.first_error.as_deref().unwrap_or("")) } else { String::new() }
+            if k.errors > 0 {
+                format!("   ERRORS {} (first: {})", k.errors, k.first_error.as_deref().unwrap_or(""))
+            } else {
+                String::new()
+            }
         );
     }
 }
@@ -244,7 +248,11 @@ fn main() {
         .unwrap_or_else(|| "../shared/conformance/bench/bench_1000.json".into());
     let workload_path = {
         let p = std::path::Path::new(&workload_path);
-        if p.is_absolute() { p.to_path_buf() } else { std::path::Path::new(manifest).join(p) }
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            std::path::Path::new(manifest).join(p)
+        }
     };
     let json_path = flag("--json").or_else(|| std::env::var("BENCH_JSON").ok());
     let runs: usize = flag("--runs")

@@ -102,13 +102,46 @@ impl Rng {
 // ---- the workload ----------------------------------------------------------------------
 
 const SYLLABLES: [&str; 32] = [
-    "ka", "lo", "mi", "ren", "tu", "sa", "vel", "dor", "ni", "qua", "ber", "xi", "po", "lan", "te", "ru", "zo",
-    "fen", "gi", "mar", "os", "ul", "ith", "ae", "bro", "cas", "dun", "el", "hap", "jor", "wy", "ost",
+    "ka", "lo", "mi", "ren", "tu", "sa", "vel", "dor", "ni", "qua", "ber", "xi", "po", "lan", "te", "ru", "zo", "fen", "gi", "mar", "os",
+    "ul", "ith", "ae", "bro", "cas", "dun", "el", "hap", "jor", "wy", "ost",
 ];
 const FUNCTION_WORDS: [&str; 36] = [
-    "the", "a", "and", "to", "of", "in", "it", "is", "was", "that", "for", "on", "with", "my", "we", "you", "i",
-    "me", "at", "so", "but", "this", "be", "have", "had", "just", "about", "really", "they", "from", "our", "some",
-    "yesterday", "last", "week", "new",
+    "the",
+    "a",
+    "and",
+    "to",
+    "of",
+    "in",
+    "it",
+    "is",
+    "was",
+    "that",
+    "for",
+    "on",
+    "with",
+    "my",
+    "we",
+    "you",
+    "i",
+    "me",
+    "at",
+    "so",
+    "but",
+    "this",
+    "be",
+    "have",
+    "had",
+    "just",
+    "about",
+    "really",
+    "they",
+    "from",
+    "our",
+    "some",
+    "yesterday",
+    "last",
+    "week",
+    "new",
 ];
 const QUESTION_WORDS: [&str; 6] = ["what", "when", "where", "who", "how", "why"];
 const VOCAB: usize = 5000;
@@ -279,14 +312,20 @@ fn parse_args() -> Opts {
     let flag = |name: &str| argv.iter().position(|a| a == name).and_then(|i| argv.get(i + 1)).cloned();
     for (i, a) in argv.iter().enumerate() {
         let is_value = i > 0 && argv[i - 1].starts_with("--") && argv[i - 1] != "--bench";
-        if a.starts_with("--") && !is_value && !["--bench", "--sizes", "--settings", "--queries", "--rounds", "--warmup", "--dim", "--json", "--cache-dir"].contains(&a.as_str()) {
+        if a.starts_with("--")
+            && !is_value
+            && !["--bench", "--sizes", "--settings", "--queries", "--rounds", "--warmup", "--dim", "--json", "--cache-dir"]
+                .contains(&a.as_str())
+        {
             fail(format!("unknown argument {a:?}; flags: --sizes --settings --queries --rounds --warmup --dim --json --cache-dir"));
         }
     }
     let list = |s: String| s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect::<Vec<_>>();
     let sizes = flag("--sizes").or_else(|| std::env::var("SCALE_SIZES").ok()).unwrap_or_else(|| "1000,10000,100000".into());
     let settings = flag("--settings").or_else(|| std::env::var("SCALE_SETTINGS").ok()).unwrap_or_else(|| "lexical,vectors".into());
-    let num = |name: &str, default: usize| flag(name).map(|v| v.parse().unwrap_or_else(|_| fail(format!("{name} takes a number")))).unwrap_or(default);
+    let num = |name: &str, default: usize| {
+        flag(name).map(|v| v.parse().unwrap_or_else(|_| fail(format!("{name} takes a number")))).unwrap_or(default)
+    };
     let o = Opts {
         sizes: list(sizes).into_iter().map(|s| s.replace('_', "").parse().unwrap_or_else(|_| fail(format!("bad size {s:?}")))).collect(),
         settings: list(settings),
@@ -373,7 +412,13 @@ fn main() {
     let qs = queries(&lex, o.queries);
     let want_vectors = o.settings.iter().any(|s| s == "vectors");
     let (all_vecs, qvecs) = if want_vectors { vectors(max_n, o.queries, o.dim) } else { (vec![], vec![]) };
-    eprintln!("generated {} memories and {} queries{} in {:.1} s", max_n, qs.len(), if want_vectors { format!(" with {}-d vectors", o.dim) } else { String::new() }, t.elapsed().as_secs_f64());
+    eprintln!(
+        "generated {} memories and {} queries{} in {:.1} s",
+        max_n,
+        qs.len(),
+        if want_vectors { format!(" with {}-d vectors", o.dim) } else { String::new() },
+        t.elapsed().as_secs_f64()
+    );
     let base = parse_iso(BASE_TIME).unwrap();
 
     let mut results: Vec<Value> = Vec::new();
@@ -429,7 +474,11 @@ fn main() {
                 qs.iter()
                     .enumerate()
                     .map(|(i, q)| {
-                        let mut a = if tool == "recall" { json!({"agent_id": "bench", "query": q, "limit": 10}) } else { json!({"agent_id": "bench", "query": q, "count": 10}) };
+                        let mut a = if tool == "recall" {
+                            json!({"agent_id": "bench", "query": q, "limit": 10})
+                        } else {
+                            json!({"agent_id": "bench", "query": q, "count": 10})
+                        };
                         if with_vec {
                             a["query_embedding"] = json!(qvecs[i]);
                         }
@@ -450,23 +499,43 @@ fn main() {
 
     // ---- the table, with ratios to the smallest size of each setting ----
     println!();
-    println!("scale: native, in-memory; {} queries x {} round(s) after {} warm-up calls; ms; ratio = mean (p95) / the same at the smallest size", o.queries, o.rounds, o.warmup.min(o.queries));
-    println!("{:<8} {:>8} {:>9} {:>11} | {:>9} {:>9} {:>13} | {:>9} {:>9} {:>13}", "setting", "n", "build s", "store mean", "rec mean", "rec p95", "rec ratio", "recon mean", "recon p95", "recon ratio");
+    println!(
+        "scale: native, in-memory; {} queries x {} round(s) after {} warm-up calls; ms; ratio = mean (p95) / the same at the smallest size",
+        o.queries,
+        o.rounds,
+        o.warmup.min(o.queries)
+    );
+    println!(
+        "{:<8} {:>8} {:>9} {:>11} | {:>9} {:>9} {:>13} | {:>9} {:>9} {:>13}",
+        "setting", "n", "build s", "store mean", "rec mean", "rec p95", "rec ratio", "recon mean", "recon p95", "recon ratio"
+    );
     for setting in &o.settings {
         let rows: Vec<&Value> = results.iter().filter(|r| r["setting"] == json!(setting)).collect();
         let first = rows.first().copied();
         for r in &rows {
             let cell = |op: &str, k: &str| r[op][k].as_f64();
-            let ratio = |op: &str| match (cell(op, "mean_ms"), cell(op, "p95_ms"), first.and_then(|f| f[op]["mean_ms"].as_f64()), first.and_then(|f| f[op]["p95_ms"].as_f64())) {
+            let ratio = |op: &str| match (
+                cell(op, "mean_ms"),
+                cell(op, "p95_ms"),
+                first.and_then(|f| f[op]["mean_ms"].as_f64()),
+                first.and_then(|f| f[op]["p95_ms"].as_f64()),
+            ) {
                 (Some(m), Some(p), Some(m0), Some(p0)) => format!("{:.2} ({:.2})", m / m0, p / p0),
                 _ => r[op].get("skipped").map(|_| "skipped".to_string()).unwrap_or_else(|| "-".into()),
             };
             let f = |x: Option<f64>| x.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
             println!(
                 "{:<8} {:>8} {:>9} {:>11} | {:>9} {:>9} {:>13} | {:>9} {:>9} {:>13}",
-                setting, r["n"], r["build"]["seconds"].as_f64().map(|s| format!("{s:.1}")).unwrap_or_else(|| "cached".into()),
-                f(r["build"]["store"]["mean_ms"].as_f64()), f(cell("recall", "mean_ms")), f(cell("recall", "p95_ms")), ratio("recall"),
-                f(cell("reconstruct", "mean_ms")), f(cell("reconstruct", "p95_ms")), ratio("reconstruct"),
+                setting,
+                r["n"],
+                r["build"]["seconds"].as_f64().map(|s| format!("{s:.1}")).unwrap_or_else(|| "cached".into()),
+                f(r["build"]["store"]["mean_ms"].as_f64()),
+                f(cell("recall", "mean_ms")),
+                f(cell("recall", "p95_ms")),
+                ratio("recall"),
+                f(cell("reconstruct", "mean_ms")),
+                f(cell("reconstruct", "p95_ms")),
+                ratio("reconstruct"),
             );
         }
     }

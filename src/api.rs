@@ -30,11 +30,7 @@ fn write_scope(a: &Args) -> Result<WriteScope> {
 }
 
 fn read_scope(a: &Args) -> Result<ReadScope> {
-    Ok(ReadScope {
-        agent_id: a.required_text("agent_id")?,
-        project_id: a.string("project_id")?,
-        channel: a.string("channel")?,
-    })
+    Ok(ReadScope { agent_id: a.required_text("agent_id")?, project_id: a.string("project_id")?, channel: a.string("channel")? })
 }
 
 /// Where a memory came from (`{type, id, name}`); defaults to the storing agent.
@@ -52,9 +48,7 @@ pub struct Source {
 impl Source {
     fn from_json(v: &Value) -> Result<Source> {
         let a = Args::new(v, &["type", "id", "name"]).map_err(|e| rename_field(e, "source"))?;
-        let field = |name: &str| -> Result<String> {
-            a.string(name).map_err(|e| rename_field(e, "source")).map(Option::unwrap_or_default)
-        };
+        let field = |name: &str| -> Result<String> { a.string(name).map_err(|e| rename_field(e, "source")).map(Option::unwrap_or_default) };
         Ok(Source { kind: field("type")?, id: field("id")?, name: field("name")? })
     }
 }
@@ -120,7 +114,10 @@ pub struct StoreOptions {
 impl StoreOptions {
     /// Reads and checks `store` options.
     pub fn from_json(v: &Value) -> Result<Self> {
-        let a = Args::new(v, &["agent_id", "project_id", "channel", "content", "timestamp", "source", "metadata", "embedding", "associations"])?;
+        let a = Args::new(
+            v,
+            &["agent_id", "project_id", "channel", "content", "timestamp", "source", "metadata", "embedding", "associations"],
+        )?;
         Ok(StoreOptions {
             scope: write_scope(&a)?,
             content: a.required_text("content")?,
@@ -301,7 +298,11 @@ impl GetContentsOptions {
         let a = Args::new(v, &["agent_id", "refs"])?;
         let list = a.array("refs")?.ok_or_else(|| Error::Missing { field: "refs".into() })?;
         if list.is_empty() || list.len() > GET_CONTENTS_MAX_REFS {
-            return Err(Error::OutOfRange { field: "refs".into(), range: format!("1–{GET_CONTENTS_MAX_REFS} refs"), got: list.len().to_string() });
+            return Err(Error::OutOfRange {
+                field: "refs".into(),
+                range: format!("1–{GET_CONTENTS_MAX_REFS} refs"),
+                got: list.len().to_string(),
+            });
         }
         let refs = list
             .iter()
@@ -435,10 +436,24 @@ impl ReconstructOptions {
     /// Reads and checks `reconstruct` options.
     pub fn from_json(v: &Value) -> Result<Self> {
         use reconstruct_bounds::*;
-        let a = Args::new(v, &[
-            "agent_id", "project_id", "channel", "query", "query_embedding", "count", "top_k", "max_hops",
-            "max_evidence", "budget", "deep", "trace", "source_id",
-        ])?;
+        let a = Args::new(
+            v,
+            &[
+                "agent_id",
+                "project_id",
+                "channel",
+                "query",
+                "query_embedding",
+                "count",
+                "top_k",
+                "max_hops",
+                "max_evidence",
+                "budget",
+                "deep",
+                "trace",
+                "source_id",
+            ],
+        )?;
         let mut lowered = Vec::new();
         let mut bound = |name: &'static str, min: i64, (default, cap): (i64, i64)| -> Result<i64> {
             let (value, was_lowered) = a.capped(name, min, cap, default)?;

@@ -30,11 +30,8 @@ pub fn type_name(v: &Value) -> String {
 impl<'a> Args<'a> {
     /// Checks that `value` is an object whose keys are all in `accepted`.
     pub fn new(value: &'a Value, accepted: &[&str]) -> Result<Self> {
-        let obj = value.as_object().ok_or_else(|| Error::WrongType {
-            field: "options".into(),
-            expected: "an object",
-            got: type_name(value),
-        })?;
+        let obj =
+            value.as_object().ok_or_else(|| Error::WrongType { field: "options".into(), expected: "an object", got: type_name(value) })?;
         if let Some(unknown) = obj.keys().find(|k| !accepted.contains(&k.as_str())) {
             return Err(Error::UnknownOption { field: unknown.clone(), accepted: accepted.join(", ") });
         }

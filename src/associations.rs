@@ -245,7 +245,8 @@ impl Declarer<'_> {
                 _ if index >= MAX_ITEMS => drop(report, label, format!("beyond the {MAX_ITEMS}-item bound")),
                 None => drop(report, label, "must be an integer relation id"),
                 Some(id) => {
-                    done.relations += self.conn.execute("DELETE FROM relations WHERE id = ? AND agent_id = ?", params![id, self.scope.agent_id])? as u32
+                    done.relations +=
+                        self.conn.execute("DELETE FROM relations WHERE id = ? AND agent_id = ?", params![id, self.scope.agent_id])? as u32
                 }
             }
         }

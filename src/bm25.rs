@@ -83,7 +83,11 @@ impl Stats {
             .iter()
             .map(|&h| {
                 let idf = ((n - h as f64 + 0.5) / (h as f64 + 0.5)).ln();
-                if idf <= 0.0 { 1e-6 } else { idf }
+                if idf <= 0.0 {
+                    1e-6
+                } else {
+                    idf
+                }
             })
             .collect();
         Stats { avgdl: total_tokens as f64 / n, idf }

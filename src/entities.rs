@@ -13,7 +13,8 @@ use std::collections::BTreeMap;
 /// The ids of entities a normalized name or alias names (two `?` for the name), each side
 /// read through its own index; scoping joins on these ids, so a lookup never scans an
 /// agent's entities.
-const NAMED: &str = "(SELECT id FROM entities WHERE normalized = ? UNION SELECT entity_id FROM entity_aliases WHERE normalized = ?) AS named";
+const NAMED: &str =
+    "(SELECT id FROM entities WHERE normalized = ? UNION SELECT entity_id FROM entity_aliases WHERE normalized = ?) AS named";
 
 fn with(clause: Clause, tail: impl IntoIterator<Item = Value>) -> Vec<Value> {
     let mut params = clause.params;

@@ -181,12 +181,8 @@ impl Memory {
     /// first; only then are they copied over this one, so bad bytes change nothing.
     pub fn import(&mut self, bytes: &[u8]) -> Result<()> {
         let mut scratch = Connection::open_in_memory()?;
-        scratch
-            .deserialize_read_exact(MAIN_DB, bytes, bytes.len(), false)
-            .map_err(|e| Error::NotAMemory(e.to_string()))?;
-        let check: String = scratch
-            .query_row("PRAGMA quick_check", [], |r| r.get(0))
-            .map_err(|e| Error::NotAMemory(e.to_string()))?;
+        scratch.deserialize_read_exact(MAIN_DB, bytes, bytes.len(), false).map_err(|e| Error::NotAMemory(e.to_string()))?;
+        let check: String = scratch.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(|e| Error::NotAMemory(e.to_string()))?;
         if check != "ok" {
             return Err(Error::NotAMemory(format!("integrity check failed: {check}")));
         }

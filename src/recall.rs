@@ -48,11 +48,10 @@ pub const GATE_RATIO: f64 = 0.4;
 /// Words that carry no retrieval signal on their own; a query made only of them matches
 /// nothing rather than everything.
 const STOPWORDS: &[&str] = &[
-    "a", "about", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do",
-    "does", "for", "from", "had", "has", "have", "he", "her", "him", "his", "how", "i", "if", "in", "into",
-    "is", "it", "its", "me", "my", "of", "on", "or", "our", "she", "so", "than", "that", "the", "their",
-    "them", "then", "there", "these", "they", "this", "to", "us", "was", "we", "were", "what", "when",
-    "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your",
+    "a", "about", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do", "does", "for", "from",
+    "had", "has", "have", "he", "her", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or",
+    "our", "she", "so", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "us", "was", "we", "were",
+    "what", "when", "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your",
 ];
 
 /// The lexical terms of a query: normalized runs of letters and digits (any script),
@@ -126,7 +125,14 @@ pub struct Request<'a> {
 
 impl<'a> Request<'a> {
     /// A request for the caller's query as given, with no extra terms.
-    pub fn new(scope: &'a ReadScope, source_id: &'a str, query: &str, query_embedding: Option<&'a [f32]>, depth: usize, deep: bool) -> Self {
+    pub fn new(
+        scope: &'a ReadScope,
+        source_id: &'a str,
+        query: &str,
+        query_embedding: Option<&'a [f32]>,
+        depth: usize,
+        deep: bool,
+    ) -> Self {
         Request { scope, source_id, terms: terms(query), extra_terms: Vec::new(), query_embedding, depth, deep }
     }
 }
@@ -209,10 +215,8 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
         like.join(" + "),
         like.join(" OR ")
     );
-    let patterns: Vec<Value> = all
-        .iter()
-        .map(|t| Value::Text(format!("%{}%", t.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"))))
-        .collect();
+    let patterns: Vec<Value> =
+        all.iter().map(|t| Value::Text(format!("%{}%", t.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")))).collect();
     let mut params = patterns.clone();
     params.extend(patterns);
     params.extend(iso_params);
@@ -231,7 +235,9 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
     // Every match among the agent's records, whatever project or channel, with whether the
     // call may read it: the agent's statistics count them all, only the readable are ranked.
     let (readable, iso_params) = scope_sql(req, kind);
-    let sql = format!("SELECT t.id, {texts}, {readable} FROM {fts} f CROSS JOIN {table} t ON t.id = f.rowid WHERE {fts} MATCH ? AND t.agent_id = ?");
+    let sql = format!(
+        "SELECT t.id, {texts}, {readable} FROM {fts} f CROSS JOIN {table} t ON t.id = f.rowid WHERE {fts} MATCH ? AND t.agent_id = ?"
+    );
     let expression = long.iter().map(|t| quoted(t)).collect::<Vec<_>>().join(" OR ");
     let params = iso_params.into_iter().chain([Value::Text(expression), agent.clone()]);
     let phrases: Vec<Phrase> = long.iter().map(|t| Phrase::new(t)).collect();
@@ -253,11 +259,10 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
     if candidates.is_empty() {
         return Ok(Vec::new());
     }
-    let (records, tokens): (i64, i64) = conn.query_row(
-        "SELECT records, tokens FROM text_stats WHERE agent_id = ? AND kind = ?",
-        [agent, Value::Text(tag.into())],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
+    let (records, tokens): (i64, i64) =
+        conn.query_row("SELECT records, tokens FROM text_stats WHERE agent_id = ? AND kind = ?", [agent, Value::Text(tag.into())], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
     let stats = Stats::new(records, tokens, &hits_per_phrase);
     let mut scored: Vec<(f64, i64)> = candidates.iter().map(|(id, freqs, len)| (stats.score(freqs, *len), *id)).collect();
     scored.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
@@ -313,7 +318,11 @@ fn norm(v: &[f32]) -> f64 {
 fn cosine(query: &[f32], qnorm: f64, blob: &[u8]) -> f64 {
     let (dot, sq) = dot_and_square(query, blob);
     let denom = qnorm * f64::from(sq).sqrt();
-    if denom == 0.0 { 0.0 } else { f64::from(dot) / denom }
+    if denom == 0.0 {
+        0.0
+    } else {
+        f64::from(dot) / denom
+    }
 }
 
 /// Combines four lane sums in one fixed order, then adds the tail.
@@ -466,8 +475,11 @@ mod tests {
             let text: Vec<&str> = (0..1 + next(12)).map(|_| words[next(words.len())]).collect();
             let (project, channel) = (["", "p"][next(2)], ["", "c"][next(2)]);
             if i % 4 == 0 {
-                conn.execute("INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, created_at) VALUES ('a', ?, ?, ?, ?, '')",
-                    [project, channel, &text.join(" "), words[next(words.len())]]).unwrap();
+                conn.execute(
+                    "INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, created_at) VALUES ('a', ?, ?, ?, ?, '')",
+                    [project, channel, &text.join(" "), words[next(words.len())]],
+                )
+                .unwrap();
             } else {
                 conn.execute("INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at) VALUES ('a', ?, ?, ?, '{}', '', '')",
                     [project, channel, &text.join(if i % 3 == 0 { "" } else { " " })]).unwrap();
@@ -475,15 +487,22 @@ mod tests {
         }
         let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
         // normalized terms as a query gives them, and a cue's multi-word phrase
-        for query in [&["ledger"][..], &["ledger", "payments"], &["über", "straße"], &["kaito mori", "aaa"], &["台帳台帳"], &["aaaa", "ledgers"]] {
+        for query in
+            [&["ledger"][..], &["ledger", "payments"], &["über", "straße"], &["kaito mori", "aaa"], &["台帳台帳"], &["aaaa", "ledgers"]]
+        {
             let long: Vec<String> = query.iter().map(|t| t.to_string()).collect();
             let long: Vec<&String> = long.iter().collect();
             let req = Request::new(&scope, "", "", None, 1000, false);
             let expression = long.iter().map(|t| quoted(t)).collect::<Vec<_>>().join(" OR ");
             for (kind, fts, table) in [(Kind::Mem, "memories_fts", "memories"), (Kind::Ep, "episodes_fts", "episodes")] {
                 let sql = format!("SELECT -bm25({fts}), t.id FROM {fts} f JOIN {table} t ON t.id = f.rowid WHERE {fts} MATCH ? ORDER BY bm25({fts}), t.id");
-                let want: Vec<(f64, i64)> =
-                    conn.prepare(&sql).unwrap().query_map([&expression], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect();
+                let want: Vec<(f64, i64)> = conn
+                    .prepare(&sql)
+                    .unwrap()
+                    .query_map([&expression], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .unwrap()
+                    .map(Result::unwrap)
+                    .collect();
                 assert!(!want.is_empty(), "{query:?} matches some {table}");
                 assert_eq!(scored_matches(&conn, &req, &long, kind).unwrap(), want, "{query:?} over {table}");
             }

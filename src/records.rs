@@ -1,7 +1,9 @@
 //! Records: memories and episodes, the refs that name them (`mem:<id>`, `ep:<id>`), and
 //! the operations that write, read and delete them.
 
-use crate::api::{ContentItem, DeleteResponse, EpisodeOptions, EpisodeResponse, GetContentsOptions, GetContentsResponse, Source, StoreOptions};
+use crate::api::{
+    ContentItem, DeleteResponse, EpisodeOptions, EpisodeResponse, GetContentsOptions, GetContentsResponse, Source, StoreOptions,
+};
 use crate::error::{Error, Result};
 use crate::scope::ReadScope;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
@@ -153,10 +155,9 @@ pub fn get_contents(conn: &Connection, opts: &GetContentsOptions) -> Result<GetC
         };
         let sql = match r.kind {
             Kind::Mem => format!("SELECT t.content, t.source, t.timestamp, t.metadata FROM memories t WHERE t.id = ? AND {}", iso.sql),
-            Kind::Ep => format!(
-                "SELECT t.summary, NULL, COALESCE(t.start_time, t.created_at), NULL FROM episodes t WHERE t.id = ? AND {}",
-                iso.sql
-            ),
+            Kind::Ep => {
+                format!("SELECT t.summary, NULL, COALESCE(t.start_time, t.created_at), NULL FROM episodes t WHERE t.id = ? AND {}", iso.sql)
+            }
         };
         let mut params = vec![rusqlite::types::Value::Integer(r.id)];
         params.extend(iso.params.iter().cloned());

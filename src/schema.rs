@@ -239,17 +239,32 @@ mod tests {
         let sql = "SELECT agent_id, 'mem', count(*), sum(max(length(content) - 2, 0)) FROM memories GROUP BY agent_id
                    UNION ALL SELECT agent_id, 'ep', count(*), sum(max(length(summary) - 2, 0) + max(length(keywords) - 2, 0)) FROM episodes GROUP BY agent_id
                    ORDER BY 1, 2";
-        conn.prepare(sql).unwrap().query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).unwrap().map(Result::unwrap).collect()
+        conn.prepare(sql)
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
     }
 
     fn stats(conn: &Connection) -> Vec<(String, String, i64, i64)> {
         let sql = "SELECT agent_id, kind, records, tokens FROM text_stats WHERE records > 0 ORDER BY 1, 2";
-        conn.prepare(sql).unwrap().query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).unwrap().map(Result::unwrap).collect()
+        conn.prepare(sql)
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
     }
 
     fn write(conn: &Connection, agent: &str, text: &str) {
-        conn.execute("INSERT INTO memories (agent_id, content, source, timestamp, created_at) VALUES (?, ?, '{}', '', '')", [agent, text]).unwrap();
-        conn.execute("INSERT INTO episodes (agent_id, summary, keywords, created_at) VALUES (?, ?, ?, '')", [agent, text, &text.chars().take(3).collect::<String>()]).unwrap();
+        conn.execute("INSERT INTO memories (agent_id, content, source, timestamp, created_at) VALUES (?, ?, '{}', '', '')", [agent, text])
+            .unwrap();
+        conn.execute(
+            "INSERT INTO episodes (agent_id, summary, keywords, created_at) VALUES (?, ?, ?, '')",
+            [agent, text, &text.chars().take(3).collect::<String>()],
+        )
+        .unwrap();
     }
 
     #[test]

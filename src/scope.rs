@@ -71,10 +71,7 @@ impl WriteScope {
     pub fn visible_buckets(&self) -> Vec<(String, String)> {
         let projects: Vec<&str> = if self.project_id.is_empty() { vec![""] } else { vec![&self.project_id, ""] };
         let channels: Vec<&str> = if self.channel.is_empty() { vec![""] } else { vec![&self.channel, ""] };
-        projects
-            .iter()
-            .flat_map(|p| channels.iter().map(move |c| (p.to_string(), c.to_string())))
-            .collect()
+        projects.iter().flat_map(|p| channels.iter().map(move |c| (p.to_string(), c.to_string()))).collect()
     }
 }
 

@@ -25,7 +25,12 @@ fn rejected_calls_name_the_field_and_write_nothing() {
         ("store", json!({"agent_id": "a", "content": "x", "metadata": [1]}), "wrong_type", Some("metadata")),
         ("store", json!({"agent_id": "a", "content": "x", "contnet": "typo"}), "unknown_option", Some("contnet")),
         ("store", json!("not an object"), "wrong_type", Some("options")),
-        ("archive_episode", json!({"agent_id": "a", "summary": "s", "history": [{"role": "user", "content": "x", "timestamp": "nope"}]}), "invalid_value", Some("history[0].timestamp")),
+        (
+            "archive_episode",
+            json!({"agent_id": "a", "summary": "s", "history": [{"role": "user", "content": "x", "timestamp": "nope"}]}),
+            "invalid_value",
+            Some("history[0].timestamp"),
+        ),
         ("declare_associations", json!({"agent_id": "a", "anchor_ref": "memory-1"}), "bad_ref", Some("anchor_ref")),
         ("declare_associations", json!({"agent_id": "a", "associations": []}), "wrong_type", Some("associations")),
         ("declare_associations", json!({"agent_id": "a", "associations": {"entities": {}}}), "wrong_type", Some("associations.entities")),

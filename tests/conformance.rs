@@ -15,8 +15,17 @@ use std::path::PathBuf;
 
 /// Fields that exist only because the reference is a server (see the conformance README).
 const SERVER_ONLY: &[&str] = &[
-    "advisory", "count_policy", "budget_policy", "used_budget", "reconstruction", "embedded",
-    "requested_count", "requested_top_k", "requested_max_hops", "requested_max_evidence", "requested_budget",
+    "advisory",
+    "count_policy",
+    "budget_policy",
+    "used_budget",
+    "reconstruction",
+    "embedded",
+    "requested_count",
+    "requested_top_k",
+    "requested_max_hops",
+    "requested_max_evidence",
+    "requested_budget",
 ];
 /// Fields this engine adds to the reference's shapes (see `tests/CONFORMANCE.md`): compared
 /// when the reference has them, not reported as extra when it does not.
@@ -174,16 +183,16 @@ fn every_recorded_scenario_matches_the_reference() {
     let documented = documented();
     for path in &names {
         let scenario: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let recorded: Vec<Value> = std::fs::read_to_string(path.with_extension("out.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let recorded: Vec<Value> =
+            std::fs::read_to_string(path.with_extension("out.jsonl")).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
         let name = path.file_stem().unwrap().to_string_lossy();
         let tally = run(&name, &scenario, &recorded, &documented);
         println!(
             "{name}: {} matched, {} documented differences, {} differing, {} skipped",
-            tally.matched, tally.documented, tally.differing.len(), tally.skipped
+            tally.matched,
+            tally.documented,
+            tally.differing.len(),
+            tally.skipped
         );
         for d in &tally.differing {
             println!("  {d}");

@@ -8,8 +8,11 @@ use serde_json::json;
 #[test]
 fn one_declaration_naming_an_entity_twice_yields_one_entity() {
     let mut f = fixture();
-    let out = f.ok("store", json!({"agent_id": "a", "content": "MizEye release notes",
-        "associations": {"entities": [{"name": "MizEye"}, {"name": "MizEye"}, {"name": "  ＭＩＺＥＹＥ "}]}}));
+    let out = f.ok(
+        "store",
+        json!({"agent_id": "a", "content": "MizEye release notes",
+        "associations": {"entities": [{"name": "MizEye"}, {"name": "MizEye"}, {"name": "  ＭＩＺＥＹＥ "}]}}),
+    );
     let ids: Vec<i64> = out["associations"]["entities"].as_array().unwrap().iter().map(|e| e["id"].as_i64().unwrap()).collect();
     assert_eq!(ids, vec![1, 1, 1]);
     assert_eq!(out["associations"]["entities"][0]["created"], true);
@@ -29,7 +32,10 @@ fn spellings_that_normalize_alike_are_one_entity_across_calls() {
 fn an_alias_names_at_most_one_entity() {
     let mut f = fixture();
     f.ok("declare_associations", json!({"agent_id": "a", "associations": {"entities": [{"name": "Kaito Mori", "aliases": ["KM"]}]}}));
-    let out = f.ok("declare_associations", json!({"agent_id": "a", "associations": {"entities": [{"name": "Kazuo Mori", "aliases": ["ｋｍ", "Kazuo"]}]}}));
+    let out = f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "associations": {"entities": [{"name": "Kazuo Mori", "aliases": ["ｋｍ", "Kazuo"]}]}}),
+    );
     assert_eq!(out["dropped"], json!([{"item": "entities[0].aliases[0]", "reason": "already names another entity in this scope"}]));
     assert_eq!(f.names(json!({"agent_id": "a", "entity": "km"})), vec!["Kaito Mori"]);
     assert_eq!(f.names(json!({"agent_id": "a", "entity": "kazuo"})), vec!["Kazuo Mori"]);
@@ -38,12 +44,18 @@ fn an_alias_names_at_most_one_entity() {
 #[test]
 fn deleting_one_of_two_mentioning_memories_keeps_the_shared_structure() {
     let mut f = fixture();
-    f.ok("store", json!({"agent_id": "a", "content": "Kaito maintains ingest.",
+    f.ok(
+        "store",
+        json!({"agent_id": "a", "content": "Kaito maintains ingest.",
         "associations": {"entities": [{"name": "Kaito Mori", "aliases": ["Kaito", "森"]}],
-                         "relations": [{"subject": "Kaito Mori", "predicate": "maintains", "object": "Ingest"}]}}));
-    f.ok("store", json!({"agent_id": "a", "content": "Kaito is on leave.",
+                         "relations": [{"subject": "Kaito Mori", "predicate": "maintains", "object": "Ingest"}]}}),
+    );
+    f.ok(
+        "store",
+        json!({"agent_id": "a", "content": "Kaito is on leave.",
         "associations": {"entities": [{"name": "Kaito"}],
-                         "relations": [{"subject": "Kaito Mori", "predicate": "reports_to", "object": "Aiko"}]}}));
+                         "relations": [{"subject": "Kaito Mori", "predicate": "reports_to", "object": "Aiko"}]}}),
+    );
     let before = f.ok("traverse", json!({"agent_id": "a", "entity": "森"}));
     assert_eq!(before["entities"][0]["mentions"], json!(["mem:1", "mem:2"]));
     assert_eq!(before["relations"].as_array().unwrap().len(), 2);
@@ -65,10 +77,13 @@ fn invariant_8_no_declaration_outlives_its_endpoints() {
     f.ok("store", json!({"agent_id": "a", "content": "one"}));
     f.ok("store", json!({"agent_id": "a", "content": "two"}));
     f.ok("archive_episode", json!({"agent_id": "a", "summary": "an episode"}));
-    f.ok("declare_associations", json!({"agent_id": "a", "anchor_ref": "ep:1", "associations": {
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "anchor_ref": "ep:1", "associations": {
         "entities": [{"name": "X", "aliases": ["ex"]}],
         "relations": [{"subject": "mem:2", "predicate": "corrects", "object": "mem:1"},
-                      {"subject": "X", "predicate": "near", "object": "Y"}]}}));
+                      {"subject": "X", "predicate": "near", "object": "Y"}]}}),
+    );
     let count = |f: &mut common::Fixture, what: &str| -> i64 {
         let e = f.ok("list_entities", json!({"agent_id": "a"}));
         match what {
@@ -81,8 +96,11 @@ fn invariant_8_no_declaration_outlives_its_endpoints() {
     assert_eq!(count(&mut f, "mentions"), 0, "mention of the deleted episode is gone");
     assert_eq!(count(&mut f, "relations"), 0, "relations anchored on the deleted episode are gone");
 
-    f.ok("declare_associations", json!({"agent_id": "a", "associations": {
-        "relations": [{"subject": "X", "predicate": "near", "object": "Y"}]}}));
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "associations": {
+        "relations": [{"subject": "X", "predicate": "near", "object": "Y"}]}}),
+    );
     f.ok("delete_entity", json!({"agent_id": "a", "entity_id": 1}));
     let left = f.ok("list_entities", json!({"agent_id": "a"}));
     assert_eq!(left["total"], 1);
@@ -100,12 +118,17 @@ fn orphans(f: &mut common::Fixture) -> Vec<String> {
     let exists = "(CASE WHEN {r} LIKE 'mem:%' THEN EXISTS (SELECT 1 FROM memories WHERE 'mem:' || id = {r}) \
                    WHEN {r} LIKE 'ep:%' THEN EXISTS (SELECT 1 FROM episodes WHERE 'ep:' || id = {r}) ELSE 1 END)";
     let end = |kind: &str, id: &str| {
-        format!("(CASE {kind} WHEN 'entity' THEN EXISTS (SELECT 1 FROM entities WHERE id = {id}) \
-                 WHEN 'mem' THEN EXISTS (SELECT 1 FROM memories WHERE id = {id}) ELSE EXISTS (SELECT 1 FROM episodes WHERE id = {id}) END)")
+        format!(
+            "(CASE {kind} WHEN 'entity' THEN EXISTS (SELECT 1 FROM entities WHERE id = {id}) \
+                 WHEN 'mem' THEN EXISTS (SELECT 1 FROM memories WHERE id = {id}) ELSE EXISTS (SELECT 1 FROM episodes WHERE id = {id}) END)"
+        )
     };
     let checks = [
         "SELECT 'alias ' || alias FROM entity_aliases WHERE entity_id NOT IN (SELECT id FROM entities)".to_string(),
-        format!("SELECT 'mention ' || ref FROM entity_mentions WHERE entity_id NOT IN (SELECT id FROM entities) OR NOT {}", exists.replace("{r}", "ref")),
+        format!(
+            "SELECT 'mention ' || ref FROM entity_mentions WHERE entity_id NOT IN (SELECT id FROM entities) OR NOT {}",
+            exists.replace("{r}", "ref")
+        ),
         format!(
             "SELECT 'relation ' || id FROM relations WHERE NOT {} OR NOT {} OR (anchor_ref != '' AND NOT {})",
             end("subject_kind", "subject_id"),
@@ -127,12 +150,18 @@ fn record_relations_go_with_either_endpoint() {
     let mut f = fixture();
     f.ok("store", json!({"agent_id": "a", "content": "old"}));
     f.ok("store", json!({"agent_id": "a", "content": "new"}));
-    let d = f.ok("declare_associations", json!({"agent_id": "a", "associations": {"relations": [{"subject": "mem:2", "predicate": "supersedes", "object": "mem:1"}]}}));
+    let d = f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "associations": {"relations": [{"subject": "mem:2", "predicate": "supersedes", "object": "mem:1"}]}}),
+    );
     assert_eq!(d["relations"], json!([1]));
     f.ok("delete_memory", json!({"agent_id": "a", "memory_id": 1}));
     // re-declaring is possible only if the old relation row is gone: a fresh id proves it
     f.ok("store", json!({"agent_id": "a", "content": "newer"}));
-    let d = f.ok("declare_associations", json!({"agent_id": "a", "associations": {"relations": [{"subject": "mem:3", "predicate": "supersedes", "object": "mem:2"}]}}));
+    let d = f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "associations": {"relations": [{"subject": "mem:3", "predicate": "supersedes", "object": "mem:2"}]}}),
+    );
     assert_eq!(d["relations"], json!([2]));
     let r = f.ok("declare_associations", json!({"agent_id": "a", "retract": {"relations": [1, 2]}}));
     assert_eq!(r["retracted"], json!({"relations": 1, "mentions": 0}), "relation 1 was already cascaded away");
@@ -144,8 +173,11 @@ fn limits_are_reported_item_by_item_never_cut_silently() {
     let entities: Vec<_> = (0..66).map(|i| json!({"name": format!("E{i}")})).collect();
     let aliases: Vec<String> = (0..34).map(|i| format!("alias {i}")).collect();
     let long = "x".repeat(257);
-    let out = f.ok("store", json!({"agent_id": "a", "content": "many", "associations": {
-        "entities": entities, "relations": [{"subject": "E0", "predicate": long, "object": "E1"}]}}));
+    let out = f.ok(
+        "store",
+        json!({"agent_id": "a", "content": "many", "associations": {
+        "entities": entities, "relations": [{"subject": "E0", "predicate": long, "object": "E1"}]}}),
+    );
     let dropped = out["associations"]["dropped"].as_array().unwrap();
     let items: Vec<&str> = dropped.iter().map(|d| d["item"].as_str().unwrap()).collect();
     assert_eq!(items, vec!["entities[64]", "entities[65]", "relations[0].predicate"]);
@@ -162,9 +194,12 @@ fn limits_are_reported_item_by_item_never_cut_silently() {
 #[test]
 fn a_store_with_malformed_associations_still_stores_the_memory() {
     let mut f = fixture();
-    let out = f.ok("store", json!({"agent_id": "a", "content": "kept", "associations": {
+    let out = f.ok(
+        "store",
+        json!({"agent_id": "a", "content": "kept", "associations": {
         "entities": [{"name": ""}, "just a string", {"name": "Good", "aliasses": ["typo"]}],
-        "relations": [{"subject": "Good", "predicate": "refers_to", "object": "mem:99"}, 7]}}));
+        "relations": [{"subject": "Good", "predicate": "refers_to", "object": "mem:99"}, 7]}}),
+    );
     assert_eq!(out["ok"], true);
     assert_eq!(out["id"], 1);
     assert_eq!(out["associations"]["entities"], json!([{"id": 1, "name": "Good", "created": true}]));
@@ -182,9 +217,13 @@ fn a_store_with_malformed_associations_still_stores_the_memory() {
 fn retract_removes_only_this_agents_declarations() {
     let mut f = fixture();
     f.ok("store", json!({"agent_id": "a", "content": "x", "associations": {"entities": [{"name": "E"}], "relations": [{"subject": "E", "predicate": "p", "object": "F"}]}}));
-    let other = f.ok("declare_associations", json!({"agent_id": "b", "retract": {"relations": [1], "mentions": [{"entity": 1, "ref": "mem:1"}]}}));
+    let other =
+        f.ok("declare_associations", json!({"agent_id": "b", "retract": {"relations": [1], "mentions": [{"entity": 1, "ref": "mem:1"}]}}));
     assert_eq!(other["retracted"], json!({"relations": 0, "mentions": 0}));
-    let own = f.ok("declare_associations", json!({"agent_id": "a", "retract": {"relations": [1, "one"], "mentions": [{"entity": 1, "ref": "mem:01"}]}}));
+    let own = f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "retract": {"relations": [1, "one"], "mentions": [{"entity": 1, "ref": "mem:01"}]}}),
+    );
     assert_eq!(own["retracted"], json!({"relations": 1, "mentions": 1}));
     assert_eq!(own["dropped"], json!([{"item": "retract.relations[1]", "reason": "must be an integer relation id"}]));
 }

@@ -1,15 +1,18 @@
 //! export / import: the whole database as bytes, and back.
 
 mod common;
-use associative_memory::{Memory, FixedClock, SCHEMA_VERSION};
+use associative_memory::{FixedClock, Memory, SCHEMA_VERSION};
 use common::fixture;
 use serde_json::json;
 
 fn populated() -> common::Fixture {
     let mut f = fixture();
-    f.ok("store", json!({"agent_id": "a", "content": "Kaito Mori wrote the ingestion service.",
+    f.ok(
+        "store",
+        json!({"agent_id": "a", "content": "Kaito Mori wrote the ingestion service.",
         "associations": {"entities": [{"name": "Kaito Mori", "aliases": ["海斗"]}],
-                         "relations": [{"subject": "Kaito Mori", "predicate": "maintains", "object": "Ingestion"}]}}));
+                         "relations": [{"subject": "Kaito Mori", "predicate": "maintains", "object": "Ingestion"}]}}),
+    );
     f.ok("store", json!({"agent_id": "a", "content": "インジェストはキューが満杯だとイベントを落とす。", "metadata": {"k": 1}}));
     f.ok("archive_episode", json!({"agent_id": "a", "summary": "ingest review", "keywords": "ingest queue"}));
     f
@@ -115,7 +118,11 @@ fn bytes_of_any_page_size_import_into_any_memory() {
         let odd_bytes = odd.export().unwrap();
         assert_eq!(page_size_of(&odd_bytes), 4096, "a 4096-page image imports into a {size}-page memory");
         let mut odd = memory_with_page_size(size);
-        odd.call("store", &json!({"agent_id": "a", "content": "odd", "associations": {"entities": [{"name": "Kaito Mori", "aliases": ["海斗"]}]}})).unwrap();
+        odd.call(
+            "store",
+            &json!({"agent_id": "a", "content": "odd", "associations": {"entities": [{"name": "Kaito Mori", "aliases": ["海斗"]}]}}),
+        )
+        .unwrap();
         let odd_bytes = odd.export().unwrap();
         assert_eq!(page_size_of(&odd_bytes), size);
         for file in [false, true] {
@@ -130,7 +137,8 @@ fn bytes_of_any_page_size_import_into_any_memory() {
             m.import(&bytes).unwrap();
             assert_eq!(m.call("traverse", &traverse).unwrap(), want);
             if file {
-                let journal: String = rusqlite::Connection::open(&path).unwrap().query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+                let journal: String =
+                    rusqlite::Connection::open(&path).unwrap().query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
                 assert_eq!(journal, "wal", "the file is back in WAL mode");
             }
         }

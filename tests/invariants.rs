@@ -33,32 +33,61 @@ fn corpus() -> Fixture {
         ("Kaito", "Ledger reconciliation runs nightly at 02:00."),
     ];
     for (i, (who, text)) in texts.iter().enumerate() {
-        f.ok("store", json!({"agent_id": AGENT, "content": text, "timestamp": format!("2026-10-{:02}T09:00:00Z", i + 1),
-            "source": {"type": "User", "id": who, "name": who}}));
+        f.ok(
+            "store",
+            json!({"agent_id": AGENT, "content": text, "timestamp": format!("2026-10-{:02}T09:00:00Z", i + 1),
+            "source": {"type": "User", "id": who, "name": who}}),
+        );
     }
-    f.ok("archive_episode", json!({"agent_id": AGENT, "summary": "Retro on the double charge incident and the ledger retry fix",
+    f.ok(
+        "archive_episode",
+        json!({"agent_id": AGENT, "summary": "Retro on the double charge incident and the ledger retry fix",
         "keywords": "incident ledger retry", "history": [
             {"role": "user", "content": "what happened?", "timestamp": "2026-10-14T08:00:00Z"},
-            {"role": "assistant", "content": "a retry", "timestamp": "2026-10-15T18:00:00Z"}]}));
+            {"role": "assistant", "content": "a retry", "timestamp": "2026-10-15T18:00:00Z"}]}),
+    );
     f
 }
 
 /// Entities, mentions and entity → entity relations over the corpus (no record relations).
 fn declare_entity_graph(f: &mut Fixture) {
     let decl = |f: &mut Fixture, anchor: &str, entities: Value, relations: Value| {
-        f.ok("declare_associations", json!({"agent_id": AGENT, "anchor_ref": anchor,
-            "associations": {"entities": entities, "relations": relations}}));
+        f.ok(
+            "declare_associations",
+            json!({"agent_id": AGENT, "anchor_ref": anchor,
+            "associations": {"entities": entities, "relations": relations}}),
+        );
     };
-    decl(f, "mem:1", json!([{"name": "Kaito Mori", "aliases": ["Kaito", "森"]}, {"name": "Ledger Service", "aliases": ["ledger", "台帳"]}]),
-        json!([{"subject": "Kaito Mori", "predicate": "maintains", "object": "Ledger Service"}]));
-    decl(f, "mem:4", json!([{"name": "Payments API", "aliases": ["payments api"]}, {"name": "Ledger Service"}]),
-        json!([{"subject": "Payments API", "predicate": "depends_on", "object": "Ledger Service"}]));
-    decl(f, "mem:7", json!([{"name": "Mei"}, {"name": "Wallet App", "aliases": ["wallet"]}]),
-        json!([{"subject": "Mei", "predicate": "owns", "object": "Wallet App"}]));
-    decl(f, "mem:13", json!([{"name": "QR Checkout", "aliases": ["QR"]}, {"name": "Payments API"}]),
-        json!([{"subject": "QR Checkout", "predicate": "depends_on", "object": "Payments API"}]));
-    decl(f, "mem:15", json!([{"name": "INC-0412"}, {"name": "Ledger Service"}]),
-        json!([{"subject": "INC-0412", "predicate": "caused_by", "object": "Ledger Service"}]));
+    decl(
+        f,
+        "mem:1",
+        json!([{"name": "Kaito Mori", "aliases": ["Kaito", "森"]}, {"name": "Ledger Service", "aliases": ["ledger", "台帳"]}]),
+        json!([{"subject": "Kaito Mori", "predicate": "maintains", "object": "Ledger Service"}]),
+    );
+    decl(
+        f,
+        "mem:4",
+        json!([{"name": "Payments API", "aliases": ["payments api"]}, {"name": "Ledger Service"}]),
+        json!([{"subject": "Payments API", "predicate": "depends_on", "object": "Ledger Service"}]),
+    );
+    decl(
+        f,
+        "mem:7",
+        json!([{"name": "Mei"}, {"name": "Wallet App", "aliases": ["wallet"]}]),
+        json!([{"subject": "Mei", "predicate": "owns", "object": "Wallet App"}]),
+    );
+    decl(
+        f,
+        "mem:13",
+        json!([{"name": "QR Checkout", "aliases": ["QR"]}, {"name": "Payments API"}]),
+        json!([{"subject": "QR Checkout", "predicate": "depends_on", "object": "Payments API"}]),
+    );
+    decl(
+        f,
+        "mem:15",
+        json!([{"name": "INC-0412"}, {"name": "Ledger Service"}]),
+        json!([{"subject": "INC-0412", "predicate": "caused_by", "object": "Ledger Service"}]),
+    );
     decl(f, "mem:9", json!([{"name": "Kaito"}]), json!([]));
     decl(f, "mem:5", json!([{"name": "Grafana"}]), json!([{"subject": "Grafana", "predicate": "monitors", "object": "Payments API"}]));
 }
@@ -93,7 +122,10 @@ fn invariant_1_recall_is_unchanged_by_the_graph() {
     let mut bare = corpus();
     let mut declared = corpus();
     declare_entity_graph(&mut declared);
-    declared.ok("declare_associations", json!({"agent_id": AGENT, "associations": {"relations": [{"subject": "mem:15", "predicate": "corrects", "object": "mem:14"}]}}));
+    declared.ok(
+        "declare_associations",
+        json!({"agent_id": AGENT, "associations": {"relations": [{"subject": "mem:15", "predicate": "corrects", "object": "mem:14"}]}}),
+    );
     for q in QUERIES {
         for deep in [false, true] {
             let args = json!({"agent_id": AGENT, "query": q, "deep": deep, "limit": 20});
@@ -129,7 +161,18 @@ fn invariant_2_empty_graph_is_a_noop() {
 /// Queries that name no declared entity, so stage 1 adds nothing and everything the graph
 /// changes comes from the walk (a query that names an entity changes the lexical arm by
 /// design: that is stage 1).
-const UNNAMED: &[&str] = &["balances in postgres", "on-call engineer", "failover tested", "release notes", "rate limit", "fraud model transfers", "customers", "roadmap offline mode", "incident charged twice", "retry"];
+const UNNAMED: &[&str] = &[
+    "balances in postgres",
+    "on-call engineer",
+    "failover tested",
+    "release notes",
+    "rate limit",
+    "fraud model transfers",
+    "customers",
+    "roadmap offline mode",
+    "incident charged twice",
+    "retry",
+];
 
 #[test]
 fn invariant_3_association_never_creates_or_reorders_an_item() {
@@ -191,7 +234,11 @@ fn invariant_6_every_element_says_where_it_came_from() {
                 Some(w) if w.starts_with("relation:") && c.get("hops").is_some() => {
                     walked += 1;
                     assert!(c["hops"].as_i64().unwrap() >= 1);
-                    assert_eq!(c["path"].as_array().map(Vec::len), Some(c["hops"].as_u64().unwrap() as usize), "one relation id per hop: {c}");
+                    assert_eq!(
+                        c["path"].as_array().map(Vec::len),
+                        Some(c["hops"].as_u64().unwrap() as usize),
+                        "one relation id per hop: {c}"
+                    );
                     assert!(c["via_entity"].is_i64(), "a walked claim names the entity that brought it in: {c}");
                 }
                 Some(w) => {
@@ -216,13 +263,19 @@ fn invariant_7_isolation_holds_in_the_walk() {
     f.ok("declare_associations", json!({"agent_id": AGENT, "anchor_ref": "mem:5", "associations": {"entities": [{"name": "Ren"}]}}));
     let before = reconstruct(&mut f, "Kaito", json!({"max_hops": 3}));
     // another agent declares a relation between the same names, anchored on its own record
-    f.ok("store", json!({"agent_id": "other", "content": "Kaito Mori joined the fraud team.",
+    f.ok(
+        "store",
+        json!({"agent_id": "other", "content": "Kaito Mori joined the fraud team.",
         "associations": {"entities": [{"name": "Kaito Mori", "aliases": ["Kaito"]}],
-                         "relations": [{"subject": "Kaito Mori", "predicate": "member_of", "object": "Fraud Team"}]}}));
+                         "relations": [{"subject": "Kaito Mori", "predicate": "member_of", "object": "Fraud Team"}]}}),
+    );
     // and this agent files a relation in project p between two global entities; a read of
     // project q (or of the global pool) must not follow it to Ren's global record, mem:5
-    f.ok("store", json!({"agent_id": AGENT, "project_id": "p", "content": "Kaito mentors Ren.",
-        "associations": {"relations": [{"subject": "Kaito", "predicate": "mentors", "object": "Ren"}]}}));
+    f.ok(
+        "store",
+        json!({"agent_id": AGENT, "project_id": "p", "content": "Kaito mentors Ren.",
+        "associations": {"relations": [{"subject": "Kaito", "predicate": "mentors", "object": "Ren"}]}}),
+    );
     let in_p = reconstruct(&mut f, "Kaito", json!({"max_hops": 3, "project_id": "p"}));
     assert!(in_p.to_string().contains("relation:mentors"), "project p's read follows its own relation: {in_p}");
     assert_eq!(reconstruct(&mut f, "Kaito", json!({"max_hops": 3, "project_id": "q"})), before);
@@ -234,10 +287,16 @@ fn invariant_7_isolation_holds_in_the_walk() {
 /// mentions Atlas, mem:2 Priya, mem:3 Payments, mem:4 Atlas again.
 fn atlas() -> Fixture {
     let mut f = fixture();
-    f.ok("store", json!({"agent_id": AGENT, "content": "Project Atlas ships on March 3.", "associations": {"entities": [{"name": "Atlas"}],
-        "relations": [{"subject": "Atlas", "predicate": "owned_by", "object": "Priya"}]}}));
-    f.ok("store", json!({"agent_id": AGENT, "content": "Priya moved to the Lisbon office.", "associations": {"entities": [{"name": "Priya"}],
-        "relations": [{"subject": "Priya", "predicate": "member_of", "object": "Payments"}]}}));
+    f.ok(
+        "store",
+        json!({"agent_id": AGENT, "content": "Project Atlas ships on March 3.", "associations": {"entities": [{"name": "Atlas"}],
+        "relations": [{"subject": "Atlas", "predicate": "owned_by", "object": "Priya"}]}}),
+    );
+    f.ok(
+        "store",
+        json!({"agent_id": AGENT, "content": "Priya moved to the Lisbon office.", "associations": {"entities": [{"name": "Priya"}],
+        "relations": [{"subject": "Priya", "predicate": "member_of", "object": "Payments"}]}}),
+    );
     f.ok("store", json!({"agent_id": AGENT, "content": "The Payments group freezes deploys at month end.", "associations": {"entities": [{"name": "Payments"}]}}));
     f.ok("store", json!({"agent_id": AGENT, "content": "Atlas kickoff notes.", "associations": {"entities": [{"name": "Atlas"}]}}));
     f
@@ -303,8 +362,11 @@ fn reading_3_one_row_one_place() {
 #[test]
 fn reading_4_reading_is_bounded_and_says_so() {
     let mut f = fixture();
-    f.ok("store", json!({"agent_id": AGENT, "content": "Atlas ships in March.", "associations": {"entities": [{"name": "Atlas"}],
-        "relations": [{"subject": "Atlas", "predicate": "owned_by", "object": "Priya"}]}}));
+    f.ok(
+        "store",
+        json!({"agent_id": AGENT, "content": "Atlas ships in March.", "associations": {"entities": [{"name": "Atlas"}],
+        "relations": [{"subject": "Atlas", "predicate": "owned_by", "object": "Priya"}]}}),
+    );
     for i in 0..5 {
         f.ok("store", json!({"agent_id": AGENT, "content": format!("Priya note {i}"), "associations": {"entities": [{"name": "Priya"}]}}));
     }
@@ -318,8 +380,11 @@ fn reading_4_reading_is_bounded_and_says_so() {
 #[test]
 fn reading_5_why_and_independence() {
     let mut f = atlas();
-    f.ok("declare_associations", json!({"agent_id": AGENT, "associations": {"relations": [
-        {"subject": "mem:4", "predicate": "follows_up", "object": "mem:1"}]}}));
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": AGENT, "associations": {"relations": [
+        {"subject": "mem:4", "predicate": "follows_up", "object": "mem:1"}]}}),
+    );
     let r = reconstruct(&mut f, "Atlas", json!({"max_hops": 1}));
     let item = &r["items"][0];
     assert_eq!(item["independence_reason"], "cluster:relation", "{r}");
@@ -333,8 +398,11 @@ fn reading_5_why_and_independence() {
             _ => assert_eq!((c["why"].as_str(), c["hops"].as_i64()), (Some("relation:owned_by"), Some(1)), "{c}"),
         }
     }
-    f.ok("declare_associations", json!({"agent_id": AGENT, "associations": {"relations": [
-        {"subject": "mem:4", "predicate": "corrects", "object": "mem:1"}]}}));
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": AGENT, "associations": {"relations": [
+        {"subject": "mem:4", "predicate": "corrects", "object": "mem:1"}]}}),
+    );
     let r = reconstruct(&mut f, "Atlas", json!({}));
     let corrected = claims(&r["items"][0]).into_iter().find(|c| c["ref"] == "mem:1").unwrap().clone();
     assert_eq!(corrected["roles"], json!([{"ref": "mem:4", "role": "corrects"}]), "the referenced row is the subject");
@@ -353,7 +421,10 @@ fn reading_6_an_alias_adds_a_vote_not_an_admission() {
     f.ok("store", json!({"agent_id": AGENT, "content": "kube upgrade is scheduled."}));
     let ask = |f: &mut Fixture| reconstruct(f, "k8s cluster deploy", json!({"query_embedding": [1.0, 0.0, 0.0]}));
     let without = ask(&mut f);
-    f.ok("declare_associations", json!({"agent_id": AGENT, "associations": {"entities": [{"name": "Kubernetes", "aliases": ["k8s", "kube"]}]}}));
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": AGENT, "associations": {"entities": [{"name": "Kubernetes", "aliases": ["k8s", "kube"]}]}}),
+    );
     let with = ask(&mut f);
     let sorted = |v: &Value| {
         let mut h = heads(v);

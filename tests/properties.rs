@@ -6,7 +6,8 @@ use associative_memory::{FixedClock, Memory};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-const WORDS: &[&str] = &["ledger", "payments", "deploy", "incident", "release", "budget", "latency", "review", "wallet", "retry", "cluster", "audit"];
+const WORDS: &[&str] =
+    &["ledger", "payments", "deploy", "incident", "release", "budget", "latency", "review", "wallet", "retry", "cluster", "audit"];
 /// Entity names share no word with the queries, so stage 1 never fires and every change
 /// the graph makes comes from bundling and the walk.
 const NAMES: &[&str] = &["Zephyr", "Quill", "Orchid", "Basalt", "Nimbus", "Tundra"];
@@ -41,10 +42,13 @@ fn apply(m: &mut Memory, agent: &str, ops: &[Op]) -> Vec<String> {
     ops.iter()
         .map(|op| {
             let out = match op {
-                Op::Store { agent: a, project, words } => m.call("store", &json!({
+                Op::Store { agent: a, project, words } => m.call(
+                    "store",
+                    &json!({
                     "agent_id": if *a == 0 { agent.to_owned() } else { format!("{agent}-peer") },
                     "project_id": if *project { "p" } else { "" },
-                    "content": text(words)})),
+                    "content": text(words)}),
+                ),
                 Op::Delete { id } => m.call("delete_memory", &json!({"agent_id": agent, "memory_id": id})),
             };
             match out {
@@ -59,10 +63,13 @@ fn declare(m: &mut Memory, agent: &str, edges: &[(usize, usize, usize, i64)]) {
     for &(s, o, p, anchor) in edges {
         let predicate = ["near", "feeds", "owns"][p];
         // anchors may name missing records: those items are dropped, which is fine
-        m.call("declare_associations", &json!({"agent_id": agent, "anchor_ref": format!("mem:{anchor}"),
+        m.call(
+            "declare_associations",
+            &json!({"agent_id": agent, "anchor_ref": format!("mem:{anchor}"),
             "associations": {"entities": [{"name": NAMES[s]}],
-                             "relations": [{"subject": NAMES[s], "predicate": predicate, "object": NAMES[o]}]}}))
-            .unwrap();
+                             "relations": [{"subject": NAMES[s], "predicate": predicate, "object": NAMES[o]}]}}),
+        )
+        .unwrap();
     }
 }
 

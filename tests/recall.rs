@@ -26,7 +26,21 @@ fn seeded() -> common::Fixture {
 #[test]
 fn fts_syntax_in_user_text_never_errors_and_never_changes_meaning() {
     let mut f = seeded();
-    for q in ["\"", "NEAR(", "*", "col:", "AND", "ledger*", "\"ledger", "content:ledger", "ledger AND OR NOT", "(ledger", "^ledger", "ledger -balances", "{ledger}"] {
+    for q in [
+        "\"",
+        "NEAR(",
+        "*",
+        "col:",
+        "AND",
+        "ledger*",
+        "\"ledger",
+        "content:ledger",
+        "ledger AND OR NOT",
+        "(ledger",
+        "^ledger",
+        "ledger -balances",
+        "{ledger}",
+    ] {
         let out = f.memory.call("recall", &json!({"agent_id": "a", "query": q}));
         assert!(out.is_ok(), "{q:?}: {out:?}");
     }
@@ -75,7 +89,13 @@ fn fusion_puts_rows_both_arms_find_first_and_the_gate_drops_far_single_votes() {
     let mut f = fixture();
     let mut both = None;
     for i in 0..40 {
-        let (text, v) = if i == 7 { ("ledger balances", [1.0, 0.0]) } else if i % 2 == 0 { ("ledger notes", [0.0, 1.0]) } else { ("unrelated text", [0.9, 0.3]) };
+        let (text, v) = if i == 7 {
+            ("ledger balances", [1.0, 0.0])
+        } else if i % 2 == 0 {
+            ("ledger notes", [0.0, 1.0])
+        } else {
+            ("unrelated text", [0.9, 0.3])
+        };
         let out = f.ok("store", json!({"agent_id": "a", "content": format!("{text} {i}"), "embedding": v}));
         if i == 7 {
             both = Some(format!("mem:{}", out["id"]));
@@ -85,7 +105,8 @@ fn fusion_puts_rows_both_arms_find_first_and_the_gate_drops_far_single_votes() {
     assert_eq!(refs(&out)[0], both.unwrap());
     let gated = out["gated"].as_u64().unwrap_or(0);
     assert!(gated > 0, "rows far down a single arm are gated: {out}");
-    let deep = f.ok("recall", json!({"agent_id": "a", "query": "ledger balances", "query_embedding": [1.0, 0.0], "limit": 40, "deep": true}));
+    let deep =
+        f.ok("recall", json!({"agent_id": "a", "query": "ledger balances", "query_embedding": [1.0, 0.0], "limit": 40, "deep": true}));
     assert!(refs(&deep).len() > refs(&out).len(), "deep halves the gate");
 }
 

@@ -8,8 +8,11 @@ use serde_json::json;
 fn chain() -> common::Fixture {
     let mut f = fixture();
     for (s, o) in [("A", "B"), ("B", "C"), ("C", "D"), ("A", "E")] {
-        f.ok("store", json!({"agent_id": "a", "content": format!("{s} links {o}"),
-            "associations": {"entities": [{"name": s}], "relations": [{"subject": s, "predicate": "links", "object": o}]}}));
+        f.ok(
+            "store",
+            json!({"agent_id": "a", "content": format!("{s} links {o}"),
+            "associations": {"entities": [{"name": s}], "relations": [{"subject": s, "predicate": "links", "object": o}]}}),
+        );
     }
     f
 }
@@ -62,7 +65,10 @@ fn limit_bounds_refs_per_entity_and_counts_the_rest() {
 #[test]
 fn isolation_agents_never_share_and_projects_read_the_global_pool() {
     let mut f = fixture();
-    f.ok("store", json!({"agent_id": "a", "content": "global", "associations": {"entities": [{"name": "Atlas", "aliases": ["アトラス"]}]}}));
+    f.ok(
+        "store",
+        json!({"agent_id": "a", "content": "global", "associations": {"entities": [{"name": "Atlas", "aliases": ["アトラス"]}]}}),
+    );
     f.ok("store", json!({"agent_id": "a", "project_id": "p", "content": "project p", "associations": {"entities": [{"name": "Atlas", "aliases": ["atlas-p"]}], "relations": [{"subject": "Atlas", "predicate": "owned_by", "object": "Priya"}]}}));
     f.ok("store", json!({"agent_id": "b", "content": "other agent", "associations": {"entities": [{"name": "Atlas"}]}}));
 

@@ -40,9 +40,11 @@ async fn opfs_keeps_the_memory_and_its_graph_after_it_is_freed_and_reopened() {
     let clock = Function::new_no_args("return Date.UTC(2026, 4, 10, 12)");
     let mut m = JsMemory::open_opfs(name.clone(), Some(clock)).await.unwrap();
     m.store(js(json!({"agent_id": "a", "content": "きらりがミズアイを保守している。",
-        "associations": {"entities": [{"name": "MizEye", "aliases": ["ミズアイ"]}, {"name": "Kirari", "aliases": ["きらり"]}]}}))).unwrap();
+        "associations": {"entities": [{"name": "MizEye", "aliases": ["ミズアイ"]}, {"name": "Kirari", "aliases": ["きらり"]}]}})))
+        .unwrap();
     m.declare_associations(js(json!({"agent_id": "a", "anchor_ref": "mem:1",
-        "associations": {"relations": [{"subject": "きらり", "predicate": "maintains", "object": "MizEye"}]}}))).unwrap();
+        "associations": {"relations": [{"subject": "きらり", "predicate": "maintains", "object": "MizEye"}]}})))
+        .unwrap();
     let graph = rs(m.traverse(js(json!({"agent_id": "a", "entity": "ミズアイ", "max_hops": 1}))).unwrap());
     drop(m); // what `free()` does: closes the connection; the pool keeps the files
 
@@ -54,7 +56,9 @@ async fn opfs_keeps_the_memory_and_its_graph_after_it_is_freed_and_reopened() {
     assert_eq!(reread["relations"][0]["declared_at"], "2026-05-10T12:00:00+00:00");
     let contents = rs(m.get_contents(js(json!({"agent_id": "a", "refs": ["mem:1"]}))).unwrap());
     assert_eq!(contents["items"][0]["content"], "きらりがミズアイを保守している。");
-    let listed = rs(run_js(&format!("{POOL_DIR} const names = []; for await (const [n] of dir.entries()) names.push(n); return names;"), &name).await);
+    let listed =
+        rs(run_js(&format!("{POOL_DIR} const names = []; for await (const [n] of dir.entries()) names.push(n); return names;"), &name)
+            .await);
     assert!(listed.as_array().unwrap().contains(&json!(".lock")), "the pool is in the documented directory: {listed}");
 }
 
@@ -77,7 +81,11 @@ async fn opfs_reports_a_pool_held_elsewhere_with_code_opfs_and_opens_once_it_is_
     let name = fresh_name("held");
     // Another worker holding the pool holds a sync access handle on its lock file; OPFS
     // grants one per file, whoever asks, so holding it here is the same refusal.
-    let handle = run_js(&format!("{POOL_DIR} const lock = await dir.getFileHandle('.lock', {{ create: true }}); return lock.createSyncAccessHandle();"), &name).await;
+    let handle = run_js(
+        &format!("{POOL_DIR} const lock = await dir.getFileHandle('.lock', {{ create: true }}); return lock.createSyncAccessHandle();"),
+        &name,
+    )
+    .await;
     let Err(err) = JsMemory::open_opfs(name.clone(), None).await else { panic!("opened {name} while its pool was held") };
     assert_eq!(code_and_field(&err), ("opfs".into(), JsValue::UNDEFINED));
     Function::from(get(&handle, "close")).call0(&handle).unwrap();
@@ -93,4 +101,3 @@ async fn opfs_names_outside_the_documented_alphabet_are_invalid_value() {
     }
     assert!(JsMemory::open_opfs(format!("{}_v1.0", fresh_name("ok")), None).await.is_ok());
 }
-

@@ -119,6 +119,10 @@ pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
 
 /// The `independence_reason` of a cluster: its strongest key, or `None` for a singleton.
 pub fn independence(whys: impl Iterator<Item = String>) -> Option<&'static str> {
-    let keys: Vec<&str> = whys.map(|w| if w.starts_with("relation:") { "cluster:relation" } else { CLUSTER_KEYS.iter().find(|k| **k == w).copied().unwrap_or("") }).collect();
+    let keys: Vec<&str> = whys
+        .map(
+            |w| if w.starts_with("relation:") { "cluster:relation" } else { CLUSTER_KEYS.iter().find(|k| **k == w).copied().unwrap_or("") },
+        )
+        .collect();
     CLUSTER_KEYS.iter().copied().find(|k| keys.contains(k))
 }

@@ -115,7 +115,12 @@ fn load_graph(conn: &Connection, opts: &ReconstructOptions, starts: &[String], p
     for edge in n.edges.values().filter(|e| e.subject != e.object) {
         let recency = n.recency[&edge.id];
         for (from, other) in [(edge.subject, edge.object), (edge.object, edge.subject)] {
-            graph.adjacency.entry(from).or_default().push(walk::Step { recency, other, relation: edge.id, predicate: edge.predicate.clone() });
+            graph.adjacency.entry(from).or_default().push(walk::Step {
+                recency,
+                other,
+                relation: edge.id,
+                predicate: edge.predicate.clone(),
+            });
         }
         for end in [edge.subject, edge.object] {
             if !n.distance.contains_key(&end) {

@@ -104,8 +104,7 @@ pub fn walk(items: &[Vec<String>], pool: &BTreeSet<String>, graph: &Graph, max_h
             }
             frontier = next.into_keys().collect();
         }
-        let unfollowed =
-            frontier.iter().any(|e| graph.adjacency.get(e).into_iter().flatten().any(|s| !distance.contains_key(&s.other)));
+        let unfollowed = frontier.iter().any(|e| graph.adjacency.get(e).into_iter().flatten().any(|s| !distance.contains_key(&s.other)));
         let mut cuts = Cuts { max_hops: unfollowed || distance.keys().any(|e| graph.unexpanded.contains(e)), reading: false };
         // ref → (hops, recency, record id, ref, entity): the written order
         let mut best: BTreeMap<&str, (i64, usize, i64, &str, i64)> = BTreeMap::new();

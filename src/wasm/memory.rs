@@ -31,7 +31,11 @@ struct OpfsClaim(String);
 impl OpfsClaim {
     fn take(name: &str) -> Result<OpfsClaim, JsValue> {
         if !OPEN_OPFS.with(|open| open.borrow_mut().insert(name.to_owned())) {
-            return Err(js_error(&format!("the memory {name:?} is already open in this worker; free it first"), "already_open", Some("name")));
+            return Err(js_error(
+                &format!("the memory {name:?} is already open in this worker; free it first"),
+                "already_open",
+                Some("name"),
+            ));
         }
         Ok(OpfsClaim(name.to_owned()))
     }
@@ -61,7 +65,9 @@ impl JsMemory {
     /// @param clock - optional function returning the current time in epoch milliseconds
     /// (defaults to `Date.now`); pass a fixed clock for reproducible output.
     #[wasm_bindgen(js_name = openInMemory)]
-    pub fn open_in_memory(#[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>) -> Result<JsMemory, JsValue> {
+    pub fn open_in_memory(
+        #[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>,
+    ) -> Result<JsMemory, JsValue> {
         Memory::open_in_memory_with_clock(Box::new(JsClock(clock))).map(|inner| JsMemory { inner, _opfs: None }).map_err(to_js_error)
     }
 
@@ -78,10 +84,17 @@ impl JsMemory {
     /// context, `opfs` when the pool cannot be opened (held by another worker, say),
     /// `already_open` (field `name`) while this worker has the memory open (until `free()`).
     #[wasm_bindgen(js_name = openOpfs)]
-    pub async fn open_opfs(name: String, #[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>) -> Result<JsMemory, JsValue> {
+    pub async fn open_opfs(
+        name: String,
+        #[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>,
+    ) -> Result<JsMemory, JsValue> {
         let valid = (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
         if !valid || name.starts_with('.') {
-            return Err(js_error(&format!("`name` must be 1–64 characters of A–Z a–z 0–9 . _ - (not starting with '.'), got {name:?}"), "invalid_value", Some("name")));
+            return Err(js_error(
+                &format!("`name` must be 1–64 characters of A–Z a–z 0–9 . _ - (not starting with '.'), got {name:?}"),
+                "invalid_value",
+                Some("name"),
+            ));
         }
         let claim = OpfsClaim::take(&name)?;
         let vfs = format!("associative-memory-{name}");
@@ -91,7 +104,8 @@ impl JsMemory {
             e => js_error(&format!("cannot open the OPFS pool for {name:?}: {e}"), "opfs", None),
         })?;
         let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_CREATE;
-        let conn = rusqlite::Connection::open_with_flags_and_vfs("/memory.sqlite3", flags, vfs.as_str()).map_err(|e| to_js_error(e.into()))?;
+        let conn =
+            rusqlite::Connection::open_with_flags_and_vfs("/memory.sqlite3", flags, vfs.as_str()).map_err(|e| to_js_error(e.into()))?;
         // This worker owns the file (the Web Lock and the pool are exclusive), so SQLite may
         // keep its lock and page cache across transactions, and reuse the journal file
         // instead of deleting it after each commit. No WAL: the pool does not support it.
@@ -116,13 +130,19 @@ impl JsMemory {
 
     /// Archives an episode (a summarized conversation).
     #[wasm_bindgen(js_name = archiveEpisode, unchecked_return_type = "EpisodeResponse")]
-    pub fn archive_episode(&mut self, #[wasm_bindgen(unchecked_param_type = "EpisodeOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn archive_episode(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "EpisodeOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         self.call("archive_episode", options)
     }
 
     /// Declares entities, aliases, mentions and relations, and retracts.
     #[wasm_bindgen(js_name = declareAssociations, unchecked_return_type = "DeclareResponse")]
-    pub fn declare_associations(&mut self, #[wasm_bindgen(unchecked_param_type = "DeclareOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn declare_associations(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "DeclareOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         self.call("declare_associations", options)
     }
 
@@ -134,7 +154,10 @@ impl JsMemory {
 
     /// The graph reading of retrieval: items with their claims, newest first (design §3).
     #[wasm_bindgen(unchecked_return_type = "ReconstructResponse")]
-    pub fn reconstruct(&mut self, #[wasm_bindgen(unchecked_param_type = "ReconstructOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn reconstruct(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ReconstructOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         self.call("reconstruct", options)
     }
 
@@ -147,31 +170,46 @@ impl JsMemory {
 
     /// Full records for `mem:<id>` / `ep:<id>` refs.
     #[wasm_bindgen(js_name = getContents, unchecked_return_type = "GetContentsResponse")]
-    pub fn get_contents(&mut self, #[wasm_bindgen(unchecked_param_type = "GetContentsOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn get_contents(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "GetContentsOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         self.call("get_contents", options)
     }
 
     /// Deletes a memory and every mention and relation that depends on it.
     #[wasm_bindgen(js_name = deleteMemory, unchecked_return_type = "DeleteResponse")]
-    pub fn delete_memory(&mut self, #[wasm_bindgen(unchecked_param_type = "DeleteMemoryOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn delete_memory(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "DeleteMemoryOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         self.call("delete_memory", options)
     }
 
     /// Deletes an episode and every mention and relation that depends on it.
     #[wasm_bindgen(js_name = deleteEpisode, unchecked_return_type = "DeleteResponse")]
-    pub fn delete_episode(&mut self, #[wasm_bindgen(unchecked_param_type = "DeleteEpisodeOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn delete_episode(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "DeleteEpisodeOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         self.call("delete_episode", options)
     }
 
     /// Deletes an entity with its aliases, mentions and relations.
     #[wasm_bindgen(js_name = deleteEntity, unchecked_return_type = "DeleteResponse")]
-    pub fn delete_entity(&mut self, #[wasm_bindgen(unchecked_param_type = "DeleteEntityOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn delete_entity(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "DeleteEntityOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         self.call("delete_entity", options)
     }
 
     /// A page of the agent's entities with alias, mention and relation counts.
     #[wasm_bindgen(js_name = listEntities, unchecked_return_type = "ListEntitiesResponse")]
-    pub fn list_entities(&mut self, #[wasm_bindgen(unchecked_param_type = "ListEntitiesOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn list_entities(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ListEntitiesOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         self.call("list_entities", options)
     }
 

@@ -27,7 +27,7 @@ mutations=(
   "name-stored-normalized~src/entities.rs~scope.channel, name, normalized, declared_by, now]~scope.channel, normalized, normalized, declared_by, now]~invariants~invariant_4_declarations_are_stored_as_written"
   "walk-past-max-hops~src/reconstruct/walk.rs~        for hop in 1..=max_hops {~        for hop in 1..=max_hops + 1 {~invariants~invariant_5_bounded_and_deterministic"
   "walked-row-loses-its-hops~src/reconstruct/structure.rs~hops: (!r.path.is_empty()).then_some(r.path.len() as i64),~hops: None,~invariants~invariant_6_every_element_says_where_it_came_from"
-  "bm25-table-wide-statistics~src/recall.rs~WHERE {fts} MATCH ? AND t.agent_id = ?\");~WHERE {fts} MATCH ? AND ? IS NOT NULL\");~recall~another_agents_records_never_reorder_this_agents_results"
+  "bm25-table-wide-statistics~src/recall.rs~WHERE {fts} MATCH ? AND t.agent_id = ?\"~WHERE {fts} MATCH ? AND ? IS NOT NULL\"~recall~another_agents_records_never_reorder_this_agents_results"
   "walk-ignores-project~src/reconstruct/mod.rs~    let n = neighbourhood(conn, &opts.scope, &mentioned, opts.max_hops)?;~    let n = neighbourhood(conn, &crate::scope::ReadScope { project_id: None, ..opts.scope.clone() }, &mentioned, opts.max_hops)?;~invariants~invariant_7_isolation_holds_in_the_walk"
   "walk-one-direction~src/reconstruct/mod.rs~in [(edge.subject, edge.object), (edge.object, edge.subject)] {~in [(edge.subject, edge.object)] {~invariants~reading_1_direction_the_walk_follows_a_relation_from_either_end"
   "walk-path-reversed~src/reconstruct/walk.rs~            path.reverse();\n~~invariants~reading_1_direction_the_walk_follows_a_relation_from_either_end"

@@ -54,11 +54,14 @@ pub fn declare_traverse_retract_delete() {
     let stored = rs(m.store(js(json!({"agent_id": "a", "content": "きらりがミズアイを保守している。",
         "associations": {"entities": [{"name": "MizEye", "aliases": ["ミズアイ", "みずあい"]}, {"name": "Kirari", "aliases": ["きらり"]}]}}))).unwrap());
     assert_eq!(stored["id"], 1);
-    m.store(js(json!({"agent_id": "a", "content": "ミズアイはカメラ画像を使う。", "associations": {"entities": [{"name": "ミズアイ"}]}}))).unwrap();
+    m.store(js(json!({"agent_id": "a", "content": "ミズアイはカメラ画像を使う。", "associations": {"entities": [{"name": "ミズアイ"}]}})))
+        .unwrap();
 
-    let declared = rs(m.declare_associations(js(json!({"agent_id": "a", "anchor_ref": "mem:1",
+    let declared = rs(m
+        .declare_associations(js(json!({"agent_id": "a", "anchor_ref": "mem:1",
         "associations": {"relations": [{"subject": "きらり", "predicate": "Maintains", "object": "MizEye"},
-                                        {"subject": "MizEye", "predicate": "uses", "object": "カメラ"}]}}))).unwrap());
+                                        {"subject": "MizEye", "predicate": "uses", "object": "カメラ"}]}})))
+        .unwrap());
     assert_eq!(declared["relations"], json!([1, 2]));
 
     // half-width katakana finds the entity declared in full-width
@@ -101,7 +104,8 @@ pub fn errors_are_js_errors_with_code_and_field() {
 
 pub fn export_import_round_trip() {
     let mut m = JsMemory::open_in_memory(None).unwrap();
-    m.store(js(json!({"agent_id": "a", "content": "保存", "associations": {"entities": [{"name": "東京", "aliases": ["Tokyo"]}]}}))).unwrap();
+    m.store(js(json!({"agent_id": "a", "content": "保存", "associations": {"entities": [{"name": "東京", "aliases": ["Tokyo"]}]}})))
+        .unwrap();
     let bytes = m.export_bytes().unwrap();
     let mut copy = JsMemory::open_in_memory(None).unwrap();
     copy.import_bytes(&bytes).unwrap();
@@ -114,16 +118,21 @@ pub fn export_import_round_trip() {
 pub fn vector_recall_ranks_by_cosine_with_simd() {
     let mut m = JsMemory::open_in_memory(None).unwrap();
     // dimension 6: one SIMD128 block and a two-value tail
-    let vectors = [[1.0, 0.0, 0.0, 0.0, 0.5, 0.0], [0.9, 0.1, 0.0, 0.0, 0.4, 0.1], [0.0, 1.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 0.0, 1.0]];
+    let vectors =
+        [[1.0, 0.0, 0.0, 0.0, 0.5, 0.0], [0.9, 0.1, 0.0, 0.0, 0.4, 0.1], [0.0, 1.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 0.0, 1.0]];
     for (i, v) in vectors.iter().enumerate() {
         m.call("store", js(json!({"agent_id": "a", "content": format!("note {i}"), "embedding": v}))).unwrap();
     }
     m.call("store", js(json!({"agent_id": "a", "content": "other dimension", "embedding": [1.0, 0.0]}))).unwrap();
-    let out = rs(m.call("recall", js(json!({"agent_id": "a", "query": "zzz", "query_embedding": [1.0, 0.0, 0.0, 0.0, 0.5, 0.0], "deep": true}))).unwrap());
+    let out = rs(m
+        .call("recall", js(json!({"agent_id": "a", "query": "zzz", "query_embedding": [1.0, 0.0, 0.0, 0.0, 0.5, 0.0], "deep": true})))
+        .unwrap());
     let refs: Vec<&str> = out["messages"].as_array().unwrap().iter().map(|x| x["ref"].as_str().unwrap()).collect();
     assert_eq!(refs[..2], ["mem:1", "mem:2"]);
     assert_eq!(out["dimension_skipped"], 1);
-    let r = rs(m.call("reconstruct", js(json!({"agent_id": "a", "query": "zzz", "query_embedding": [0.0, 1.0, 0.0, 0.0, 0.0, 0.0], "count": 1}))).unwrap());
+    let r = rs(m
+        .call("reconstruct", js(json!({"agent_id": "a", "query": "zzz", "query_embedding": [0.0, 1.0, 0.0, 0.0, 0.0, 0.0], "count": 1})))
+        .unwrap());
     assert_eq!(r["items"][0]["head_ref"], "mem:3");
 }
 
@@ -134,7 +143,8 @@ pub fn page_sizes_agree_across_targets() {
     m.store(js(json!({"agent_id": "a", "content": "ページ", "associations": {"entities": [{"name": "東京"}]}}))).unwrap();
     assert_eq!(pages::page_size_of(&m.export_bytes().unwrap()), 4096);
     let mut odd = pages::memory_with_page_size(8192);
-    odd.call("store", &json!({"agent_id": "a", "content": "8192", "associations": {"entities": [{"name": "東京", "aliases": ["Tokyo"]}]}})).unwrap();
+    odd.call("store", &json!({"agent_id": "a", "content": "8192", "associations": {"entities": [{"name": "東京", "aliases": ["Tokyo"]}]}}))
+        .unwrap();
     let bytes = odd.export().unwrap();
     assert_eq!(pages::page_size_of(&bytes), 8192);
     m.import_bytes(&bytes).unwrap();
@@ -151,7 +161,8 @@ pub fn the_other_operations_have_bindings_too() {
     let clock = js_sys::Function::new_no_args("return Date.UTC(2026, 4, 10, 12)");
     let mut m = JsMemory::open_in_memory(Some(clock)).unwrap();
     m.store(js(json!({"agent_id": "a", "content": "Atlas ships in March.", "associations": {"entities": [{"name": "Atlas"}],
-        "relations": [{"subject": "Atlas", "predicate": "owned_by", "object": "Priya"}]}}))).unwrap();
+        "relations": [{"subject": "Atlas", "predicate": "owned_by", "object": "Priya"}]}})))
+        .unwrap();
     m.store(js(json!({"agent_id": "a", "content": "Priya moved to Lisbon.", "associations": {"entities": [{"name": "Priya"}]}}))).unwrap();
     let ep = rs(m.archive_episode(js(json!({"agent_id": "a", "summary": "Atlas planning call", "keywords": "atlas march"}))).unwrap());
     assert_eq!(ep["episode_id"], 1);
