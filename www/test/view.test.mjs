@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 import { serve } from '../serve.mjs';
@@ -75,9 +75,22 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
       const resolved = createRequire(join(CONSUMER, 'index.js')).resolve('associative-memory/view');
       assert.match(resolved, /node_modules\/associative-memory\/view\.js$/);
       assert.ok(existsSync(resolved.replace(/\.js$/, '.d.ts')));
+      // The view is several modules: every one view.js and view.d.ts reach is in the tarball.
+      const reached = [];
+      const follow = (file) => {
+        for (const [, spec] of readFileSync(file, 'utf8').matchAll(/from '(\.\/[^']+)'/g)) {
+          const next = join(dirname(file), spec.replace(/\.js$/, file.endsWith('.d.ts') ? '.d.ts' : '.js'));
+          if (reached.includes(next)) continue;
+          assert.ok(existsSync(next), `${file} imports ${spec}, which the tarball lacks`);
+          reached.push(next);
+          follow(next);
+        }
+      };
+      follow(resolved);
+      follow(resolved.replace(/\.js$/, '.d.ts'));
+      assert.ok(reached.some((f) => /view-state\.d\.ts$/.test(f)) && reached.some((f) => /view-dom\.js$/.test(f)), reached.join(', '));
     }
-    const view = readFileSync(`${PKG}view.js`, 'utf8');
-    assert.match(view, /from 'cytoscape'/);
+    assert.match(readFileSync(`${PKG}view-dom.js`, 'utf8'), /from 'cytoscape'/, 'the view draws with cytoscape');
     assert.match(readFileSync(`${PKG}view.d.ts`, 'utf8'), /export declare function mountGraphView\(element: HTMLElement, memory: TraversingMemory, options\?: GraphViewOptions\): GraphView;/);
   });
 

@@ -1,0 +1,308 @@
+// The graph view on the page: the canvas, its legend and empty message, the keyboard list
+// under it, and the cytoscape instance, kept in line with a GraphModel. Everything a host or
+// a test can observe on the element (`data-state`, `data-nodes`, `data-selected`, the
+// highlight counts) is written here, so the page-facing contract is in one file.
+
+import cytoscape from 'cytoscape';
+import type { Core, ElementDefinition, EventObject, NodeSingular } from 'cytoscape';
+import fcose from 'cytoscape-fcose';
+import type { GraphModel, Target, ViewEntity } from './view-state.js';
+import { injectStyle, legendHtml, sizeOf, stylesheet } from './view-style.js';
+
+let registered = false;
+function registerLayout(): void {
+  if (registered) return;
+  cytoscape.use(fcose as unknown as cytoscape.Ext);
+  registered = true;
+}
+
+const nodeId = (id: number) => `e${id}`;
+const edgeId = (id: number) => `r${id}`;
+const keyOf = (target: Target) => ('entity' in target ? nodeId(target.entity) : edgeId(target.relation));
+
+/** What the DOM tells the view about the person's actions. */
+export interface DomEvents {
+  /** A node or an edge was tapped, or its list button pressed. */
+  onPick(target: Target): void;
+  /** The background was tapped: nothing is selected any more. */
+  onClear(): void;
+}
+
+export interface GraphDom {
+  readonly cy: Core;
+  /** Brings cytoscape and the list in line with the model. New nodes start around `anchor`; returns them. */
+  draw(anchor?: number): NodeSingular[];
+  /** Lays the graph out: `full` from scratch, else only `added` moves. */
+  layout(added: NodeSingular[], full: boolean): Promise<void>;
+  /** Fits the drawing, but never zooms in past 1.5 (a three-node graph stays readable, not huge). */
+  fitCapped(): void;
+  /** Shows `target` as selected on the canvas and in the list (null: nothing). */
+  markSelected(target: Target | null): void;
+  /** Draws the model's highlight; returns how many entities and relations it lit. */
+  applyMarks(): { nodes: number; edges: number };
+  setState(state: 'idle' | 'loading' | 'ready' | 'missing' | 'error'): void;
+  /** Counts an expansion on the element (`data-expanded`), so a host or a test can wait for it. */
+  countExpansion(): void;
+  /** Puts the element in the error state with the message, and logs it. */
+  reportError(err: unknown): void;
+  destroy(): void;
+}
+
+/** Mounts the canvas (and, with `list`, the keyboard list) into `element`, drawing `model`. */
+export function mountDom(element: HTMLElement, model: GraphModel, list: boolean, events: DomEvents): GraphDom {
+  registerLayout();
+  const doc = element.ownerDocument;
+  injectStyle(doc);
+
+  element.classList.add('amv-root');
+  const canvas = doc.createElement('div');
+  canvas.className = 'amv-canvas';
+  canvas.tabIndex = 0;
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', 'Graph of entities and relations (arrows pan, + and - zoom, 0 fits; the list below selects)');
+  const legend = doc.createElement('div');
+  legend.className = 'amv-legend';
+  legend.setAttribute('aria-hidden', 'true');
+  legend.innerHTML = legendHtml();
+  const empty = doc.createElement('div');
+  empty.className = 'amv-empty';
+  empty.textContent = 'Search an entity to draw its neighbourhood.';
+  const host = doc.createElement('div');
+  host.style.position = 'absolute';
+  host.style.inset = '0';
+  canvas.append(host, legend, empty);
+  element.append(canvas);
+
+  let listRoot: HTMLDetailsElement | null = null;
+  let entityList: HTMLUListElement | null = null;
+  let relationList: HTMLUListElement | null = null;
+  let listSummary: HTMLElement | null = null;
+  if (list) {
+    listRoot = doc.createElement('details');
+    listRoot.className = 'amv-list';
+    listSummary = doc.createElement('summary');
+    entityList = doc.createElement('ul');
+    entityList.setAttribute('aria-label', 'Entities');
+    relationList = doc.createElement('ul');
+    relationList.setAttribute('aria-label', 'Relations');
+    listRoot.append(listSummary, entityList, relationList);
+    element.append(listRoot);
+  }
+
+  const cy = cytoscape({
+    container: host,
+    style: stylesheet(),
+    minZoom: 0.1,
+    maxZoom: 4,
+    boxSelectionEnabled: false,
+    selectionType: 'single',
+    pixelRatio: 1,
+    textureOnViewport: true,
+  });
+
+  const { entities, relations } = model;
+
+  function setState(state: string): void {
+    element.dataset.state = state;
+  }
+  setState('idle');
+
+  function draw(anchor?: number): NodeSingular[] {
+    const added: NodeSingular[] = [];
+    cy.batch(() => {
+      cy.elements().forEach((el) => {
+        const id = el.id();
+        const keep = id.startsWith('e') ? entities.has(Number(id.slice(1))) : relations.has(Number(id.slice(1)));
+        if (!keep) el.remove();
+      });
+      const centre = anchor !== undefined ? cy.getElementById(nodeId(anchor)) : null;
+      const around = centre && centre.nonempty() ? centre.position() : { x: 0, y: 0 };
+      const fresh = [...entities.values()].filter((e) => cy.getElementById(nodeId(e.id)).empty());
+      fresh.forEach((e, i) => {
+        const angle = (2 * Math.PI * i) / Math.max(1, fresh.length);
+        const radius = 60 + 6 * fresh.length;
+        const def: ElementDefinition = {
+          group: 'nodes',
+          data: { id: nodeId(e.id), entity: e.id, label: e.name, name: e.name, ring: Math.min(5, e.ring), size: sizeOf(e.mention_count) },
+          position: { x: around.x + radius * Math.cos(angle), y: around.y + radius * Math.sin(angle) },
+        };
+        added.push(cy.add(def) as unknown as NodeSingular);
+      });
+      for (const e of entities.values()) {
+        const n = cy.getElementById(nodeId(e.id));
+        n.data({ name: e.name, label: e.name, ring: Math.min(5, e.ring), size: sizeOf(e.mention_count) });
+        n.toggleClass('expanded', e.expanded);
+      }
+      for (const r of relations.values()) {
+        if (cy.getElementById(edgeId(r.id)).nonempty()) continue;
+        cy.add({ group: 'edges', data: { id: edgeId(r.id), relation: r.id, source: nodeId(r.subject), target: nodeId(r.object), predicate: r.predicate, declared_by: r.declared_by } });
+      }
+    });
+    empty.hidden = entities.size > 0;
+    if (entities.size === 0) empty.textContent = model.missing ? `No entity is named or aliased “${model.missing}”.` : 'Search an entity to draw its neighbourhood.';
+    element.dataset.nodes = String(cy.nodes().length);
+    element.dataset.edges = String(cy.edges().length);
+    renderList();
+    applyMarks();
+    return added;
+  }
+
+  function layout(added: NodeSingular[], full: boolean): Promise<void> {
+    const nodes = cy.nodes();
+    if (nodes.empty()) return Promise.resolve();
+    if (!full && added.length === 0) return Promise.resolve();
+    const addedIds = new Set(added.map((n) => n.id()));
+    const fixed = full ? undefined : nodes.filter((n) => !addedIds.has(n.id())).map((n) => ({ nodeId: n.id(), position: { ...(n as NodeSingular).position() } }));
+    const opts = {
+      name: 'fcose', animate: false, randomize: full, quality: full ? 'default' : 'proof', fit: false,
+      nodeDimensionsIncludeLabels: false, idealEdgeLength: Math.max(55, Math.min(115, cy.width() / 7)), nodeRepulsion: 12000, edgeElasticity: 0.45,
+      nodeSeparation: 80, numIter: full ? 2500 : 1200, tile: true, padding: 30,
+      ...(fixed && fixed.length ? { fixedNodeConstraint: fixed } : {}),
+    };
+    return new Promise<void>((resolve) => {
+      try {
+        const l = cy.layout(opts as unknown as cytoscape.LayoutOptions);
+        l.one('layoutstop', () => resolve());
+        l.run();
+      } catch {
+        resolve(); // the ring placement of draw() stands
+      }
+    }).then(() => {
+      if (full) {
+        fitCapped();
+        // Labels are measured on the first render: fit again once they are, so none hangs outside.
+        requestAnimationFrame(() => { if (!cy.destroyed()) fitCapped(); });
+      }
+      else if (added.length) keepInSight(); // what was added, without moving what the person was looking at more than needed
+    });
+  }
+
+  function fitCapped(): void {
+    cy.fit(undefined, 36);
+    if (cy.zoom() > 1.5) cy.zoom({ level: 1.5, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+    if (cy.zoom() === 1.5) cy.center();
+  }
+
+  /** Fits again only when part of the drawing is out of view. */
+  function keepInSight(): void {
+    const box = cy.elements().boundingBox();
+    const ext = cy.extent();
+    if (box.x1 < ext.x1 || box.x2 > ext.x2 || box.y1 < ext.y1 || box.y2 > ext.y2) fitCapped();
+  }
+
+  function markSelected(target: Target | null): void {
+    cy.elements(':selected').unselect();
+    if (target) cy.getElementById(keyOf(target)).select();
+    element.dataset.selected = target ? keyOf(target) : '';
+    for (const b of element.querySelectorAll<HTMLButtonElement>('.amv-list button')) {
+      b.setAttribute('aria-pressed', String(b.dataset.key === element.dataset.selected));
+    }
+  }
+
+  /** One list entry: a button that picks `target` as a tap on it would. */
+  function listItem(target: Target, text: string, entity?: ViewEntity): HTMLLIElement {
+    const li = doc.createElement('li');
+    const b = doc.createElement('button');
+    b.type = 'button';
+    b.dataset.key = keyOf(target);
+    if ('entity' in target) b.dataset.entity = String(target.entity); else b.dataset.relation = String(target.relation);
+    if (entity) {
+      b.dataset.name = entity.name;
+      b.title = entity.aliases?.length ? `${entity.name} — also ${entity.aliases.join(', ')}` : entity.name;
+    }
+    b.textContent = text;
+    b.setAttribute('aria-pressed', String(element.dataset.selected === b.dataset.key));
+    b.addEventListener('click', () => events.onPick(target));
+    li.append(b);
+    return li;
+  }
+
+  function renderList(): void {
+    if (!entityList || !relationList || !listSummary) return;
+    listSummary.textContent = `Graph as a list: ${entities.size} ${entities.size === 1 ? 'entity' : 'entities'}, ${relations.size} ${relations.size === 1 ? 'relation' : 'relations'}`;
+    const sorted = [...entities.values()].sort((a, b) => a.ring - b.ring || a.name.localeCompare(b.name));
+    entityList.replaceChildren(...sorted.map((e) => listItem({ entity: e.id }, `${e.name} · ${e.ring}`, e)));
+    relationList.replaceChildren(...[...relations.values()].map((r) =>
+      listItem({ relation: r.id }, `${entities.get(r.subject)?.name} —${r.predicate}→ ${entities.get(r.object)?.name}`)));
+  }
+
+  function applyMarks(): { nodes: number; edges: number } {
+    cy.batch(() => {
+      cy.elements().removeClass('amv-dim amv-walked amv-seed');
+      for (const e of entities.values()) cy.getElementById(nodeId(e.id)).data('label', e.name);
+    });
+    element.dataset.highlightedRelations = '';
+    const lit = model.highlight();
+    if (!lit) { element.dataset.highlighted = '0'; element.dataset.highlightedEdges = '0'; return { nodes: 0, edges: 0 }; }
+    cy.batch(() => {
+      for (const id of lit.walked) cy.getElementById(nodeId(id)).addClass('amv-walked');
+      for (const [id, paths] of lit.paths) {
+        const n = cy.getElementById(nodeId(id));
+        n.data('label', `${entities.get(id)!.name}\n← ${paths[0]}${paths.length > 1 ? ` (+${paths.length - 1})` : ''}`);
+        n.data('paths', paths.join('; '));
+      }
+      for (const id of lit.seeds) cy.getElementById(nodeId(id)).addClass('amv-seed');
+      for (const id of lit.relations) cy.getElementById(edgeId(id)).addClass('amv-walked');
+      if (lit.walked.size || lit.seeds.size) cy.elements().not(cy.elements('.amv-walked, .amv-seed')).addClass('amv-dim');
+    });
+    const nodes = lit.walked.size + lit.seeds.size;
+    element.dataset.highlighted = String(nodes);
+    element.dataset.highlightedEdges = String(lit.relations.size);
+    element.dataset.highlightedRelations = [...lit.relations].sort((a, b) => a - b).join(' ');
+    return { nodes, edges: lit.relations.size };
+  }
+
+  function reportError(err: unknown): void {
+    setState('error');
+    element.dataset.error = String((err as Error)?.message ?? err);
+    console.warn('graph view:', err);
+  }
+
+  cy.on('tap', 'node', (ev: EventObject) => events.onPick({ entity: Number(ev.target.data('entity')) }));
+  cy.on('tap', 'edge', (ev: EventObject) => events.onPick({ relation: Number(ev.target.data('relation')) }));
+  cy.on('tap', (ev: EventObject) => { if (ev.target === cy) events.onClear(); });
+  cy.on('mouseover', 'node', (ev: EventObject) => {
+    const e = entities.get(Number(ev.target.data('entity')));
+    if (!e) return;
+    canvas.title = `${e.name}${e.aliases?.length ? `\naliases: ${e.aliases.join(', ')}` : ''}\n${e.mention_count} ${e.mention_count === 1 ? 'mention' : 'mentions'} · ${e.ring} ${e.ring === 1 ? 'hop' : 'hops'}`;
+  });
+  cy.on('mouseover', 'edge', (ev: EventObject) => {
+    const r = relations.get(Number(ev.target.data('relation')));
+    if (r) canvas.title = `${entities.get(r.subject)?.name} —${r.predicate}→ ${entities.get(r.object)?.name}\ndeclared by ${r.declared_by}, ${r.declared_at}`;
+  });
+  cy.on('mouseout', 'node, edge', () => { canvas.title = ''; });
+  // The canvas from the keyboard: arrows pan, + and - zoom, 0 fits; the list below selects.
+  canvas.setAttribute('aria-keyshortcuts', 'ArrowLeft ArrowRight ArrowUp ArrowDown + - 0');
+  canvas.addEventListener('keydown', (ev: KeyboardEvent) => {
+    const step = 40;
+    const centre = { x: cy.width() / 2, y: cy.height() / 2 };
+    const moves: Record<string, () => void> = {
+      ArrowLeft: () => cy.panBy({ x: step, y: 0 }), ArrowRight: () => cy.panBy({ x: -step, y: 0 }),
+      ArrowUp: () => cy.panBy({ x: 0, y: step }), ArrowDown: () => cy.panBy({ x: 0, y: -step }),
+      '+': () => cy.zoom({ level: cy.zoom() * 1.2, renderedPosition: centre }), '=': () => cy.zoom({ level: cy.zoom() * 1.2, renderedPosition: centre }),
+      '-': () => cy.zoom({ level: cy.zoom() / 1.2, renderedPosition: centre }), '0': () => fitCapped(),
+    };
+    const move = moves[ev.key];
+    if (move && !ev.ctrlKey && !ev.metaKey && !ev.altKey) { ev.preventDefault(); move(); }
+  });
+
+  // When the element changes size (a list opened, a phone turned), keep the drawing in sight.
+  const resize = typeof ResizeObserver === 'function' ? new ResizeObserver(() => {
+    cy.resize();
+    if (!cy.nodes().empty()) keepInSight();
+  }) : null;
+  resize?.observe(canvas);
+
+  return {
+    cy, draw, layout, fitCapped, markSelected, applyMarks, reportError,
+    setState,
+    countExpansion() { element.dataset.expanded = String(Number(element.dataset.expanded ?? 0) + 1); },
+    destroy() {
+      resize?.disconnect();
+      cy.destroy();
+      canvas.remove();
+      listRoot?.remove();
+      element.classList.remove('amv-root');
+    },
+  };
+}

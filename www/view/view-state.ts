@@ -1,0 +1,218 @@
+// What the graph view holds, apart from how it is drawn: the entities and relations folded
+// from the traverse responses the graph is made of, the queries to re-run them, and the
+// records marked by a highlight. No DOM and no cytoscape here, so the rules (a node's ring is
+// its smallest distance, its mention count the largest seen, a relation is kept only while
+// both ends are) read in one place.
+
+import type { Claim, TraverseEntity, TraverseRelation, TraverseResponse } from './types.js';
+
+/** An entity as drawn: the traverse entity plus where it sits. */
+export interface ViewEntity extends TraverseEntity {
+  /** Hops from the first neighbourhood's start (expansions add to the expanded node's ring). */
+  ring: number;
+  /** Records mentioning it (listed + omitted). */
+  mention_count: number;
+  /** It was expanded (its one-hop neighbourhood is drawn). */
+  expanded: boolean;
+}
+
+export type GraphSelection =
+  | { kind: 'entity'; entity: ViewEntity }
+  | { kind: 'relation'; relation: TraverseRelation; subject: ViewEntity; object: ViewEntity };
+
+/** What the last traverse cut, so a page can say what and how much. */
+export interface CutReport {
+  /** Entities past `limit` in the last traverse. */
+  entities_omitted: number;
+  /** `bounds.omitted` of the last traverse: 'max_hops' (more lies beyond) and/or 'limit'. */
+  omitted: string[];
+  /** Entities whose mention list was cut at `limit`, with how many refs were left out. */
+  mentions_omitted: { name: string; count: number }[];
+}
+
+export interface GraphState {
+  /** The entity asked for by `show` (as typed), null before. */
+  start: string | null;
+  entities: ViewEntity[];
+  relations: TraverseRelation[];
+  /** The last traverse response (of `show`, `expand` or `refresh`). */
+  last: TraverseResponse | null;
+  cut: CutReport;
+  /** Set when the start entity does not exist (any more). */
+  missing?: string;
+}
+
+/**
+ * A record to mark on the graph: a `reconstruct` claim fits as it is. A claim the walk
+ * reached (`path`) lights exactly the relations it followed and the entities along them; a
+ * claim retrieval found lights the entities that mention it.
+ */
+export type RecordMark = Pick<Claim, 'ref' | 'why' | 'hops' | 'path' | 'via_entity'>;
+
+/** An entity or a relation, by id: what a tap, a list button or `select` points at. @internal */
+export type Target = { entity: number } | { relation: number };
+
+/** One traverse the graph is made of; `base` is the ring of its start, `expands` the entity it expanded. @internal */
+export interface Query { entity: string; max_hops: number; limit: number; base: number; expands?: number }
+
+/** What a highlight lights, by entity and relation id. @internal */
+export interface Highlight {
+  /** Entities on a walked path or at its end. */
+  walked: Set<number>;
+  /** Entities mentioning a record retrieval found, and on no walked path. */
+  seeds: Set<number>;
+  /** Relations a walk followed, among those drawn. */
+  relations: Set<number>;
+  /** For the entity a path ends at: "predicate · n hops" of each path ending there. */
+  paths: Map<number, string[]>;
+}
+
+/**
+ * The view's state. Each method takes one response as it comes back and leaves the maps
+ * ready to draw; the order of calls (one traverse at a time) is view.ts's business.
+ * @internal
+ */
+export class GraphModel {
+  readonly entities = new Map<number, ViewEntity>();
+  readonly relations = new Map<number, TraverseRelation>();
+  queries: Query[] = [];
+  start: string | null = null;
+  missing: string | undefined;
+  last: TraverseResponse | null = null;
+  marks: RecordMark[] = [];
+
+  /** Forgets everything (another memory, or `clear`). */
+  reset(): void {
+    this.queries = [];
+    this.start = null;
+    this.missing = undefined;
+    this.last = null;
+    this.marks = [];
+    this.entities.clear();
+    this.relations.clear();
+  }
+
+  /** Takes `show`'s response as the whole graph; false when its entity does not exist. */
+  shown(entity: string, q: Query, res: TraverseResponse): boolean {
+    this.start = entity;
+    this.last = res;
+    this.marks = [];
+    if (res.reason === 'no_such_entity') {
+      this.missing = entity;
+      this.queries = [];
+      this.entities.clear();
+      this.relations.clear();
+      return false;
+    }
+    this.missing = undefined;
+    this.queries = [q];
+    this.fold([[q, res]]);
+    return true;
+  }
+
+  /** Adds an expansion's response to what is drawn. */
+  expanded(q: Query, res: TraverseResponse): void {
+    this.last = res;
+    this.queries.push(q);
+    // Re-fold from what is drawn plus the new response, so rings and mentions stay the minimum / maximum.
+    const current: TraverseResponse = {
+      entity: '', max_hops: 0, limit: 0,
+      entities: [...this.entities.values()].map((v) => ({ ...v, hops: v.ring })),
+      relations: [...this.relations.values()],
+    };
+    this.fold([[{ entity: '', max_hops: 0, limit: 0, base: 0 }, current], [q, res]]);
+  }
+
+  /** Rebuilds the graph from re-run queries; those whose entity is gone are dropped. */
+  refreshed(results: [Query, TraverseResponse][]): void {
+    this.queries = results.map(([q]) => q);
+    this.missing = results.length === 0 && this.start !== null ? this.start : undefined;
+    this.fold(results);
+  }
+
+  /** Folds responses into the entity and relation maps, ring by the query's base. */
+  private fold(results: [Query, TraverseResponse][]): void {
+    this.entities.forEach((e) => { e.expanded = false; });
+    const next = new Map<number, ViewEntity>();
+    const nextRelations = new Map<number, TraverseRelation>();
+    for (const [q, res] of results) {
+      for (const e of res.entities ?? []) {
+        const count = (e.mentions?.length ?? 0) + (e.mentions_omitted ?? 0);
+        const ring = q.base + e.hops;
+        const have = next.get(e.id);
+        if (!have) {
+          next.set(e.id, { ...e, ring, mention_count: count, expanded: false });
+        } else {
+          have.ring = Math.min(have.ring, ring);
+          have.aliases = e.aliases ?? have.aliases;
+          if (count >= have.mention_count) {
+            have.mention_count = count;
+            have.mentions = e.mentions;
+            if (e.mentions_omitted) have.mentions_omitted = e.mentions_omitted; else delete have.mentions_omitted;
+          }
+        }
+      }
+      for (const r of res.relations ?? []) nextRelations.set(r.id, r);
+    }
+    for (const q of this.queries) if (q.expands !== undefined) { const e = next.get(q.expands); if (e) e.expanded = true; }
+    this.entities.clear();
+    next.forEach((v, k) => this.entities.set(k, v));
+    this.relations.clear();
+    nextRelations.forEach((v, k) => { if (this.entities.has(v.subject) && this.entities.has(v.object)) this.relations.set(k, v); });
+  }
+
+  cutReport(): CutReport {
+    const mentions: { name: string; count: number }[] = [];
+    for (const e of this.last?.entities ?? []) if (e.mentions_omitted) mentions.push({ name: e.name, count: e.mentions_omitted });
+    return { entities_omitted: this.last?.entities_omitted ?? 0, omitted: [...(this.last?.bounds?.omitted ?? [])], mentions_omitted: mentions };
+  }
+
+  snapshot(): GraphState {
+    const s: GraphState = {
+      start: this.start, entities: [...this.entities.values()], relations: [...this.relations.values()], last: this.last, cut: this.cutReport(),
+    };
+    if (this.missing !== undefined) s.missing = this.missing;
+    return s;
+  }
+
+  /** What `target` selects, or null when it is not drawn (or a relation's end is not). */
+  selectionOf(target: Target): GraphSelection | null {
+    if ('entity' in target) {
+      const e = this.entities.get(target.entity);
+      return e ? { kind: 'entity', entity: e } : null;
+    }
+    const r = this.relations.get(target.relation);
+    if (!r) return null;
+    const subject = this.entities.get(r.subject);
+    const object = this.entities.get(r.object);
+    return subject && object ? { kind: 'relation', relation: r, subject, object } : null;
+  }
+
+  /** What the marks light on the drawn graph; null when nothing is marked. */
+  highlight(): Highlight | null {
+    if (!this.marks.length) return null;
+    const mentioning = (ref: string) => [...this.entities.values()].filter((e) => e.mentions?.includes(ref)).map((e) => e.id);
+    const found = new Set<number>();
+    const lit: Highlight = { walked: new Set(), seeds: new Set(), relations: new Set(), paths: new Map() };
+    for (const m of this.marks) {
+      if (!m.path?.length) { mentioning(m.ref).forEach((id) => found.add(id)); continue; }
+      for (const id of m.path) {
+        const r = this.relations.get(id);
+        if (!r) continue;
+        lit.relations.add(id);
+        lit.walked.add(r.subject).add(r.object);
+      }
+      const hops = m.hops ?? m.path.length;
+      const path = `${m.why?.slice('relation:'.length)} · ${hops} ${hops === 1 ? 'hop' : 'hops'}`;
+      // the label goes on the entity whose mention brought the record in; when it is not
+      // drawn, on the drawn entities that mention the record
+      const ends = m.via_entity !== undefined && this.entities.has(m.via_entity) ? [m.via_entity] : mentioning(m.ref);
+      for (const id of ends) {
+        lit.walked.add(id);
+        lit.paths.set(id, [...new Set([...(lit.paths.get(id) ?? []), path])]);
+      }
+    }
+    for (const id of found) if (!lit.walked.has(id)) lit.seeds.add(id);
+    return lit;
+  }
+}
