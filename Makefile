@@ -16,11 +16,13 @@ test-native: setup
 test-wasm: setup
 	cargo test --target wasm32-unknown-unknown --test wasm_node --test wasm_browser --test wasm_worker
 
-## The demo page, then the package as users get it: `npm pack`, installed into a scratch
-## project, in Node, a Vite app in Chromium (OPFS), workerd, tsc. Each run installs into
+## The explorer's types against the built package, the demo page, then the package as users get
+## it: `npm pack`, installed into a scratch project, in Node, a Vite app in Chromium (OPFS),
+## workerd, tsc. Each run installs into
 ## its own test-output/run-<pid>/ (WWW_TEST_DIR, inside the checkout so the tools resolve),
 ## removed when it ends, so two runs in one checkout do not install over each other.
 test-www: build
+	npx tsc -p www/explorer/tsconfig.json
 	dir=$(CURDIR)/test-output/run-$$$$; trap 'rm -rf "$$dir"' EXIT; trap 'exit 130' INT TERM; \
 	WWW_TEST_DIR=$$dir node www/test/pack.mjs && WWW_TEST_DIR=$$dir node --test www/test/*.test.mjs
 
