@@ -1,8 +1,8 @@
-// The explorer (www/explorer/) end to end in headless Chromium: load the demo corpus, search
-// with suggestions, hops / limit and what was cut, expand a node in place, the side panel,
-// edge details, operator curation (alias, declare with anchor, retract, delete — with their
-// confirmations), export, import, an OPFS memory, the reconstruct highlight, a phone-sized
-// viewport, and no console errors.
+// The explorer (www/explorer/) end to end in headless Chromium: the demo corpus (none of its
+// declarations dropped) loaded, search with suggestions, hops / limit and what was cut, a name
+// nothing has, expand a node in place, the side panel, edge details, operator curation (alias,
+// declare with anchor, retract, delete — with their confirmations), export, import, an OPFS
+// memory, the reconstruct highlight, a phone-sized viewport, and no console errors.
 //
 //   node --test www/test/explorer.test.mjs      # after scripts/build-wasm.sh
 //
@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../serve.mjs';
 import { buildPage } from '../explorer/build.mjs';
@@ -21,6 +21,7 @@ import { CHROMIUM, CHROMIUM_ARGS, offline, watch as watchPage } from './harness.
 
 const OUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const PKG = fileURLToPath(new URL('../../pkg/view.js', import.meta.url));
+const corpus = JSON.parse(readFileSync(new URL('../explorer/corpus.json', import.meta.url), 'utf8'));
 
 describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; run scripts/build-wasm.sh` }, () => {
   let server;
@@ -83,12 +84,24 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await server?.close();
   });
 
+  it('stores every declaration of the corpus: none is dropped', async () => {
+    const { openMemory } = await import(pathToFileURL(PKG.replace(/view\.js$/, 'node.js')).href);
+    const memory = await openMemory({ clock: () => Date.parse('2026-12-11T00:00:00Z') });
+    const agent = memory.agent(corpus.agent_id);
+    const dropped = [];
+    for (const m of corpus.memories) {
+      const res = await agent.store({ content: m.content, timestamp: m.timestamp, source: m.source, metadata: m.metadata, associations: m.associations });
+      for (const d of res.associations?.dropped ?? []) dropped.push(`${res.id}: ${d.item} (${d.reason})`);
+    }
+    await memory.close();
+    assert.deepEqual(dropped, []);
+  });
+
   it('loads the demo corpus through the package and draws a neighbourhood', async () => {
     await page.goto(url);
     await page.waitForSelector('#status[data-state="ready"], #status[data-state="error"]', { timeout: 60_000 });
     const status = page.locator('#status');
     assert.equal(await status.getAttribute('data-state'), 'ready', await status.textContent());
-    const corpus = JSON.parse(readFileSync(new URL('../explorer/corpus.json', import.meta.url), 'utf8'));
     assert.ok(corpus.memories.length >= 280, `the corpus has ${corpus.memories.length} memories`);
     assert.equal(Number(await status.getAttribute('data-memories')), corpus.memories.length);
     assert.ok(Number(await status.getAttribute('data-entities')) >= 45);
@@ -98,6 +111,16 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     assert.equal(start.name, 'Ledger Service');
     assert.ok(start.aliases.includes('台帳サービス'));
     assert.equal(await page.locator('#panel').getAttribute('data-name'), 'Ledger Service');
+    // Two hops out, by the shortest way: Kaito Mori maintains it, it depends on Ledger DB and
+    // serves Payments Service; the Wallet Team is one step past Kaito.
+    const { entities, relations } = await drawn();
+    const ring = (name) => entities.find((e) => e.name === name)?.ring;
+    assert.deepEqual(['Kaito Mori', 'Ledger DB', 'Payments Service', 'Wallet Team'].map(ring), [1, 1, 1, 2]);
+    const id = (name) => entities.find((e) => e.name === name).id;
+    const maintains = relations.find((r) => r.subject === id('Kaito Mori') && r.predicate === 'maintains' && r.object === start.id);
+    assert.equal(maintains?.anchor_ref, 'mem:2');
+    assert.ok(relations.some((r) => r.subject === start.id && r.predicate === 'depends_on' && r.object === id('Ledger DB')));
+    assert.ok(relations.length >= entities.length - 1, 'a connected neighbourhood has at least n-1 relations');
     await shot('loaded');
   });
 
@@ -152,7 +175,40 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     assert.ok(Number(await cut.getAttribute('data-entities-omitted')) > 0);
     assert.match(await cut.textContent(), /limit 6 cut \d+ more entit/);
     assert.match(await cut.textContent(), /mention lists stop at 6 refs/);
+    // The cut keeps the nearest: nothing left out is closer than what was drawn.
+    const drawnNow = await drawn();
+    const all = await page.evaluate(() => window.__explorer.agent.traverse({ entity: 'Kaito', max_hops: 2, limit: 100 }));
+    const left = all.entities.filter((e) => !drawnNow.entities.some((d) => d.id === e.id)).map((e) => e.hops);
+    assert.ok(left.length > 0 && Math.max(...drawnNow.entities.map((e) => e.ring)) <= Math.min(...left), `drawn rings ${drawnNow.entities.map((e) => e.ring)}, left out ${left}`);
+    // The side panel lists as many of Kaito's records as the limit, and says how many more.
+    await page.waitForFunction(() => document.querySelector('#panel')?.dataset.name === 'Kaito Mori' && document.querySelectorAll('#panel [data-testid="record"]').length > 0);
+    assert.equal(await page.locator('#panel [data-testid="record"]').count(), 6);
+    assert.match(await page.locator('[data-testid="records-omitted"]').textContent(), /^\d+ more not listed \(limit 6\)\.$/);
     await page.fill('#limit', '20');
+  });
+
+  it('draws the start alone at max_hops 0, and redraws as soon as max_hops changes', async () => {
+    await page.selectOption('#max-hops', '0');
+    await page.waitForFunction(() => window.__explorer.view.state().last?.max_hops === 0 && document.querySelector('#graph').dataset.state === 'ready');
+    const alone = await drawn();
+    assert.deepEqual(alone.entities.map((e) => `${e.name}:${e.ring}`), ['Kaito Mori:0']);
+    assert.deepEqual(alone.relations, []);
+    assert.equal(await graph().getAttribute('data-edges'), '0');
+    assert.match(await page.locator('#cut').textContent(), /more lies beyond max_hops 0/);
+    await page.selectOption('#max-hops', '1');
+    await page.waitForFunction(() => window.__explorer.view.state().last?.max_hops === 1 && document.querySelector('#graph').dataset.state === 'ready');
+    const one = await drawn();
+    assert.ok(one.entities.length > 1 && one.entities.every((e) => e.ring <= 1), one.entities.map((e) => `${e.name}:${e.ring}`).join(', '));
+  });
+
+  it('says so when no entity has the name', async () => {
+    await search('Nonexistent Zebra Service');
+    assert.equal(await graph().getAttribute('data-state'), 'missing');
+    assert.equal(await nodes(), 0);
+    assert.equal(await page.locator('#cut').textContent(), 'No entity is named or aliased “Nonexistent Zebra Service”.');
+    assert.equal(await page.locator('#graph .amv-empty').textContent(), 'No entity is named or aliased “Nonexistent Zebra Service”.');
+    assert.ok(await page.locator('#graph .amv-empty').isVisible());
+    await shot('missing');
   });
 
   it('expands a clicked node by one hop in place and lists its records in the side panel', async () => {
