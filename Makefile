@@ -16,9 +16,9 @@ test-native: setup
 test-wasm: setup
 	cargo test --target wasm32-unknown-unknown --test wasm_node --test wasm_browser --test wasm_worker
 
-## The explorer's types against the built package, the demo page, then the package as users get
-## it: `npm pack`, installed into a scratch project, in Node, a Vite app in Chromium (OPFS),
-## workerd, tsc. Each run installs into
+## The explorer's types against the built package, then the package as users get it: `npm pack`,
+## installed into a scratch project, in Node, a Vite app in Chromium (OPFS), workerd, tsc, the
+## graph view in a host app and the explorer in Chromium. Each run installs into
 ## its own test-output/run-<pid>/ (WWW_TEST_DIR, inside the checkout so the tools resolve),
 ## removed when it ends, so two runs in one checkout do not install over each other.
 test-www: build
@@ -38,7 +38,7 @@ test: test-native test-wasm test-mutations test-www
 docs: build
 	npx typedoc --tsconfig tsconfig.json --out docs/api --name associative-memory --readme none --disableSources www/src/index.ts
 
-## The explorer (www/explorer/), bundled with Vite into www/dist/, served on localhost.
+## The explorer (www/explorer/), bundled with Vite into www/dist/, served on localhost (vite preview).
 demo: build
 	node www/explorer/build.mjs
 	node www/explorer/serve.mjs

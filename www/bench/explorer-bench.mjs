@@ -14,8 +14,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { serve } from '../serve.mjs';
-import { buildPage } from '../explorer/build.mjs';
+import { buildPage, servePages } from '../explorer/build.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : fallback; };
@@ -94,7 +93,7 @@ const dbFile = join(OUT, 'explorer-bench.sqlite');
 writeFileSync(dbFile, bytes);
 
 await buildPage('explorer');
-const server = await serve({ port: 0 });
+const server = await servePages({ port: 0 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
@@ -103,7 +102,7 @@ const results = { entities, relations, chromium: browser.version(), viewport: '1
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => console.error('pageerror', e.message));
-  await page.goto(new URL('/www/dist/explorer/', server.url).href);
+  await page.goto(new URL('explorer/', server.url).href);
   await page.waitForSelector('#status[data-state="ready"]', { timeout: 120_000 });
   await page.fill('#agent', AGENT);
   const importStart = Date.now();

@@ -2,22 +2,24 @@
 // Vite into www/dist/ (git-ignored): everything the pages load is in there, the .wasm and
 // the OPFS worker included, so they work offline. The pages import the package by its
 // public names only; here those names point at the built package in pkg/
-// (scripts/build-wasm.sh first), as `npm install associative-memory` would.
+// (scripts/build-wasm.sh first), as `npm install associative-memory` would. `servePages`
+// serves what was built with `vite preview` (serve.mjs, the tests and the explorer bench).
 //
 //   node www/explorer/build.mjs            # both
 //   node www/explorer/build.mjs explorer   # one of them
 
-import { build } from 'vite';
+import { build, preview } from 'vite';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const PKG = join(ROOT, 'pkg');
+const DIST = join(ROOT, 'www/dist');
 
 export const TARGETS = {
-  explorer: { root: join(ROOT, 'www/explorer'), outDir: join(ROOT, 'www/dist/explorer') },
-  'view-host': { root: join(ROOT, 'www/view/host'), outDir: join(ROOT, 'www/dist/view-host') },
+  explorer: { root: join(ROOT, 'www/explorer'), outDir: join(DIST, 'explorer') },
+  'view-host': { root: join(ROOT, 'www/view/host'), outDir: join(DIST, 'view-host') },
 };
 
 /** Builds one page; resolves to its output directory. */
@@ -49,6 +51,31 @@ export async function buildPage(name) {
     },
   });
   return target.outDir;
+}
+
+/** Sends `/` to the explorer, the page a person opening the address wants. */
+const rootToExplorer = {
+  name: 'root-to-explorer',
+  configurePreviewServer(server) {
+    server.middlewares.use((req, res, next) => {
+      if (req.url !== '/') return next();
+      res.writeHead(302, { Location: '/explorer/' });
+      res.end();
+    });
+  },
+};
+
+/**
+ * Serves www/dist/ (the built pages, at /explorer/ and /view-host/) on `host`:`port` with
+ * `vite preview`; port 0 picks a free one. Resolves to the address of www/dist/ and a way
+ * to stop. `mpa`: a missing file is a 404, never the page's HTML, so a test sees it.
+ */
+export async function servePages({ port = 8080, host = '127.0.0.1' } = {}) {
+  const server = await preview({
+    root: join(ROOT, 'www'), configFile: false, appType: 'mpa', logLevel: 'warn', plugins: [rootToExplorer],
+    build: { outDir: DIST }, preview: { port, host, strictPort: false },
+  });
+  return { url: server.resolvedUrls.local[0], close: () => server.close() };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -1,8 +1,9 @@
-// The explorer (www/explorer/) end to end in headless Chromium: the demo corpus (none of its
-// declarations dropped) loaded, search with suggestions, hops / limit and what was cut, a name
-// nothing has, expand a node in place, the side panel, edge details, operator curation (alias,
-// declare with anchor, retract, delete — with their confirmations), export, import, an OPFS
-// memory, the reconstruct highlight, a phone-sized viewport, and no console errors.
+// The explorer (www/explorer/) end to end in headless Chromium: how the pages are served, the
+// demo corpus (none of its declarations dropped) loaded, search with suggestions, hops / limit
+// and what was cut, a name nothing has, expand a node in place, the side panel, edge details,
+// operator curation (alias, declare with anchor, retract, delete — with their confirmations),
+// export, import, an OPFS memory, the reconstruct highlight, a phone-sized viewport, and no
+// console errors.
 //
 //   node --test www/test/explorer.test.mjs      # after scripts/build-wasm.sh
 //
@@ -11,12 +12,11 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { serve } from '../serve.mjs';
-import { buildPage } from '../explorer/build.mjs';
+import { buildPage, servePages } from '../explorer/build.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, offline, watch as watchPage } from './harness.mjs';
 
 const OUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
@@ -69,8 +69,8 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
   before(async () => {
     await mkdir(OUT, { recursive: true });
     await buildPage('explorer');
-    server = await serve({ port: 0 });
-    url = new URL('/www/dist/explorer/', server.url).href;
+    server = await servePages({ port: 0 });
+    url = new URL('explorer/', server.url).href;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     // Nothing may leave 127.0.0.1: the page is bundled whole.
@@ -82,6 +82,18 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
   after(async () => {
     await browser?.close();
     await server?.close();
+  });
+
+  it('is served with the .wasm as application/wasm, and the bare address leads to it', async () => {
+    const assets = fileURLToPath(new URL('../dist/explorer/assets/', import.meta.url));
+    const wasm = readdirSync(assets).find((f) => f.endsWith('.wasm'));
+    assert.ok(wasm, 'the bundle holds the .wasm');
+    const res = await fetch(new URL(`assets/${wasm}`, url));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/wasm', 'streaming compilation needs this type');
+    const root = await fetch(server.url, { redirect: 'manual' });
+    assert.equal(root.status, 302);
+    assert.equal(new URL(root.headers.get('location'), server.url).href, url);
   });
 
   it('stores every declaration of the corpus: none is dropped', async () => {

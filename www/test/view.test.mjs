@@ -15,9 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
-import { serve } from '../serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, offline, watch } from './harness.mjs';
-import { buildPage } from '../explorer/build.mjs';
+import { buildPage, servePages } from '../explorer/build.mjs';
 import { CONSUMER } from './pack.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -49,7 +48,7 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
   before(async () => {
     await mkdir(OUT, { recursive: true });
     await buildPage('view-host');
-    server = await serve({ port: 0 });
+    server = await servePages({ port: 0 });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 900, height: 700 } });
     watch(page, problems, { warnings: true });
@@ -95,7 +94,7 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
   });
 
   it('draws the neighbourhood the host asked for, found by a Japanese alias', async () => {
-    await page.goto(new URL('/www/dist/view-host/', server.url).href);
+    await page.goto(new URL('view-host/', server.url).href);
     await page.waitForSelector('#app-graph[data-state="ready"]', { timeout: 60_000 });
     const { entities, relations } = await state();
     assert.deepEqual(entities.map((e) => `${e.name}:${e.ring}`).sort(), ['Ana Costa:1', 'Atlas:0', 'Ben Ito:1', 'Tile Server:1']);
