@@ -9,12 +9,16 @@ setup:
 build: setup
 	bash scripts/build-wasm.sh
 
+## Formatting, tests/MUTATIONS.md against the tree (a second), then every native test.
 test-native: setup
 	cargo fmt --check
+	bash tests/mutations/run.sh --check
 	cargo test
 
+## The engine suite in Node (the unit tests, and tests/*.rs as one binary: tests/engine_wasm.rs),
+## then the binding's suites in Node, a Chromium page and a Chromium worker.
 test-wasm: setup
-	cargo test --target wasm32-unknown-unknown --test wasm_node --test wasm_browser --test wasm_worker
+	cargo test --target wasm32-unknown-unknown --lib --test engine_wasm --test wasm_node --test wasm_browser --test wasm_worker
 
 ## The explorer's types against the built package, then the package as users get it: `npm pack`,
 ## installed into a scratch project, in Node, a Vite app in Chromium (OPFS), workerd, tsc, the
@@ -30,8 +34,8 @@ test-www: build
 test-mutations: setup
 	bash tests/mutations/run.sh
 
-## Everything: native tests with the conformance runner, the wasm suites in Node, a
-## Chromium page and a Chromium worker, the mutations, then the built package's tests.
+## Everything: native tests with the conformance runner, the engine and binding suites in
+## wasm, the mutations, then the built package's tests.
 test: test-native test-wasm test-mutations test-www
 
 ## The API reference from the doc comments, into docs/api/ (git-ignored).

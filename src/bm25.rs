@@ -109,6 +109,8 @@ impl Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn trigram_lengths_and_overlapping_occurrences() {

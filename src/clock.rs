@@ -178,6 +178,8 @@ fn days_in_month(y: i64, m: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn formats_and_parses_round_trip() {

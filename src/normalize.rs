@@ -37,6 +37,8 @@ fn full_fold(c: char) -> impl Iterator<Item = char> {
 #[cfg(test)]
 mod tests {
     use super::normalize;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn half_and_full_width_katakana_are_one() {

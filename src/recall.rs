@@ -457,6 +457,8 @@ pub fn recall(conn: &Connection, opts: &crate::api::RecallOptions) -> Result<cra
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// A database holding one agent: the scores are FTS5's `bm25()` (negated) bit for bit,
     /// over memories (one column) and episodes (two), with repeated, overlapping, accented

@@ -202,6 +202,8 @@ pub fn delete(conn: &Connection, kind: Kind, agent_id: &str, id: i64, field: &st
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn refs_parse_in_one_spelling() {

@@ -233,6 +233,8 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// The statistics as a recount from the rows gives them.
     fn recount(conn: &Connection) -> Vec<(String, String, i64, i64)> {

@@ -93,6 +93,8 @@ impl WriteScope {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn scope(project: Option<&str>, channel: Option<&str>) -> ReadScope {
         ReadScope { agent_id: "a".into(), project_id: project.map(Into::into), channel: channel.map(Into::into) }

@@ -4,6 +4,8 @@
 mod common;
 use common::fixture;
 use serde_json::{json, Value};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 fn seeded() -> common::Fixture {
     let mut f = fixture();

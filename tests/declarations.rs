@@ -4,6 +4,8 @@
 mod common;
 use common::fixture;
 use serde_json::json;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 #[test]
 fn one_declaration_naming_an_entity_twice_yields_one_entity() {

@@ -4,6 +4,8 @@ mod common;
 use associative_memory::{FixedClock, Memory, SCHEMA_VERSION};
 use common::fixture;
 use serde_json::json;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 fn populated() -> common::Fixture {
     let mut f = fixture();
@@ -70,6 +72,7 @@ fn bad_bytes_are_refused_and_change_nothing() {
 }
 
 #[test]
+#[cfg_attr(target_arch = "wasm32", ignore = "opens a database file: wasm32-unknown-unknown has no file system")]
 fn a_newer_schema_is_a_clear_error() {
     let mut f = populated();
     let bytes = f.memory.export().unwrap();
@@ -89,6 +92,7 @@ fn a_newer_schema_is_a_clear_error() {
 }
 
 #[test]
+#[cfg_attr(target_arch = "wasm32", ignore = "a file memory: wasm32-unknown-unknown has no file system (OPFS: tests/wasm_worker.rs)")]
 fn a_file_memory_persists_across_opens() {
     let path = std::env::temp_dir().join(format!("am-file-{}.db", std::process::id()));
     std::fs::remove_file(&path).ok();
@@ -103,6 +107,10 @@ fn a_file_memory_persists_across_opens() {
 }
 
 #[test]
+#[cfg_attr(
+    target_arch = "wasm32",
+    ignore = "imports into a WAL file memory too: wasm32-unknown-unknown has no file system (in memory: tests/wasm_common)"
+)]
 fn bytes_of_any_page_size_import_into_any_memory() {
     use common::pages::{memory_with_page_size, page_size_of};
     let traverse = json!({"agent_id": "a", "entity": "海斗"});

@@ -1,10 +1,11 @@
 //! Property tests over random operation sequences: determinism, invariant 3 under a random
 //! declared graph, and isolation between agents.
-#![cfg(not(target_arch = "wasm32"))]
 
 use associative_memory::{FixedClock, Memory};
 use proptest::prelude::*;
 use serde_json::{json, Value};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 const WORDS: &[&str] =
     &["ledger", "payments", "deploy", "incident", "release", "budget", "latency", "review", "wallet", "retry", "cluster", "audit"];

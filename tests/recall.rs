@@ -4,6 +4,8 @@
 mod common;
 use common::fixture;
 use serde_json::{json, Value};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 fn refs(v: &Value) -> Vec<String> {
     v["messages"].as_array().unwrap().iter().map(|m| m["ref"].as_str().unwrap().to_owned()).collect()

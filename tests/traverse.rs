@@ -3,6 +3,8 @@
 mod common;
 use common::fixture;
 use serde_json::json;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 /// A chain A → B → C → D declared in that order, plus a newer A → E.
 fn chain() -> common::Fixture {

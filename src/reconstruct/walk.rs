@@ -154,6 +154,8 @@ pub fn walk(items: &[Vec<String>], pool: &BTreeSet<String>, graph: &Graph, max_h
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// Atlas(1) —owned_by (10)→ Priya(2) —member_of (11)→ Payments(3); mem:1 mentions Atlas,
     /// mem:2 Priya, mem:3 Payments, mem:4 Atlas too.

@@ -1,0 +1,23 @@
+//! The engine's integration tests in wasm (Node): the same files as the native suite, as
+//! modules of one test binary, so SQLite is linked and the module prepared for Node once
+//! instead of once per file (HACKING.md gives the measurement). Natively each file is its
+//! own test target and this one is empty. `conformance.rs` is not here: it reads the
+//! reference's scenarios from `../shared/conformance`, and wasm32 has no file system.
+#![cfg(target_arch = "wasm32")]
+
+#[path = "bad_input.rs"]
+mod bad_input;
+#[path = "declarations.rs"]
+mod declarations;
+#[path = "export_import.rs"]
+mod export_import;
+#[path = "invariants.rs"]
+mod invariants;
+#[path = "properties.rs"]
+mod properties;
+#[path = "recall.rs"]
+mod recall;
+#[path = "targets.rs"]
+mod targets;
+#[path = "traverse.rs"]
+mod traverse;
