@@ -18,8 +18,8 @@
 //!   lower id. A lexical-only call orders exactly as plain reciprocal rank does (one arm,
 //!   rank order), so it is unchanged.
 //!
-//!   Why `RANK_K` 10 and a quarter vote for vectors: plain reciprocal rank (k 60, weights
-//!   1) lets a row the lexical arm ranks eighth and the vector arm first overtake the
+//!   Why `RANK_K` 10 and a quarter vote for vectors: plain reciprocal rank (k 60, every
+//!   weight 1) lets a row the lexical arm ranks eighth and the vector arm first overtake the
 //!   lexical arm's first row. On LoCoMo that costs more than vectors bring — MiniLM
 //!   vectors alone score 25.9 there against 42.4 for the lexical arm — so the MiniLM run
 //!   scored 37.61 against lexical's 40.62. A small `k` keeps the lexical arm's top ranks
