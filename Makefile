@@ -67,19 +67,21 @@ bench-package: build
 	node www/bench/package-bench.mjs --json $(BENCH_OUT)/package.json
 
 ## LoCoMo retrieval NDCG@10, ours next to the reference in the same sitting (eval/README.md):
-##   make locomo DATA=../shared/data/locomo [VECTORS=~/.cache/locomo-minilm.json] [REFERENCE=0]
+##   make locomo DATA=../shared/data/locomo [VECTORS=~/.cache/locomo-minilm.json] [ARM=control|oracle|extractor] [REFERENCE=0]
 ## REFERENCE=0 skips the reference run (it needs the cpersona venv of ../shared/conformance).
+## ARM (design §8, default control) picks what the run declares; the JSON is named after it.
 EVAL_DIR ?= ../shared/eval
 LOCOMO_OUT ?= /tmp/associative-memory-locomo
 REFERENCE ?= 1
+ARM ?= control
 LOCOMO_SETTING = $(if $(VECTORS),vectors,lexical)
 
 locomo:
-	@test -n "$(DATA)" || { echo "usage: make locomo DATA=<dir of LoCoMo *.json> [VECTORS=<embed_cache.py output>] [REFERENCE=0]"; exit 2; }
+	@test -n "$(DATA)" || { echo "usage: make locomo DATA=<dir of LoCoMo *.json> [VECTORS=<embed_cache.py output>] [ARM=control|oracle|extractor] [REFERENCE=0]"; exit 2; }
 	mkdir -p $(LOCOMO_OUT)
 ifneq ($(REFERENCE),0)
 	$(if $(VECTORS),CPERSONA_DRIVER_EMBED=cache:$(VECTORS)) python3 $(EVAL_DIR)/locomo_reference.py $(DATA) --out $(LOCOMO_OUT)/reference-$(LOCOMO_SETTING).json
 endif
-	cargo bench --bench locomo -- --data $(DATA) $(if $(VECTORS),--vectors $(VECTORS)) \
-		--json $(LOCOMO_OUT)/ours-$(LOCOMO_SETTING).json --per-question $(LOCOMO_OUT)/ours-$(LOCOMO_SETTING).jsonl \
+	cargo bench --bench locomo -- --data $(DATA) $(if $(VECTORS),--vectors $(VECTORS)) --arm $(ARM) \
+		--json $(LOCOMO_OUT)/ours-$(LOCOMO_SETTING)-$(ARM).json --per-question $(LOCOMO_OUT)/ours-$(LOCOMO_SETTING)-$(ARM).jsonl \
 		$(if $(filter-out 0,$(REFERENCE)),--reference-json $(LOCOMO_OUT)/reference-$(LOCOMO_SETTING).json)

@@ -45,8 +45,19 @@
 //!                           file's code: it must reproduce locomo_reference.py's numbers
 //!   --extra JSON            merge these options into every reconstruct call (OFF PROTOCOL:
 //!                           for experiments only; the table is marked `extra` when used)
+//!   --arm control|oracle|extractor
+//!                           what the run declares (design §8; default control). control
+//!                           declares nothing and checks invariant 2 in the run: every
+//!                           answer equals the same database's with the association tables
+//!                           dropped. oracle declares facts from the conversation's
+//!                           annotations (never `qa`) after storing; extractor declares what
+//!                           a fixed reading of each turn finds while storing (see
+//!                           `locomo/arms.rs`). The JSON gains `arm` and `declared` (counts).
 //!
 //! Exits 2 with a message when the engine answers `unsupported` for reconstruct.
+
+#[path = "locomo/arms.rs"]
+mod arms;
 
 use associative_memory::{format_iso, parse_iso, FixedClock, Memory};
 use serde_json::{json, Map, Value};
@@ -108,8 +119,12 @@ fn parse_when(s: &str) -> Option<i64> {
 struct Turn {
     dia_id: String,
     speaker: String,
+    /// The turn's own text (no speaker, no caption): what the extractor reads.
+    text: String,
     content: String,
     when_ms: i64,
+    /// 1-based session number.
+    session: usize,
 }
 
 fn str_of(v: &Value) -> String {
@@ -143,7 +158,8 @@ fn turns(conv: &Value, file: &str) -> Result<Vec<Turn>, String> {
         let t0 = parse_when(date).ok_or_else(|| format!("{file}: cannot read session_{n}_date_time {date:?}"))?;
         let list = session.as_array().ok_or_else(|| format!("{file}: session_{n} is not a list"))?;
         for (k, t) in list.iter().enumerate() {
-            let mut text = str_of(t.get("text").unwrap_or(&Value::Null));
+            let own = str_of(t.get("text").unwrap_or(&Value::Null));
+            let mut text = own.clone();
             if truthy(t.get("blip_caption")) {
                 text += &format!(" [shares a photo: {}]", str_of(&t["blip_caption"]));
             }
@@ -152,7 +168,9 @@ fn turns(conv: &Value, file: &str) -> Result<Vec<Turn>, String> {
                 dia_id: str_of(t.get("dia_id").unwrap_or(&Value::Null)),
                 content: format!("{speaker}: {text}"),
                 speaker,
+                text: own,
                 when_ms: t0 + 60_000 * k as i64,
+                session: n,
             });
         }
         n += 1;
@@ -186,6 +204,22 @@ fn ranked_refs(result: &Value) -> Vec<String> {
         }
     }
     out.truncate(10);
+    out
+}
+
+/// The claims of the ranked list that the relation walk reached (they carry `hops`).
+fn reached_refs(result: &Value) -> Vec<String> {
+    let ranked = ranked_refs(result);
+    let mut out = Vec::new();
+    for it in result.get("items").and_then(Value::as_array).into_iter().flatten() {
+        for c in it.get("claims").and_then(Value::as_array).into_iter().flatten() {
+            if let (Some(r), Some(_)) = (c.get("ref").and_then(Value::as_str), c.get("hops")) {
+                if ranked.iter().any(|x| x == r) && !out.iter().any(|x| x == r) {
+                    out.push(r.to_string());
+                }
+            }
+        }
+    }
     out
 }
 
@@ -246,20 +280,58 @@ fn merge_extra(args: &mut Value, extra: Option<&Map<String, Value>>) {
     }
 }
 
+/// Which declarations a run makes (design §8).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Arm {
+    /// None: the output must equal a run on a database without the association tables.
+    Control,
+    /// Derived from the conversation's annotations other than `qa` (`arms::oracle`).
+    Oracle,
+    /// A deterministic reading of each turn's text while it is stored (`arms::extract`).
+    Extractor,
+}
+
+impl Arm {
+    fn name(self) -> &'static str {
+        match self {
+            Arm::Control => "control",
+            Arm::Oracle => "oracle",
+            Arm::Extractor => "extractor",
+        }
+    }
+}
+
+/// The stored conversation: the memory and `mem:<id>` -> dia_id.
+struct Stored {
+    mem: Memory,
+    dia_of: HashMap<String, String>,
+}
+
+/// A rejected declaration item stops the run: an arm must measure what it meant to declare.
+fn check_declared(file: &str, what: &str, r: &Value) {
+    let report = r.get("associations").unwrap_or(r);
+    if let Some(dropped) = report.get("dropped").and_then(Value::as_array).filter(|d| !d.is_empty()) {
+        fail(format!("{file}: {what}: declarations dropped: {}", Value::Array(dropped.clone())));
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
-fn run_ours(
+fn store_conversation(
     file: &str,
+    conv: &Value,
     ts: &[Turn],
     clock_ms: i64,
-    questions: &[String],
     vectors: Option<&Vectors>,
-    extra: Option<&Map<String, Value>>,
+    arm: Arm,
     store_ms: &mut Vec<f64>,
-    recon_ms: &mut Vec<f64>,
-) -> Answers {
+    declared: &mut BTreeMap<&'static str, usize>,
+) -> Stored {
     let clock = FixedClock::new(clock_ms);
     let mut mem = Memory::open_in_memory_with_clock(Box::new(clock)).unwrap_or_else(|e| fail(format!("open: {e}")));
     let mut dia_of: HashMap<String, String> = HashMap::new();
+    let speakers: Vec<String> =
+        ["speaker_a", "speaker_b"].iter().filter_map(|k| conv.get(*k).and_then(Value::as_str)).map(String::from).collect();
+    let mut refs: Vec<String> = Vec::with_capacity(ts.len());
     for t in ts {
         let mut args = json!({
             "agent_id": "locomo",
@@ -270,13 +342,42 @@ fn run_ours(
         if let Some(v) = vectors {
             args["embedding"] = v.get(&t.content).unwrap_or_else(|e| fail(format!("{file}: {e}"))).clone();
         }
+        if arm == Arm::Extractor {
+            if let Some(a) = arms::extractor_associations(&arms::extract(t, &speakers), &speakers) {
+                *declared.entry("entities").or_default() += a["entities"].as_array().map_or(0, Vec::len);
+                *declared.entry("relations").or_default() += a["relations"].as_array().map_or(0, Vec::len);
+                args["associations"] = a;
+            }
+        }
         let t0 = Instant::now();
         let r = mem.call("store", &args);
         store_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
         let r = r.unwrap_or_else(|e| fail(format!("{file}: store {} failed: {} ({e})", t.dia_id, e.code())));
+        check_declared(file, &t.dia_id, &r);
         let id = r.get("id").and_then(Value::as_i64).unwrap_or_else(|| fail(format!("{file}: store answered without an id: {r}")));
         dia_of.insert(format!("mem:{id}"), t.dia_id.clone());
+        refs.push(format!("mem:{id}"));
     }
+    if arm == Arm::Oracle {
+        for (turn, associations) in arms::oracle(conv, ts) {
+            *declared.entry("entities").or_default() += associations.get("entities").and_then(Value::as_array).map_or(0, Vec::len);
+            *declared.entry("relations").or_default() += associations.get("relations").and_then(Value::as_array).map_or(0, Vec::len);
+            let args = json!({"agent_id": "locomo", "associations": associations, "anchor_ref": refs[turn]});
+            let r = mem.call("declare_associations", &args).unwrap_or_else(|e| fail(format!("{file}: declare_associations failed: {e}")));
+            check_declared(file, &ts[turn].dia_id, &r);
+        }
+    }
+    Stored { mem, dia_of }
+}
+
+fn ask(
+    file: &str,
+    mem: &mut Memory,
+    questions: &[String],
+    vectors: Option<&Vectors>,
+    extra: Option<&Map<String, Value>>,
+    recon_ms: &mut Vec<f64>,
+) -> Vec<Result<Value, String>> {
     let mut answers = Vec::with_capacity(questions.len());
     for question in questions {
         let mut args = json!({"agent_id": "locomo", "query": question, "count": 10});
@@ -301,7 +402,42 @@ fn run_ours(
             Err(e) => Err(format!("{} ({e})", e.code())),
         });
     }
-    (dia_of, answers)
+    answers
+}
+
+/// Invariant 2, checked in the run: the same database with the association tables dropped
+/// answers every question byte for byte as the control run did.
+fn check_control(
+    file: &str,
+    mem: &mut Memory,
+    clock: i64,
+    questions: &[String],
+    vectors: Option<&Vectors>,
+    extra: Option<&Map<String, Value>>,
+    answers: &[Result<Value, String>],
+) {
+    let bytes = mem.export().unwrap_or_else(|e| fail(format!("{file}: export: {e}")));
+    let mut conn = rusqlite::Connection::open_in_memory().unwrap_or_else(|e| fail(format!("sqlite: {e}")));
+    conn.deserialize_read_exact(rusqlite::MAIN_DB, &bytes[..], bytes.len(), false)
+        .unwrap_or_else(|e| fail(format!("{file}: deserialize: {e}")));
+    conn.execute_batch(
+        "DROP TRIGGER entities_cascade; DROP TRIGGER memories_cascade; DROP TRIGGER episodes_cascade;
+         DROP TABLE entities; DROP TABLE entity_aliases; DROP TABLE entity_mentions; DROP TABLE relations;",
+    )
+    .unwrap_or_else(|e| fail(format!("{file}: dropping the association tables: {e}")));
+    let stripped = conn.serialize(rusqlite::MAIN_DB).unwrap_or_else(|e| fail(format!("{file}: serialize: {e}"))).to_vec();
+    let mut bare = Memory::open_in_memory_with_clock(Box::new(FixedClock::new(clock))).unwrap_or_else(|e| fail(format!("open: {e}")));
+    bare.import(&stripped).unwrap_or_else(|e| fail(format!("{file}: import: {e}")));
+    let again = ask(file, &mut bare, questions, vectors, extra, &mut Vec::new());
+    for ((q, a), b) in questions.iter().zip(answers).zip(&again) {
+        let text = |r: &Result<Value, String>| match r {
+            Ok(v) => serde_json::to_string(v).unwrap(),
+            Err(e) => e.clone(),
+        };
+        if text(a) != text(b) {
+            fail(format!("{file}: invariant 2 broken: {q:?} answers differently without the association tables"));
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -375,6 +511,7 @@ struct Options {
     per_question: Option<PathBuf>,
     extra: Option<Map<String, Value>>,
     engine: Engine,
+    arm: Arm,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -387,6 +524,7 @@ fn parse_args() -> Result<Options, String> {
         per_question: None,
         extra: None,
         engine: Engine::Ours,
+        arm: Arm::Control,
     };
     let (mut engine, mut python, mut driver): (String, Option<PathBuf>, Option<PathBuf>) = ("ours".into(), None, None);
     let mut i = 0;
@@ -409,10 +547,18 @@ fn parse_args() -> Result<Options, String> {
                 o.extra = Some(m);
             }
             "--engine" => engine = value()?,
+            "--arm" => {
+                o.arm = match value()?.as_str() {
+                    "control" => Arm::Control,
+                    "oracle" => Arm::Oracle,
+                    "extractor" => Arm::Extractor,
+                    other => return Err(format!("--arm is control, oracle or extractor, not {other:?}")),
+                }
+            }
             "--python" => python = Some(value()?.into()),
             "--driver" => driver = Some(value()?.into()),
             "-h" | "--help" => {
-                return Err("usage: cargo bench --bench locomo -- --data DIR [--vectors CACHE.json] [--json OUT] [--reference-json REF.json] [--per-question OUT.jsonl] [--extra JSON] [--engine ours|reference [--python PY] [--driver PATH]]".into())
+                return Err("usage: cargo bench --bench locomo -- --data DIR [--vectors CACHE.json] [--json OUT] [--reference-json REF.json] [--per-question OUT.jsonl] [--extra JSON] [--arm control|oracle|extractor] [--engine ours|reference [--python PY] [--driver PATH]]".into())
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }
@@ -431,6 +577,9 @@ fn parse_args() -> Result<Options, String> {
         }
         other => return Err(format!("--engine is `ours` or `reference`, not {other:?}")),
     };
+    if o.arm != Arm::Control && !matches!(o.engine, Engine::Ours) {
+        return Err("--arm oracle|extractor declares through our API; the reference has no graph".into());
+    }
     if o.data.as_os_str().is_empty() {
         return Err("--data DIR is required (a directory of LoCoMo conversation files, e.g. ../shared/data/locomo)".into());
     }
@@ -471,6 +620,7 @@ fn main() {
     let mut first_error: Option<String> = None;
     let mut store_ms: Vec<f64> = Vec::new();
     let mut recon_ms: Vec<f64> = Vec::new();
+    let mut declared: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut dump = o
         .per_question
         .as_ref()
@@ -488,7 +638,14 @@ fn main() {
         let qs: Vec<&Value> = d.get("qa").and_then(Value::as_array).into_iter().flatten().filter(|q| truthy(q.get("evidence"))).collect();
         let questions: Vec<String> = qs.iter().map(|q| str_of(q.get("question").unwrap_or(&Value::Null))).collect();
         let (dia_of, answers) = match &o.engine {
-            Engine::Ours => run_ours(file, &ts, last.when_ms, &questions, vectors.as_ref(), o.extra.as_ref(), &mut store_ms, &mut recon_ms),
+            Engine::Ours => {
+                let mut stored = store_conversation(file, conv, &ts, last.when_ms, vectors.as_ref(), o.arm, &mut store_ms, &mut declared);
+                let answers = ask(file, &mut stored.mem, &questions, vectors.as_ref(), o.extra.as_ref(), &mut recon_ms);
+                if o.arm == Arm::Control {
+                    check_control(file, &mut stored.mem, last.when_ms, &questions, vectors.as_ref(), o.extra.as_ref(), &answers);
+                }
+                (stored.dia_of, answers)
+            }
             Engine::Reference { python, driver } => {
                 run_reference(file, &ts, last.when_ms, &questions, o.vectors.as_deref(), o.extra.as_ref(), python, driver)
             }
@@ -517,8 +674,9 @@ fn main() {
             if let Some(w) = dump.as_mut() {
                 let mut rel_sorted: Vec<&String> = rel.iter().collect();
                 rel_sorted.sort();
+                let reached: Vec<String> = reached_refs(&result).into_iter().map(|r| dia_of.get(&r).cloned().unwrap_or(r)).collect();
                 let line = json!({"file": file, "category": cat, "question": question, "relevant": rel_sorted,
-                                  "ranked": got, "ndcg": v, "error": err});
+                                  "ranked": got, "reached": reached, "ndcg": v, "error": err});
                 writeln!(w, "{line}").unwrap_or_else(|e| fail(format!("--per-question: {e}")));
             }
         }
@@ -551,6 +709,8 @@ fn main() {
     };
     let mut out = table.clone();
     out.insert("setting".into(), json!(setting));
+    out.insert("arm".into(), json!(o.arm.name()));
+    out.insert("declared".into(), json!(declared));
     out.insert(
         "engine".into(),
         json!(match o.engine {
@@ -581,8 +741,9 @@ fn main() {
     keys.push("mean_of_questions".into());
     println!();
     println!(
-        "LoCoMo NDCG@10 ({}, {setting}{}; {} files, {} questions, {errors} errors, {wall_s:.1} s)",
+        "LoCoMo NDCG@10 ({}, {setting}, {} arm{}; {} files, {} questions, {errors} errors, {wall_s:.1} s)",
         out["engine"].as_str().unwrap(),
+        o.arm.name(),
         if o.extra.is_some() { ", OFF-PROTOCOL --extra" } else { "" },
         files.len(),
         all.len()
