@@ -4,9 +4,10 @@
 # → package.json, README and licence.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --target wasm32-unknown-unknown
+# The wasm-release profile (Cargo.toml): release, optimized for size.
+cargo build --profile wasm-release --target wasm32-unknown-unknown
 target=${CARGO_TARGET_DIR:-target}
-raw=$target/wasm32-unknown-unknown/release/associative_memory.wasm
+raw=$target/wasm32-unknown-unknown/wasm-release/associative_memory.wasm
 opt=$target/wasm-opt/associative_memory.wasm
 # wasm-opt runs before wasm-bindgen: Debian's binaryen 108 breaks wasm-bindgen's externref
 # table when it runs after ("function-typed object must be null"); before, it only sees
