@@ -189,12 +189,16 @@ fn types_file() -> String {
 
 fn tools_file() -> String {
     let json = serde_json::to_string_pretty(&tool_definitions()).expect("schemas serialize");
+    let names: Vec<String> = tools().iter().map(|(name, _)| format!("'{name}'")).collect();
     format!(
         "// Generated from the Rust option types (src/api/) by `cargo test --lib generated`; do not edit.\n\
          // `UPDATE_GENERATED=1 cargo test --lib generated` rewrites it.\n\n\
          import type {{ ToolDefinition }} from './tools.js';\n\n\
+         /** The tools `tools()` describes and `callTool` runs. */\n\
+         export type ToolName = {};\n\n\
          /** The tool definitions: each options type's JSON Schema, its doc comment the description. */\n\
-         export const TOOL_DEFINITIONS: readonly ToolDefinition[] = {json};\n"
+         export const TOOL_DEFINITIONS: readonly ToolDefinition[] = {json};\n",
+        names.join(" | ")
     )
 }
 

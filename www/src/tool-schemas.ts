@@ -3,6 +3,9 @@
 
 import type { ToolDefinition } from './tools.js';
 
+/** The tools `tools()` describes and `callTool` runs. */
+export type ToolName = 'store' | 'recall' | 'reconstruct' | 'traverse' | 'declare_associations' | 'get_contents' | 'delete_memory';
+
 /** The tool definitions: each options type's JSON Schema, its doc comment the description. */
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   {

@@ -4,7 +4,9 @@
 // name the offending argument.
 
 import { memoryError } from './errors.js';
-import { TOOL_DEFINITIONS } from './tool-schemas.js';
+import { TOOL_DEFINITIONS, type ToolName } from './tool-schemas.js';
+
+export type { ToolName };
 
 /** A JSON Schema, as the tool definitions use it. */
 export interface JsonSchema {
@@ -23,9 +25,6 @@ export interface ToolDefinition {
   description: string;
   input_schema: JsonSchema & { type: 'object' };
 }
-
-/** The tools `tools()` describes and `callTool` runs. */
-export type ToolName = 'store' | 'recall' | 'reconstruct' | 'traverse' | 'declare_associations' | 'get_contents' | 'delete_memory';
 
 /** Fresh copies of the tool definitions, without the arguments in `bound`. */
 export function toolDefinitions(bound: readonly string[] = []): ToolDefinition[] {
