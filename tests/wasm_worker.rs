@@ -45,9 +45,12 @@ async fn opfs_keeps_the_memory_and_its_graph_after_it_is_freed_and_reopened() {
         "associations": {"entities": [{"name": "MizEye", "aliases": ["ミズアイ"]}, {"name": "Kirari", "aliases": ["きらり"]}]}})),
     )
     .unwrap();
-    m.declare_associations(js(json!({"agent_id": "a", "anchor_ref": "mem:1",
-        "associations": {"relations": [{"subject": "きらり", "predicate": "maintains", "object": "MizEye"}]}})))
-        .unwrap();
+    m.call(
+        "declare_associations",
+        js(json!({"agent_id": "a", "anchor_ref": "mem:1",
+        "associations": {"relations": [{"subject": "きらり", "predicate": "maintains", "object": "MizEye"}]}})),
+    )
+    .unwrap();
     let graph = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "ミズアイ", "max_hops": 1}))).unwrap());
     drop(m); // what `free()` does: closes the connection; the pool keeps the files
 
@@ -57,7 +60,7 @@ async fn opfs_keeps_the_memory_and_its_graph_after_it_is_freed_and_reopened() {
     assert_eq!(reread, graph);
     assert_eq!(reread["entities"][0]["mentions"], json!(["mem:1"]));
     assert_eq!(reread["relations"][0]["declared_at"], "2026-05-10T12:00:00+00:00");
-    let contents = rs(m.get_contents(js(json!({"agent_id": "a", "refs": ["mem:1"]}))).unwrap());
+    let contents = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:1"]}))).unwrap());
     assert_eq!(contents["items"][0]["content"], "きらりがミズアイを保守している。");
     let listed =
         rs(run_js(&format!("{POOL_DIR} const names = []; for await (const [n] of dir.entries()) names.push(n); return names;"), &name)
@@ -75,7 +78,7 @@ async fn opfs_refuses_a_second_open_in_this_worker_until_the_first_is_freed() {
     first.call("store", js(json!({"agent_id": "a", "content": "second"}))).unwrap();
     drop(first);
     let mut again = JsMemory::open_opfs(name, None).await.unwrap();
-    let contents = rs(again.get_contents(js(json!({"agent_id": "a", "refs": ["mem:1", "mem:2"]}))).unwrap());
+    let contents = rs(again.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:1", "mem:2"]}))).unwrap());
     assert_eq!(contents["count"], 2);
 }
 

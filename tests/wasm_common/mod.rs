@@ -61,9 +61,12 @@ pub fn declare_traverse_retract_delete() {
     .unwrap();
 
     let declared = rs(m
-        .declare_associations(js(json!({"agent_id": "a", "anchor_ref": "mem:1",
+        .call(
+            "declare_associations",
+            js(json!({"agent_id": "a", "anchor_ref": "mem:1",
         "associations": {"relations": [{"subject": "きらり", "predicate": "Maintains", "object": "MizEye"},
-                                        {"subject": "MizEye", "predicate": "uses", "object": "カメラ"}]}})))
+                                        {"subject": "MizEye", "predicate": "uses", "object": "カメラ"}]}})),
+        )
         .unwrap());
     assert_eq!(declared["relations"], json!([1, 2]));
 
@@ -75,19 +78,19 @@ pub fn declare_traverse_retract_delete() {
     assert_eq!(t["relations"][0]["predicate"], "maintains");
     assert_eq!(t["relations"][0]["declared_at"], "2026-05-10T12:00:00+00:00");
 
-    let r = rs(m.declare_associations(js(json!({"agent_id": "a", "retract": {"relations": [1]}}))).unwrap());
+    let r = rs(m.call("declare_associations", js(json!({"agent_id": "a", "retract": {"relations": [1]}}))).unwrap());
     assert_eq!(r["retracted"], json!({"relations": 1, "mentions": 0}));
     let t = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "みずあい"}))).unwrap());
     assert_eq!(names(&t), vec!["MizEye", "カメラ"]);
 
-    rs(m.delete_memory(js(json!({"agent_id": "a", "memory_id": 1}))).unwrap());
+    rs(m.call("delete_memory", js(json!({"agent_id": "a", "memory_id": 1}))).unwrap());
     let t = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "みずあい"}))).unwrap());
     assert_eq!(names(&t), vec!["MizEye"], "the relation anchored on mem:1 went with it");
     assert_eq!(t["entities"][0]["mentions"], json!(["mem:2"]));
 
-    let contents = rs(m.get_contents(js(json!({"agent_id": "a", "refs": ["mem:1", "mem:2"]}))).unwrap());
+    let contents = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:1", "mem:2"]}))).unwrap());
     assert_eq!(contents["missing"], json!(["mem:1"]));
-    assert_eq!(rs(m.list_entities(js(json!({"agent_id": "a"}))).unwrap())["total"], 3);
+    assert_eq!(rs(m.call("list_entities", js(json!({"agent_id": "a"}))).unwrap())["total"], 3);
 }
 
 pub fn errors_are_js_errors_with_code_and_field() {
@@ -115,7 +118,7 @@ pub fn export_import_round_trip() {
     let bytes = m.export_bytes().unwrap();
     let mut copy = JsMemory::open_in_memory(None).unwrap();
     copy.import_bytes(&bytes).unwrap();
-    let t = rs(copy.traverse(js(json!({"agent_id": "a", "entity": "tokyo"}))).unwrap());
+    let t = rs(copy.call("traverse", js(json!({"agent_id": "a", "entity": "tokyo"}))).unwrap());
     assert_eq!(t["entities"][0]["name"], "東京");
     let err = copy.import_bytes(b"garbage").unwrap_err();
     assert_eq!(get(&err, "code"), "not_a_memory");
@@ -175,19 +178,20 @@ pub fn the_other_operations_have_bindings_too() {
     .unwrap();
     m.call("store", js(json!({"agent_id": "a", "content": "Priya moved to Lisbon.", "associations": {"entities": [{"name": "Priya"}]}})))
         .unwrap();
-    let ep = rs(m.archive_episode(js(json!({"agent_id": "a", "summary": "Atlas planning call", "keywords": "atlas march"}))).unwrap());
+    let ep =
+        rs(m.call("archive_episode", js(json!({"agent_id": "a", "summary": "Atlas planning call", "keywords": "atlas march"}))).unwrap());
     assert_eq!(ep["episode_id"], 1);
-    let recalled = rs(m.recall(js(json!({"agent_id": "a", "query": "Atlas"}))).unwrap());
+    let recalled = rs(m.call("recall", js(json!({"agent_id": "a", "query": "Atlas"}))).unwrap());
     let refs: Vec<&str> = recalled["messages"].as_array().unwrap().iter().map(|x| x["ref"].as_str().unwrap()).collect();
     assert_eq!(refs, ["mem:1", "ep:1"], "same score and time: memories first; {recalled}");
-    let r = rs(m.reconstruct(js(json!({"agent_id": "a", "query": "when does Atlas ship", "max_hops": 1}))).unwrap());
+    let r = rs(m.call("reconstruct", js(json!({"agent_id": "a", "query": "when does Atlas ship", "max_hops": 1}))).unwrap());
     let item = r["items"].as_array().unwrap().iter().find(|i| i["head_ref"] == "mem:1").unwrap();
     let walked = item["claims"].as_array().unwrap().iter().find(|c| c["ref"] == "mem:2").unwrap();
     assert_eq!(walked["why"], "relation:owned_by");
     assert_eq!((walked["hops"].clone(), walked["path"].clone(), walked["via_entity"].clone()), (json!(1), json!([1]), json!(2)));
-    assert_eq!(rs(m.delete_episode(js(json!({"agent_id": "a", "episode_id": 1}))).unwrap())["ok"], true);
-    assert_eq!(rs(m.recall(js(json!({"agent_id": "a", "query": "planning call"}))).unwrap())["messages"], json!([]));
-    rs(m.delete_entity(js(json!({"agent_id": "a", "entity_id": 2}))).unwrap());
+    assert_eq!(rs(m.call("delete_episode", js(json!({"agent_id": "a", "episode_id": 1}))).unwrap())["ok"], true);
+    assert_eq!(rs(m.call("recall", js(json!({"agent_id": "a", "query": "planning call"}))).unwrap())["messages"], json!([]));
+    rs(m.call("delete_entity", js(json!({"agent_id": "a", "entity_id": 2}))).unwrap());
     let t = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "Atlas"}))).unwrap());
     assert_eq!(names(&t), vec!["Atlas"], "Priya and the relation to her are gone");
 }
