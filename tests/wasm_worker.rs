@@ -39,28 +39,22 @@ async fn opfs_keeps_the_memory_and_its_graph_after_it_is_freed_and_reopened() {
     let name = fresh_name("reopen");
     let clock = Function::new_no_args("return Date.UTC(2026, 4, 10, 12)");
     let mut m = JsMemory::open_opfs(name.clone(), Some(clock)).await.unwrap();
-    m.call(
-        "store",
-        js(json!({"agent_id": "a", "content": "きらりがミズアイを保守している。",
-        "associations": {"entities": [{"name": "MizEye", "aliases": ["ミズアイ"]}, {"name": "Kirari", "aliases": ["きらり"]}]}})),
-    )
-    .unwrap();
-    m.call(
-        "declare_associations",
-        js(json!({"agent_id": "a", "anchor_ref": "mem:1",
-        "associations": {"relations": [{"subject": "きらり", "predicate": "maintains", "object": "MizEye"}]}})),
-    )
-    .unwrap();
-    let graph = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "ミズアイ", "max_hops": 1}))).unwrap());
+    m.store(js(json!({"agent_id": "a", "content": "きらりがミズアイを保守している。",
+        "associations": {"entities": [{"name": "MizEye", "aliases": ["ミズアイ"]}, {"name": "Kirari", "aliases": ["きらり"]}]}})))
+        .unwrap();
+    m.declare_associations(js(json!({"agent_id": "a", "anchor_ref": "mem:1",
+        "associations": {"relations": [{"subject": "きらり", "predicate": "maintains", "object": "MizEye"}]}})))
+        .unwrap();
+    let graph = rs(m.traverse(js(json!({"agent_id": "a", "entity": "ミズアイ", "max_hops": 1}))).unwrap());
     drop(m); // what `free()` does: closes the connection; the pool keeps the files
 
     // A new connection has an empty page cache: what it reads comes from the OPFS files.
     let mut m = JsMemory::open_opfs(name.clone(), None).await.unwrap();
-    let reread = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "ミズアイ", "max_hops": 1}))).unwrap());
+    let reread = rs(m.traverse(js(json!({"agent_id": "a", "entity": "ミズアイ", "max_hops": 1}))).unwrap());
     assert_eq!(reread, graph);
     assert_eq!(reread["entities"][0]["mentions"], json!(["mem:1"]));
     assert_eq!(reread["relations"][0]["declared_at"], "2026-05-10T12:00:00+00:00");
-    let contents = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:1"]}))).unwrap());
+    let contents = rs(m.get_contents(js(json!({"agent_id": "a", "refs": ["mem:1"]}))).unwrap());
     assert_eq!(contents["items"][0]["content"], "きらりがミズアイを保守している。");
     let listed =
         rs(run_js(&format!("{POOL_DIR} const names = []; for await (const [n] of dir.entries()) names.push(n); return names;"), &name)
@@ -72,13 +66,13 @@ async fn opfs_keeps_the_memory_and_its_graph_after_it_is_freed_and_reopened() {
 async fn opfs_refuses_a_second_open_in_this_worker_until_the_first_is_freed() {
     let name = fresh_name("twice");
     let mut first = JsMemory::open_opfs(name.clone(), None).await.unwrap();
-    first.call("store", js(json!({"agent_id": "a", "content": "first"}))).unwrap();
+    first.store(js(json!({"agent_id": "a", "content": "first"}))).unwrap();
     let Err(err) = JsMemory::open_opfs(name.clone(), None).await else { panic!("a second open of {name} in the same worker succeeded") };
     assert_eq!(code_and_field(&err), ("already_open".into(), "name".into()));
-    first.call("store", js(json!({"agent_id": "a", "content": "second"}))).unwrap();
+    first.store(js(json!({"agent_id": "a", "content": "second"}))).unwrap();
     drop(first);
     let mut again = JsMemory::open_opfs(name, None).await.unwrap();
-    let contents = rs(again.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:1", "mem:2"]}))).unwrap());
+    let contents = rs(again.get_contents(js(json!({"agent_id": "a", "refs": ["mem:1", "mem:2"]}))).unwrap());
     assert_eq!(contents["count"], 2);
 }
 
@@ -96,7 +90,7 @@ async fn opfs_reports_a_pool_held_elsewhere_with_code_opfs_and_opens_once_it_is_
     assert_eq!(code_and_field(&err), ("opfs".into(), JsValue::UNDEFINED));
     Function::from(get(&handle, "close")).call0(&handle).unwrap();
     let mut m = JsMemory::open_opfs(name, None).await.unwrap();
-    assert_eq!(rs(m.call("store", js(json!({"agent_id": "a", "content": "x"}))).unwrap())["id"], 1);
+    assert_eq!(rs(m.store(js(json!({"agent_id": "a", "content": "x"}))).unwrap())["id"], 1);
 }
 
 #[wasm_bindgen_test]
