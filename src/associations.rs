@@ -9,11 +9,12 @@
 //! at most one entity a reader sees, and a record endpoint or anchor must be a record of
 //! the declaring agent.
 
-use crate::api::{item_id, DeclareReport, DeclaredEntity, Dropped, Retracted};
+use crate::api::read::as_int;
+use crate::api::{DeclareReport, DeclaredEntity, Dropped, Retracted};
 use crate::entities::{register, resolve};
 use crate::error::Result;
 use crate::normalize::normalize;
-use crate::records::Ref;
+use crate::refs::Ref;
 use crate::scope::WriteScope;
 use rusqlite::{params, Connection};
 use serde_json::{Map, Value};
@@ -55,6 +56,11 @@ fn text(v: Option<&Value>) -> std::result::Result<String, String> {
     }
 }
 
+/// An integer id from a lenient declaration item: a JSON integer, not a boolean.
+fn item_id(v: Option<&Value>) -> Option<i64> {
+    v.and_then(as_int).filter(|n| *n > 0)
+}
+
 fn drop(report: &mut DeclareReport, item: impl Into<String>, reason: impl Into<String>) {
     report.dropped.push(Dropped { item: item.into(), reason: reason.into() });
 }
@@ -84,6 +90,11 @@ impl Declarer<'_> {
         }
         let entities = list(assoc, "entities", report);
         let relations = list(assoc, "relations", report);
+        self.items(entities, relations, anchor, report)
+    }
+
+    /// Applies declared entity and relation items anchored on `anchor`.
+    pub fn items(&self, entities: &[Value], relations: &[Value], anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
         for (index, item) in entities.iter().enumerate() {
             self.entity(index, item, anchor, report)?;
         }
@@ -234,11 +245,8 @@ impl Declarer<'_> {
 
     /// Removes this agent's relations by id and mentions by `{entity, ref}`; another
     /// agent's ids are left alone and count nothing.
-    pub fn retract(&self, retract: &Map<String, Value>, report: &mut DeclareReport) -> Result<Retracted> {
+    pub fn retract(&self, relations: &[Value], mentions: &[Value], report: &mut DeclareReport) -> Result<Retracted> {
         let mut done = Retracted::default();
-        let empty = Vec::new();
-        let relations = retract.get("relations").and_then(Value::as_array).unwrap_or(&empty);
-        let mentions = retract.get("mentions").and_then(Value::as_array).unwrap_or(&empty);
         for (index, item) in relations.iter().enumerate() {
             let label = format!("retract.relations[{index}]");
             match item_id(Some(item)) {

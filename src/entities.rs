@@ -92,8 +92,9 @@ pub fn aliases_of(conn: &Connection, ids: &[i64]) -> Result<BTreeMap<i64, Vec<St
 /// A page of the entities the call can read, by normalized name then id, with alias,
 /// mention and relation counts — what the explorer's search suggests from.
 pub fn list(conn: &Connection, opts: &ListEntitiesOptions) -> Result<ListEntitiesResponse> {
-    let iso = opts.scope.clause("e");
-    let needle = normalize(&opts.query);
+    let iso = opts.scope().clause("e");
+    let needle = normalize(opts.query.as_deref().unwrap_or_default());
+    let (limit, offset) = (opts.limit(), opts.offset.unwrap_or(0));
     let filter = if needle.is_empty() {
         String::new()
     } else {
@@ -112,7 +113,7 @@ pub fn list(conn: &Connection, opts: &ListEntitiesOptions) -> Result<ListEntitie
          FROM entities e WHERE {}{filter} ORDER BY e.normalized, e.id LIMIT ? OFFSET ?",
         iso.sql
     );
-    let params = with(iso, needles.into_iter().chain([Value::Integer(opts.limit), Value::Integer(opts.offset)]));
+    let params = with(iso, needles.into_iter().chain([Value::Integer(limit), Value::Integer(offset)]));
     let mut stmt = conn.prepare(&sql)?;
     let rows = stmt
         .query_map(params_from_iter(params), |r| {
@@ -132,7 +133,7 @@ pub fn list(conn: &Connection, opts: &ListEntitiesOptions) -> Result<ListEntitie
     let mut aliases = aliases_of(conn, &rows.iter().map(|e| e.id).collect::<Vec<_>>())?;
     let entities: Vec<ListedEntity> =
         rows.into_iter().map(|e| ListedEntity { aliases: aliases.remove(&e.id).unwrap_or_default(), ..e }).collect();
-    let end = opts.offset + entities.len() as i64;
+    let end = offset + entities.len() as i64;
     Ok(ListEntitiesResponse { entities, total, next_offset: (end < total).then_some(end) })
 }
 

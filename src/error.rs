@@ -72,9 +72,6 @@ pub enum Error {
     /// `call` was given a tool name the engine does not have.
     #[error("unknown tool `{0}`; tools: store, archive_episode, declare_associations, recall, reconstruct, traverse, get_contents, delete_memory, delete_episode, delete_entity, list_entities")]
     UnknownTool(String),
-    /// An operation that a later version of the engine provides.
-    #[error("`{0}` is not implemented in this version of associative-memory")]
-    Unsupported(String),
     /// The database was written by a newer version of this library.
     #[error("database schema version {found} is newer than this library supports ({supported}); open it with a newer associative-memory")]
     NewerSchema {
@@ -103,7 +100,6 @@ impl Error {
             Error::Invalid { .. } => "invalid_value",
             Error::NotFound { .. } => "not_found",
             Error::UnknownTool(_) => "unknown_tool",
-            Error::Unsupported(_) => "unsupported",
             Error::NewerSchema { .. } => "newer_schema",
             Error::NotAMemory(_) => "not_a_memory",
             Error::Sqlite(_) => "sqlite",

@@ -30,17 +30,18 @@
 #![warn(missing_docs)]
 
 mod api;
-mod args;
 mod associations;
 mod bm25;
 mod clock;
 mod entities;
 mod error;
+mod graph;
 mod memory;
 mod normalize;
 mod recall;
 mod reconstruct;
 mod records;
+mod refs;
 mod schema;
 mod scope;
 mod traverse;
@@ -54,6 +55,6 @@ pub use clock::{format_iso, parse_iso, Clock, FixedClock, SystemClock};
 pub use error::{Error, Result};
 pub use memory::Memory;
 pub use normalize::normalize;
-pub use records::{Kind, Ref};
+pub use refs::{Kind, Ref};
 pub use schema::SCHEMA_VERSION;
 pub use scope::{ReadScope, WriteScope};

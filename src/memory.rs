@@ -3,11 +3,13 @@
 //! Each write runs in one transaction after its options were fully checked, so a call
 //! either does everything it reports or nothing at all.
 
+use crate::api::read::from_json;
 use crate::api::*;
 use crate::associations::Declarer;
 use crate::clock::{format_iso, Clock, SystemClock};
 use crate::error::{Error, Result};
-use crate::records::{self, Kind};
+use crate::records;
+use crate::refs::{Kind, Ref};
 use crate::schema::migrate;
 use crate::{entities, recall, reconstruct, traverse};
 use rusqlite::{Connection, MAIN_DB};
@@ -71,9 +73,13 @@ impl Memory {
         format_iso(self.clock.now_ms())
     }
 
+    // Every operation below runs its options' `validate()` first, so a typed call is
+    // checked exactly as `call` is, before anything is read or written.
+
     /// Stores a memory, and the declarations riding on it (design §2). The memory is
     /// stored even when its associations are malformed; what was dropped is reported.
     pub fn store(&mut self, opts: &StoreOptions) -> Result<StoreResponse> {
+        opts.validate()?;
         let now = self.now();
         let tx = self.conn.transaction()?;
         let id = records::insert_memory(&tx, opts, &now)?;
@@ -81,8 +87,9 @@ impl Memory {
             None => None,
             Some(assoc) => {
                 let mut report = DeclareReport::default();
-                let declarer = Declarer { conn: &tx, scope: &opts.scope, declared_by: DeclaredBy::Agent.as_str(), now: &now };
-                declarer.declare(assoc, Some(records::Ref { kind: Kind::Mem, id }), &mut report)?;
+                let scope = opts.scope();
+                let declarer = Declarer { conn: &tx, scope: &scope, declared_by: DeclaredBy::Agent.as_str(), now: &now };
+                declarer.declare(assoc, Some(Ref { kind: Kind::Mem, id }), &mut report)?;
                 Some(report)
             }
         };
@@ -92,6 +99,7 @@ impl Memory {
 
     /// Archives an episode: a summarized conversation.
     pub fn archive_episode(&mut self, opts: &EpisodeOptions) -> Result<EpisodeResponse> {
+        opts.validate()?;
         let now = self.now();
         let tx = self.conn.transaction()?;
         let response = records::archive_episode(&tx, opts, &now)?;
@@ -101,64 +109,78 @@ impl Memory {
 
     /// Declares entities, aliases, mentions and relations after the fact, and retracts.
     pub fn declare_associations(&mut self, opts: &DeclareOptions) -> Result<DeclareResponse> {
+        opts.validate()?;
         let now = self.now();
         let tx = self.conn.transaction()?;
-        let declarer = Declarer { conn: &tx, scope: &opts.scope, declared_by: opts.declared_by.as_str(), now: &now };
+        let scope = opts.scope();
+        let declared_by = opts.declared_by.unwrap_or_default().as_str();
+        let declarer = Declarer { conn: &tx, scope: &scope, declared_by, now: &now };
         let mut report = DeclareReport::default();
-        let mut anchor = opts.anchor_ref;
+        let mut anchor = opts.anchor()?;
         if let Some(a) = anchor {
-            if !a.exists(&tx, &opts.scope.owner())? {
+            if !a.exists(&tx, &scope.owner())? {
                 report.dropped.push(Dropped { item: "anchor_ref".into(), reason: format!("{a} is not a record of this agent") });
                 anchor = None;
             }
         }
         if let Some(assoc) = &opts.associations {
-            declarer.declare(&Value::Object(assoc.clone()), anchor, &mut report)?;
+            declarer.items(list(&assoc.entities), list(&assoc.relations), anchor, &mut report)?;
         }
-        let retracted = opts.retract.as_ref().map(|r| declarer.retract(r, &mut report)).transpose()?;
+        let retracted = match &opts.retract {
+            None => None,
+            Some(r) => Some(declarer.retract(list(&r.relations), list(&r.mentions), &mut report)?),
+        };
         tx.commit()?;
         Ok(DeclareResponse { ok: true, result: "declared", report, retracted })
     }
 
     /// An entity's neighbourhood (design §4).
     pub fn traverse(&self, opts: &TraverseOptions) -> Result<TraverseResponse> {
+        opts.validate()?;
         traverse::traverse(&self.conn, opts)
     }
 
     /// Ranked records for a query: lexical and vector arms fused and gated (SPEC §4).
     /// Reads no declaration: the graph never changes what recall returns.
     pub fn recall(&self, opts: &RecallOptions) -> Result<RecallResponse> {
+        opts.validate()?;
         recall::recall(&self.conn, opts)
     }
 
     /// Retrieval read through the declared graph: items with claims, roles and walked
     /// evidence (design §3).
     pub fn reconstruct(&self, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
+        opts.validate()?;
         reconstruct::reconstruct(&self.conn, opts)
     }
 
     /// Full records for refs.
     pub fn get_contents(&self, opts: &GetContentsOptions) -> Result<GetContentsResponse> {
+        opts.validate()?;
         records::get_contents(&self.conn, opts)
     }
 
     /// Deletes a memory with every mention and relation that depends on it.
-    pub fn delete_memory(&mut self, opts: &DeleteOptions) -> Result<DeleteResponse> {
-        self.in_transaction(|tx| records::delete(tx, Kind::Mem, &opts.agent_id, opts.id, "memory_id"))
+    pub fn delete_memory(&mut self, opts: &DeleteMemoryOptions) -> Result<DeleteResponse> {
+        opts.validate()?;
+        self.in_transaction(|tx| records::delete(tx, Kind::Mem, &opts.agent_id, opts.memory_id, "memory_id"))
     }
 
     /// Deletes an episode with every mention and relation that depends on it.
-    pub fn delete_episode(&mut self, opts: &DeleteOptions) -> Result<DeleteResponse> {
-        self.in_transaction(|tx| records::delete(tx, Kind::Ep, &opts.agent_id, opts.id, "episode_id"))
+    pub fn delete_episode(&mut self, opts: &DeleteEpisodeOptions) -> Result<DeleteResponse> {
+        opts.validate()?;
+        self.in_transaction(|tx| records::delete(tx, Kind::Ep, &opts.agent_id, opts.episode_id, "episode_id"))
     }
 
     /// Deletes an entity with its aliases, mentions and relations.
-    pub fn delete_entity(&mut self, opts: &DeleteOptions) -> Result<DeleteResponse> {
-        self.in_transaction(|tx| entities::delete(tx, &opts.agent_id, opts.id))
+    pub fn delete_entity(&mut self, opts: &DeleteEntityOptions) -> Result<DeleteResponse> {
+        opts.validate()?;
+        self.in_transaction(|tx| entities::delete(tx, &opts.agent_id, opts.entity_id))
     }
 
     /// A page of the agent's entities with alias, mention and relation counts.
     pub fn list_entities(&self, opts: &ListEntitiesOptions) -> Result<ListEntitiesResponse> {
+        opts.validate()?;
         entities::list(&self.conn, opts)
     }
 
@@ -224,20 +246,25 @@ impl Memory {
     /// `recall`, `reconstruct`.
     pub fn call(&mut self, tool: &str, args: &Value) -> Result<Value> {
         Ok(match tool {
-            "store" => json(self.store(&StoreOptions::from_json(args)?)?),
-            "archive_episode" => json(self.archive_episode(&EpisodeOptions::from_json(args)?)?),
-            "declare_associations" => json(self.declare_associations(&DeclareOptions::from_json(args)?)?),
-            "traverse" => json(self.traverse(&TraverseOptions::from_json(args)?)?),
-            "get_contents" => json(self.get_contents(&GetContentsOptions::from_json(args)?)?),
-            "delete_memory" => json(self.delete_memory(&DeleteOptions::from_json(args, "memory_id")?)?),
-            "delete_episode" => json(self.delete_episode(&DeleteOptions::from_json(args, "episode_id")?)?),
-            "delete_entity" => json(self.delete_entity(&DeleteOptions::from_json(args, "entity_id")?)?),
-            "list_entities" => json(self.list_entities(&ListEntitiesOptions::from_json(args)?)?),
-            "recall" => json(self.recall(&RecallOptions::from_json(args)?)?),
-            "reconstruct" => json(self.reconstruct(&ReconstructOptions::from_json(args)?)?),
+            "store" => json(self.store(&from_json(args)?)?),
+            "archive_episode" => json(self.archive_episode(&from_json(args)?)?),
+            "declare_associations" => json(self.declare_associations(&from_json(args)?)?),
+            "traverse" => json(self.traverse(&from_json(args)?)?),
+            "get_contents" => json(self.get_contents(&from_json(args)?)?),
+            "delete_memory" => json(self.delete_memory(&from_json(args)?)?),
+            "delete_episode" => json(self.delete_episode(&from_json(args)?)?),
+            "delete_entity" => json(self.delete_entity(&from_json(args)?)?),
+            "list_entities" => json(self.list_entities(&from_json(args)?)?),
+            "recall" => json(self.recall(&from_json(args)?)?),
+            "reconstruct" => json(self.reconstruct(&from_json(args)?)?),
             other => return Err(Error::UnknownTool(other.into())),
         })
     }
+}
+
+/// A lenient list of declaration items, empty when absent.
+fn list(items: &Option<Vec<Value>>) -> &[Value] {
+    items.as_deref().unwrap_or_default()
 }
 
 /// The page size of every database this crate creates.

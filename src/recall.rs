@@ -79,7 +79,7 @@
 use crate::bm25::{Folded, Phrase, Stats};
 use crate::error::Result;
 use crate::normalize::normalize;
-use crate::records::Kind;
+use crate::refs::Kind;
 use crate::scope::ReadScope;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
@@ -495,17 +495,18 @@ pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
 
 /// Runs `recall`.
 pub fn recall(conn: &Connection, opts: &crate::api::RecallOptions) -> Result<crate::api::RecallResponse> {
-    let depth = (opts.limit as usize).max(20);
-    let request = Request::new(&opts.scope, &opts.source_id, &opts.query, opts.query_embedding.as_deref(), depth, opts.deep);
+    let (scope, limit) = (opts.scope(), opts.limit() as usize);
+    let depth = limit.max(20);
+    let request = Request::new(&scope, opts.source_id(), &opts.query, opts.query_embedding.as_deref(), depth, opts.deep.unwrap_or(false));
     let retrieval = retrieve(conn, &request)?;
     let messages = retrieval
         .admitted
         .into_iter()
-        .take(opts.limit as usize)
+        .take(limit)
         .map(|h| crate::api::Message {
             reference: format!("{}:{}", h.kind.as_str(), h.id),
             content: h.content,
-            source: crate::records::source_json(h.source, crate::records::Ref { kind: h.kind, id: h.id }),
+            source: crate::records::source_json(h.source, crate::refs::Ref { kind: h.kind, id: h.id }),
             timestamp: h.timestamp,
             match_reason: crate::api::MatchReason { signal: "rrf", score: h.score, ranks: h.ranks },
         })

@@ -1,94 +1,36 @@
-//! Records: memories and episodes, the refs that name them (`mem:<id>`, `ep:<id>`), and
-//! the operations that write, read and delete them.
+//! Records: memories and episodes, and the operations that write, read and delete them.
+//! [`read`] is the one reader of a record by its ref.
 
 use crate::api::{
-    ContentItem, DeleteResponse, EpisodeOptions, EpisodeResponse, GetContentsOptions, GetContentsResponse, Source, StoreOptions,
+    canonical_time, ContentItem, DeleteResponse, EpisodeOptions, EpisodeResponse, GetContentsOptions, GetContentsResponse, StoreOptions,
+    Turn,
 };
+use crate::clock::parse_iso;
 use crate::error::{Error, Result};
+use crate::refs::{Kind, Ref};
 use crate::scope::ReadScope;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
-use serde_json::Value;
+use serde_json::{json, Value};
 
-/// The two kinds of record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    /// A memory, `mem:<id>`.
-    Mem,
-    /// An episode, `ep:<id>`.
-    Ep,
-}
-
-impl Kind {
-    /// The ref prefix and the `relations.*_kind` spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Mem => "mem",
-            Kind::Ep => "ep",
-        }
-    }
-    fn table(self) -> &'static str {
-        match self {
-            Kind::Mem => "memories",
-            Kind::Ep => "episodes",
-        }
-    }
-}
-
-/// A record reference in its one canonical spelling (`mem:007` reads as `mem:7`), so
-/// what is stored matches what the delete triggers build with `'mem:' || id`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Ref {
-    /// Memory or episode.
-    pub kind: Kind,
-    /// The row id.
-    pub id: i64,
-}
-
-impl Ref {
-    /// Parses `mem:<digits>` or `ep:<digits>` (surrounding whitespace allowed); `None` for
-    /// anything else, including ids past SQLite's integer range.
-    pub fn parse(text: &str) -> Option<Ref> {
-        let (prefix, digits) = text.trim().split_once(':')?;
-        let kind = match prefix {
-            "mem" => Kind::Mem,
-            "ep" => Kind::Ep,
-            _ => return None,
-        };
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        let id = digits.parse::<i64>().ok()?;
-        Some(Ref { kind, id })
-    }
-
-    /// Whether the record exists and belongs to the agent of `scope`, in a bucket `scope` reads.
-    pub fn exists(&self, conn: &Connection, scope: &ReadScope) -> Result<bool> {
-        let iso = scope.clause("t");
-        let sql = format!("SELECT 1 FROM {} t WHERE t.id = ? AND {}", self.kind.table(), iso.sql);
-        let mut params = vec![rusqlite::types::Value::Integer(self.id)];
-        params.extend(iso.params);
-        Ok(conn.query_row(&sql, params_from_iter(params), |_| Ok(())).optional()?.is_some())
-    }
-}
-
-impl std::fmt::Display for Ref {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.kind.as_str(), self.id)
-    }
-}
-
-fn embedding_blob(v: &Option<Vec<f32>>) -> (Option<Vec<u8>>, Option<i64>) {
+fn embedding_blob(v: Option<&[f32]>) -> (Option<Vec<u8>>, Option<i64>) {
     match v {
         Some(v) => (Some(v.iter().flat_map(|f| f.to_le_bytes()).collect()), Some(v.len() as i64)),
         None => (None, None),
     }
 }
 
-/// Inserts a memory; returns its id. The caller holds the transaction.
+/// Inserts a memory; returns its id. The caller holds the transaction and has validated
+/// `opts`.
 pub fn insert_memory(conn: &Connection, opts: &StoreOptions, now: &str) -> Result<i64> {
-    let s = &opts.scope;
-    let source = opts.source.clone().unwrap_or_else(|| Source { kind: "Agent".into(), id: s.agent_id.clone(), name: String::new() });
-    let (blob, dim) = embedding_blob(&opts.embedding);
+    let s = opts.scope();
+    let source = match &opts.source {
+        None => json!({"type": "Agent", "id": s.agent_id, "name": ""}),
+        Some(given) => {
+            json!({"type": given.kind.as_deref().unwrap_or_default(), "id": given.id.as_deref().unwrap_or_default(), "name": given.name.as_deref().unwrap_or_default()})
+        }
+    };
+    let (blob, dim) = embedding_blob(opts.embedding.as_deref());
+    let timestamp = opts.timestamp.as_deref().and_then(canonical_time);
     conn.execute(
         "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at, metadata, embedding, embedding_dim) \
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -97,8 +39,8 @@ pub fn insert_memory(conn: &Connection, opts: &StoreOptions, now: &str) -> Resul
             s.project_id,
             s.channel,
             opts.content,
-            serde_json::to_string(&source).expect("a source serializes"),
-            opts.timestamp.as_deref().unwrap_or(now),
+            source.to_string(),
+            timestamp.as_deref().unwrap_or(now),
             now,
             opts.metadata.as_ref().map(|m| Value::Object(m.clone()).to_string()),
             blob,
@@ -110,9 +52,11 @@ pub fn insert_memory(conn: &Connection, opts: &StoreOptions, now: &str) -> Resul
 
 /// Inserts an episode; its time span is the first and last timestamp of its history.
 pub fn archive_episode(conn: &Connection, opts: &EpisodeOptions, now: &str) -> Result<EpisodeResponse> {
-    let s = &opts.scope;
-    let stamps: Vec<&str> = opts.history.iter().filter_map(|t| t.timestamp.as_deref()).collect();
-    let (blob, dim) = embedding_blob(&opts.embedding);
+    let s = opts.scope();
+    let history: Vec<Turn> =
+        opts.history.iter().flatten().map(|t| Turn { timestamp: t.timestamp.as_deref().and_then(canonical_time), ..t.clone() }).collect();
+    let stamps: Vec<&str> = history.iter().filter_map(|t| t.timestamp.as_deref()).collect();
+    let (blob, dim) = embedding_blob(opts.embedding.as_deref());
     conn.execute(
         "INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, history, start_time, end_time, created_at, embedding, embedding_dim) \
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -121,8 +65,8 @@ pub fn archive_episode(conn: &Connection, opts: &EpisodeOptions, now: &str) -> R
             s.project_id,
             s.channel,
             opts.summary,
-            opts.keywords,
-            serde_json::to_string(&opts.history).expect("a history serializes"),
+            opts.keywords.as_deref().unwrap_or_default(),
+            serde_json::to_string(&history).expect("a history serializes"),
             stamps.iter().min(),
             stamps.iter().max(),
             now,
@@ -133,47 +77,82 @@ pub fn archive_episode(conn: &Connection, opts: &EpisodeOptions, now: &str) -> R
     Ok(EpisodeResponse { ok: true, episode_id: conn.last_insert_rowid() })
 }
 
-/// A record's source as the responses carry it: the stored JSON, or for an episode (which
-/// has no source) `{type: "Episode", id: <its ref>, name: ""}`.
+/// A record as the operations read it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// Its ref.
+    pub at: Ref,
+    /// Its text (an episode's summary).
+    pub content: String,
+    /// When it happened (an episode: when it started, else when it was archived).
+    pub timestamp: String,
+    /// Its source as stored (JSON text); episodes have none.
+    pub source: Option<String>,
+    /// The caller's metadata as stored (JSON text).
+    pub metadata: Option<String>,
+    /// `(project, channel)`.
+    pub context: (String, String),
+    /// An episode's time span in epoch ms, when its history had timestamps.
+    pub span: Option<(i64, i64)>,
+}
+
+impl Record {
+    /// The source as responses carry it: the stored object, or for an episode (which has
+    /// none) `{type: "Episode", id: <its ref>, name: ""}`.
+    pub fn source_json(&self) -> Value {
+        source_json(self.source.clone(), self.at)
+    }
+}
+
+/// A record's source as the responses carry it (see [`Record::source_json`]).
 pub fn source_json(stored: Option<String>, r: Ref) -> Value {
     match stored {
         Some(s) => serde_json::from_str(&s).unwrap_or(Value::String(s)),
-        None => serde_json::json!({"type": "Episode", "id": r.to_string(), "name": ""}),
+        None => json!({"type": "Episode", "id": r.to_string(), "name": ""}),
     }
+}
+
+/// The record `r` names, if it is one `scope` can read.
+pub fn read(conn: &Connection, r: Ref, scope: &ReadScope) -> Result<Option<Record>> {
+    let columns = match r.kind {
+        Kind::Mem => "t.content, t.timestamp, t.source, t.metadata, t.project_id, t.channel, NULL, NULL",
+        Kind::Ep => "t.summary, COALESCE(t.start_time, t.created_at), NULL, NULL, t.project_id, t.channel, t.start_time, t.end_time",
+    };
+    let iso = scope.clause("t");
+    let sql = format!("SELECT {columns} FROM {} t WHERE t.id = ? AND {}", r.kind.table(), iso.sql);
+    let params = std::iter::once(rusqlite::types::Value::Integer(r.id)).chain(iso.params);
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let record = stmt
+        .query_row(params_from_iter(params), |row| {
+            let (start, end): (Option<String>, Option<String>) = (row.get(6)?, row.get(7)?);
+            Ok(Record {
+                at: r,
+                content: row.get(0)?,
+                timestamp: row.get(1)?,
+                source: row.get(2)?,
+                metadata: row.get(3)?,
+                context: (row.get(4)?, row.get(5)?),
+                span: start.zip(end).and_then(|(s, e)| Some((parse_iso(&s)?, parse_iso(&e)?))),
+            })
+        })
+        .optional()?;
+    Ok(record)
 }
 
 /// Full rows for refs of one agent; a ref that names nothing of this agent is `missing`.
 pub fn get_contents(conn: &Connection, opts: &GetContentsOptions) -> Result<GetContentsResponse> {
     let owner = ReadScope { agent_id: opts.agent_id.clone(), project_id: None, channel: None };
-    let iso = owner.clause("t");
     let mut items = Vec::new();
     let mut missing = Vec::new();
     for given in &opts.refs {
-        let Some(r) = Ref::parse(given) else {
-            missing.push(given.clone());
-            continue;
-        };
-        let sql = match r.kind {
-            Kind::Mem => format!("SELECT t.content, t.source, t.timestamp, t.metadata FROM memories t WHERE t.id = ? AND {}", iso.sql),
-            Kind::Ep => {
-                format!("SELECT t.summary, NULL, COALESCE(t.start_time, t.created_at), NULL FROM episodes t WHERE t.id = ? AND {}", iso.sql)
-            }
-        };
-        let mut params = vec![rusqlite::types::Value::Integer(r.id)];
-        params.extend(iso.params.iter().cloned());
-        let row = conn
-            .query_row(&sql, params_from_iter(params), |row| {
-                Ok((row.get::<_, String>(0)?, row.get::<_, Option<String>>(1)?, row.get::<_, String>(2)?, row.get::<_, Option<String>>(3)?))
-            })
-            .optional()?;
-        match row {
+        match Ref::parse(given).map(|r| read(conn, r, &owner)).transpose()?.flatten() {
             None => missing.push(given.clone()),
-            Some((content, source, timestamp, metadata)) => items.push(ContentItem {
-                reference: r.to_string(),
-                content,
-                source: source_json(source, r),
-                timestamp,
-                metadata: metadata.and_then(|m| serde_json::from_str(&m).ok()),
+            Some(record) => items.push(ContentItem {
+                reference: record.at.to_string(),
+                source: record.source_json(),
+                metadata: record.metadata.as_deref().and_then(|m| serde_json::from_str(m).ok()),
+                content: record.content,
+                timestamp: record.timestamp,
             }),
         }
     }
@@ -197,20 +176,4 @@ pub fn delete(conn: &Connection, kind: Kind, agent_id: &str, id: i64, field: &st
         return Err(Error::NotFound { field: field.into(), what: format!("{what} {id}") });
     }
     Ok(DeleteResponse { ok: true, deleted_id: id })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
-
-    #[test]
-    fn refs_parse_in_one_spelling() {
-        assert_eq!(Ref::parse(" mem:007 ").map(|r| r.to_string()), Some("mem:7".into()));
-        assert_eq!(Ref::parse("ep:3"), Some(Ref { kind: Kind::Ep, id: 3 }));
-        for bad in ["mem:", "mem:-1", "mem:1a", "memo:1", "mem:99999999999999999999", "1", ""] {
-            assert_eq!(Ref::parse(bad), None, "{bad}");
-        }
-    }
 }

@@ -9,165 +9,19 @@
 use crate::api::{Bounds, TraverseEntity, TraverseOptions, TraverseRelation, TraverseResponse};
 use crate::entities::{aliases_of, starts};
 use crate::error::Result;
+use crate::graph::{mentioning, neighbourhood, Edge};
 use crate::normalize::normalize;
-use crate::scope::ReadScope;
-use rusqlite::types::Value;
-use rusqlite::{params_from_iter, Connection};
+use crate::refs::Ref;
+use rusqlite::Connection;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Entities one neighbourhood holds at most, whatever the hop bound: where it binds,
-/// expansion stops at that hop and the entities reached by less recent relations are
-/// treated as past the hop bound.
-pub const NEIGHBOURHOOD_MAX_ENTITIES: usize = 256;
-
-/// An entity → entity relation as the walk reads it.
-#[derive(Debug, Clone)]
-pub struct Edge {
-    /// Relation id.
-    pub id: i64,
-    /// Subject entity.
-    pub subject: i64,
-    /// Object entity.
-    pub object: i64,
-    /// Normalized predicate.
-    pub predicate: String,
-    /// When it was declared.
-    pub declared_at: String,
-    /// Its evidence, or `''`.
-    pub anchor_ref: String,
-    /// `agent` or `operator`.
-    pub declared_by: String,
-}
-
-/// What a breadth-first expansion found.
-#[derive(Debug, Default)]
-pub struct Neighbourhood {
-    /// Every relation touching an expanded entity, including those of entities at the
-    /// bound, so a caller can tell that one was left unfollowed.
-    pub edges: BTreeMap<i64, Edge>,
-    /// Entity → hops, for every entity within the bound.
-    pub distance: BTreeMap<i64, i64>,
-    /// Relation id → its position, most recently declared first, then lower id.
-    pub recency: BTreeMap<i64, usize>,
-}
-
-/// The relations in `scope` with both ends entities `scope` can read that touch `frontier`.
-fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Result<Vec<Edge>> {
-    let (r, s, o) = (scope.clause("r"), scope.clause("s"), scope.clause("o"));
-    let marks = vec!["?"; frontier.len()].join(",");
-    // The relations touching the frontier come from the endpoint indexes first; scoping
-    // then joins on their ids, so a hop never scans all of an agent's relations.
-    let sql = format!(
-        "SELECT r.id, r.subject_id, r.object_id, r.predicate, r.declared_at, r.anchor_ref, r.declared_by \
-         FROM (SELECT id FROM relations WHERE subject_kind = 'entity' AND subject_id IN ({marks}) \
-               UNION SELECT id FROM relations WHERE object_kind = 'entity' AND object_id IN ({marks})) AS hit \
-         CROSS JOIN relations r ON r.id = hit.id JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id \
-         WHERE {} AND {} AND {} AND r.subject_kind = 'entity' AND r.object_kind = 'entity' ORDER BY r.id",
-        r.sql, s.sql, o.sql
-    );
-    let ids = frontier.iter().map(|&id| Value::Integer(id));
-    let params: Vec<Value> = ids.clone().chain(ids).chain(r.params).chain(s.params).chain(o.params).collect();
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params_from_iter(params), |row| {
-        Ok(Edge {
-            id: row.get(0)?,
-            subject: row.get(1)?,
-            object: row.get(2)?,
-            predicate: row.get(3)?,
-            declared_at: row.get(4)?,
-            anchor_ref: row.get(5)?,
-            declared_by: row.get(6)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-}
-
-/// Breadth first from `starts` over entity → entity relations in `scope`, either direction.
-pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_hops: i64) -> Result<Neighbourhood> {
-    let mut n = Neighbourhood { distance: starts.iter().map(|&e| (e, 0)).collect(), ..Default::default() };
-    let mut frontier: Vec<i64> = n.distance.keys().copied().collect();
-    for hop in 0..=max_hops {
-        if frontier.is_empty() {
-            break;
-        }
-        // entity → the most recent relation that reached it: (declared_at, -id), larger wins
-        let mut next: BTreeMap<i64, (String, i64)> = BTreeMap::new();
-        for chunk in frontier.chunks(250) {
-            for edge in edges_touching(conn, scope, chunk)? {
-                for end in [edge.subject, edge.object] {
-                    let key = (edge.declared_at.clone(), -edge.id);
-                    if !n.distance.contains_key(&end) && next.get(&end).is_none_or(|k| key > *k) {
-                        next.insert(end, key);
-                    }
-                }
-                n.edges.insert(edge.id, edge);
-            }
-        }
-        if hop == max_hops {
-            break; // entities one hop past the bound are known; their edges are not needed
-        }
-        let room = NEIGHBOURHOOD_MAX_ENTITIES.saturating_sub(n.distance.len());
-        if next.len() > room {
-            let mut newest: Vec<(&i64, &(String, i64))> = next.iter().collect();
-            newest.sort_by(|a, b| (b.1, -b.0).cmp(&(a.1, -a.0)));
-            for (&e, _) in newest.into_iter().take(room) {
-                n.distance.insert(e, hop + 1);
-            }
-            break;
-        }
-        for &e in next.keys() {
-            n.distance.insert(e, hop + 1);
-        }
-        frontier = next.into_keys().collect();
-    }
-    let mut newest: Vec<&Edge> = n.edges.values().collect();
-    newest.sort_by(|a, b| b.declared_at.cmp(&a.declared_at).then(a.id.cmp(&b.id)));
-    n.recency = newest.iter().enumerate().map(|(pos, e)| (e.id, pos)).collect();
-    Ok(n)
-}
-
-/// Refs of the records `scope` can read that mention `entity`, lowest id first, at most
-/// `limit`, and how many there are in all (one statement: the window count is taken
-/// before `LIMIT`). Episodes are readable only without a `source_id` filter, since they
-/// have no source.
-pub(crate) fn mentioning(conn: &Connection, scope: &ReadScope, source_id: &str, entity: i64, limit: i64) -> Result<(Vec<String>, i64)> {
-    let iso = scope.clause("t");
-    let join = |kind: &str, table: &str, start: usize| {
-        format!(
-            "SELECT '{kind}' AS kind, t.id AS id FROM entity_mentions m JOIN {table} t ON t.id = CAST(substr(m.ref, {start}) AS INTEGER) \
-             WHERE m.entity_id = ? AND m.ref LIKE '{kind}:%' AND {}",
-            iso.sql
-        )
-    };
-    let mut params = vec![Value::Integer(entity)];
-    params.extend(iso.params.iter().cloned());
-    let records = if source_id.is_empty() {
-        params.push(Value::Integer(entity));
-        params.extend(iso.params.iter().cloned());
-        format!("{} UNION ALL {}", join("mem", "memories", 5), join("ep", "episodes", 4))
-    } else {
-        params.push(Value::Text(source_id.into()));
-        format!("{} AND CAST(json_extract(t.source, '$.id') AS TEXT) = ?", join("mem", "memories", 5))
-    };
-    params.push(Value::Integer(limit));
-    let sql = format!("SELECT kind, id, count(*) OVER () FROM ({records}) ORDER BY id, kind LIMIT ?");
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let mut total = 0;
-    let refs = stmt
-        .query_map(params_from_iter(params), |r| {
-            total = r.get(2)?;
-            Ok(format!("{}:{}", r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok((refs, total))
-}
 
 /// Runs `traverse`.
 pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseResponse> {
+    let (scope, limit) = (opts.scope(), opts.limit());
     let mut response = TraverseResponse {
         entity: opts.entity.clone(),
-        max_hops: opts.max_hops,
-        limit: opts.limit,
+        max_hops: opts.max_hops(),
+        limit,
         entities: Vec::new(),
         relations: Vec::new(),
         entities_omitted: None,
@@ -175,12 +29,12 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
         reason: None,
     };
     let normalized = normalize(&opts.entity);
-    let starts = if normalized.is_empty() { Vec::new() } else { starts(conn, &opts.scope, &normalized)? };
+    let starts = if normalized.is_empty() { Vec::new() } else { starts(conn, &scope, &normalized)? };
     if starts.is_empty() {
         response.reason = Some("no_such_entity");
         return Ok(response);
     }
-    let n = neighbourhood(conn, &opts.scope, &starts, opts.max_hops)?;
+    let n = neighbourhood(conn, &scope, &starts, opts.max_hops())?;
 
     // The relation that reached each entity from one hop closer, most recent first.
     let mut reached_by: BTreeMap<i64, usize> = BTreeMap::new();
@@ -196,7 +50,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
     }
     let mut order: Vec<i64> = n.distance.keys().copied().collect();
     order.sort_by_key(|e| (n.distance[e], reached_by.get(e).map_or(-1, |&p| p as i64), *e));
-    let kept: Vec<i64> = order.iter().take(opts.limit as usize).copied().collect();
+    let kept: Vec<i64> = order.iter().take(limit as usize).copied().collect();
     let kept_set: BTreeSet<i64> = kept.iter().copied().collect();
 
     let mut aliases = aliases_of(conn, &kept)?;
@@ -204,7 +58,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
     let mut mentions_cut = false;
     for &id in &kept {
         let name: String = names_stmt.query_row([id], |r| r.get(0))?;
-        let (mentions, total) = mentioning(conn, &opts.scope, &opts.source_id, id, opts.limit)?;
+        let (mentions, total) = mentioning(conn, &scope, opts.source_id(), id, limit)?;
         let omitted = total - mentions.len() as i64;
         mentions_cut |= omitted > 0;
         response.entities.push(TraverseEntity {
@@ -212,7 +66,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
             name,
             hops: n.distance[&id],
             aliases: aliases.remove(&id).unwrap_or_default(),
-            mentions,
+            mentions: mentions.iter().map(Ref::to_string).collect(),
             mentions_omitted: (omitted > 0).then_some(omitted),
         });
     }

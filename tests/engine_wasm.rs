@@ -21,3 +21,5 @@ mod recall;
 mod targets;
 #[path = "traverse.rs"]
 mod traverse;
+#[path = "typed_methods.rs"]
+mod typed_methods;

@@ -6,6 +6,7 @@
 //! Sharing an entity never bundles: every record that mentions a project's name would
 //! otherwise fold into one item.
 
+use crate::refs::{Kind, Ref};
 use std::collections::BTreeMap;
 
 /// The adjacency window, from the first row of a burst.
@@ -18,10 +19,8 @@ pub const CLUSTER_KEYS: [&str; 3] = ["cluster:episode", "cluster:adjacent", "clu
 /// What bundling reads of a candidate.
 #[derive(Debug, Clone)]
 pub struct Member {
-    /// `mem:<id>` or `ep:<id>`.
-    pub reference: String,
-    /// Whether it is an episode.
-    pub episode: bool,
+    /// The record.
+    pub at: Ref,
     /// Its timestamp in epoch ms, when it has a valid one.
     pub ts: Option<i64>,
     /// `(type, id)` of its source; episodes have none.
@@ -32,8 +31,8 @@ pub struct Member {
     pub span: Option<(i64, i64)>,
 }
 
-/// A declared record → record relation: subject ref, predicate, object ref.
-pub type Link = (String, String, String);
+/// A declared record → record relation: subject, predicate, object.
+pub type Link = (Ref, String, Ref);
 
 /// Clusters (member indexes, each ascending) in the order of their best member, and the
 /// key that joined each bundled member (`cluster:…` or `relation:<predicate>`).
@@ -73,9 +72,10 @@ impl Union {
 /// Stage 2 over candidates in relevance order.
 pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
     let mut u = Union { parent: (0..members.len()).collect(), why: BTreeMap::new() };
-    for (e, ep) in members.iter().enumerate().filter(|(_, m)| m.episode) {
+    let episode = |m: &Member| m.at.kind == Kind::Ep;
+    for (e, ep) in members.iter().enumerate().filter(|(_, m)| episode(m)) {
         let Some((start, end)) = ep.span else { continue };
-        for (m, mem) in members.iter().enumerate().filter(|(_, m)| !m.episode) {
+        for (m, mem) in members.iter().enumerate().filter(|(_, m)| !episode(m)) {
             if mem.context == ep.context && mem.ts.is_some_and(|t| start <= t && t <= end) {
                 u.union(e, m, "cluster:episode");
             }
@@ -92,7 +92,7 @@ pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
         }
     }
     for (_, mut group) in by_source {
-        group.sort_by_key(|&i| (members[i].ts, members[i].episode, members[i].reference.clone()));
+        group.sort_by_key(|&i| (members[i].ts, episode(&members[i]), members[i].at));
         let mut anchor = group[0];
         for &next in &group[1..] {
             if members[next].ts.unwrap_or(0) - members[anchor].ts.unwrap_or(0) <= ADJACENCY_SECONDS * 1000 {
@@ -102,9 +102,9 @@ pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
             }
         }
     }
-    let index: BTreeMap<&str, usize> = members.iter().enumerate().map(|(i, m)| (m.reference.as_str(), i)).collect();
+    let index: BTreeMap<Ref, usize> = members.iter().enumerate().map(|(i, m)| (m.at, i)).collect();
     for (subject, predicate, object) in links {
-        if let (Some(&s), Some(&o)) = (index.get(subject.as_str()), index.get(object.as_str())) {
+        if let (Some(&s), Some(&o)) = (index.get(subject), index.get(object)) {
             u.union(s, o, &format!("relation:{predicate}"));
         }
     }

@@ -1,8 +1,11 @@
 //! Stage 4 — structuring: one cluster and what the walk reached for it become one item.
 //! Nothing is summarised and no text is merged: `content` is the head record verbatim.
 
-use super::bundle::independence;
+use super::bundle::{independence, Link};
 use crate::api::{Claim, Role};
+use crate::clock::parse_iso;
+use crate::records::Record;
+use crate::refs::{Kind, Ref};
 
 /// The role vocabulary: a declared record → record relation with one of these predicates
 /// is read as that role, in the vocabulary's direction (the referenced row is the subject).
@@ -11,12 +14,8 @@ pub const ROLE_VOCABULARY: [&str; 6] = ["supports", "supersedes", "corrects", "q
 /// A record as the item reads it.
 #[derive(Debug, Clone)]
 pub struct Row {
-    /// `mem:<id>` or `ep:<id>`.
-    pub reference: String,
-    /// Whether it is an episode.
-    pub episode: bool,
-    /// Row id.
-    pub id: i64,
+    /// The record.
+    pub at: Ref,
     /// Its text.
     pub content: String,
     /// Its timestamp as stored.
@@ -35,6 +34,29 @@ pub struct Row {
     pub path: Vec<i64>,
     /// The entity at the end of `path`, whose mention of the row brought it in.
     pub via_entity: Option<i64>,
+}
+
+impl Row {
+    /// A record at relevance `rank`, before stage 2 and 3 say why it is in an item.
+    pub fn new(record: Record, rank: usize) -> Row {
+        Row {
+            at: record.at,
+            content: record.content,
+            ts: parse_iso(&record.timestamp),
+            timestamp: record.timestamp,
+            context: record.context,
+            span: record.span,
+            rank,
+            why: None,
+            path: Vec::new(),
+            via_entity: None,
+        }
+    }
+
+    /// Whether it is an episode.
+    pub fn episode(&self) -> bool {
+        self.at.kind == Kind::Ep
+    }
 }
 
 /// An item before the budget quotes it.
@@ -56,24 +78,24 @@ pub struct Draft {
 /// The total order of claims: newest first, memories before episodes, then relevance,
 /// then id.
 fn claim_order(r: &Row) -> (bool, i64, bool, usize, i64) {
-    (r.ts.is_none(), -r.ts.unwrap_or(0), r.episode, r.rank, r.id)
+    (r.ts.is_none(), -r.ts.unwrap_or(0), r.episode(), r.rank, r.at.id)
 }
 
 /// The roles other retained rows play for `claim`.
-fn roles(claim: &Row, retained: &[&Row], links: &[(String, String, String)]) -> Vec<Role> {
+fn roles(claim: &Row, retained: &[&Row], links: &[Link]) -> Vec<Role> {
     let mut out: Vec<Role> = Vec::new();
-    if !claim.episode {
-        for ep in retained.iter().filter(|r| r.episode) {
+    if !claim.episode() {
+        for ep in retained.iter().filter(|r| r.episode()) {
             if let (Some((start, end)), Some(ts)) = (ep.span, claim.ts) {
                 if ep.context == claim.context && start <= ts && ts <= end {
-                    out.push(Role { reference: ep.reference.clone(), role: "supports".into() });
+                    out.push(Role { reference: ep.at.to_string(), role: "supports".into() });
                 }
             }
         }
     }
     for (subject, predicate, object) in links {
-        if *object == claim.reference && ROLE_VOCABULARY.contains(&predicate.as_str()) && retained.iter().any(|r| &r.reference == subject) {
-            let role = Role { reference: subject.clone(), role: predicate.clone() };
+        if *object == claim.at && ROLE_VOCABULARY.contains(&predicate.as_str()) && retained.iter().any(|r| r.at == *subject) {
+            let role = Role { reference: subject.to_string(), role: predicate.clone() };
             if !out.contains(&role) {
                 out.push(role);
             }
@@ -83,7 +105,7 @@ fn roles(claim: &Row, retained: &[&Row], links: &[(String, String, String)]) -> 
 }
 
 /// Builds one item from its cluster's rows (relevance order) and the rows the walk reached.
-pub fn structure(members: Vec<Row>, reached: Vec<Row>, max_evidence: usize, links: &[(String, String, String)]) -> Draft {
+pub fn structure(members: Vec<Row>, reached: Vec<Row>, max_evidence: usize, links: &[Link]) -> Draft {
     let independence = independence(members.iter().filter_map(|m| m.why.clone()));
     let mut rows = members.into_iter().chain(reached);
     let head = rows.next().expect("a cluster has a member");
@@ -96,7 +118,7 @@ pub fn structure(members: Vec<Row>, reached: Vec<Row>, max_evidence: usize, link
     let claims = retained
         .iter()
         .map(|r| Claim {
-            reference: r.reference.clone(),
+            reference: r.at.to_string(),
             as_of: r.timestamp.clone(),
             why: r.why.clone(),
             hops: (!r.path.is_empty()).then_some(r.path.len() as i64),

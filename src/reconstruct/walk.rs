@@ -19,18 +19,19 @@
 //! Reached records are ordered by the written rule: fewer hops, then the more recently
 //! declared relation, then the lower record id.
 
+use crate::refs::{Kind, Ref};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The declared graph around a reconstruction's candidates, as loaded for the walk.
 #[derive(Debug, Default, Clone)]
 pub struct Graph {
-    /// Candidate ref → the entities it is declared to mention.
-    pub mentions: BTreeMap<String, Vec<i64>>,
+    /// Candidate → the entities it is declared to mention.
+    pub mentions: BTreeMap<Ref, Vec<i64>>,
     /// Entity → every relation on it, most recently declared first.
     pub adjacency: BTreeMap<i64, Vec<Step>>,
     /// Entity → the readable records that mention it, lowest id first (at most the
     /// reading bound).
-    pub records: BTreeMap<i64, Vec<(i64, String)>>,
+    pub records: BTreeMap<i64, Vec<Ref>>,
     /// Entities that had more records than the reading bound.
     pub records_cut: BTreeSet<i64>,
     /// Entities reached whose own relations were not loaded (the loader's bound).
@@ -54,8 +55,8 @@ pub struct Step {
 /// A record the walk reached for an item.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reached {
-    /// Its ref.
-    pub reference: String,
+    /// The record.
+    pub at: Ref,
     /// The predicate of the relation that reached its entity.
     pub predicate: String,
     /// The ids of the relations followed (as many as hops), from the item's own entity out
@@ -75,12 +76,12 @@ pub struct Cuts {
 }
 
 /// Walks from each item's candidates (refs, in item order) over `graph` up to `max_hops`.
-pub fn walk(items: &[Vec<String>], pool: &BTreeSet<String>, graph: &Graph, max_hops: i64) -> (Vec<Vec<Reached>>, Vec<Cuts>) {
-    let mut taken: BTreeSet<String> = BTreeSet::new();
+pub fn walk(items: &[Vec<Ref>], pool: &BTreeSet<Ref>, graph: &Graph, max_hops: usize) -> (Vec<Vec<Reached>>, Vec<Cuts>) {
+    let mut taken: BTreeSet<Ref> = BTreeSet::new();
     let mut reached_by_item = Vec::with_capacity(items.len());
     let mut cuts_by_item = Vec::with_capacity(items.len());
     for refs in items {
-        let mut distance: BTreeMap<i64, i64> = BTreeMap::new();
+        let mut distance: BTreeMap<i64, usize> = BTreeMap::new();
         // entity → (the step that reached it, the entity it was taken from)
         let mut via: BTreeMap<i64, (&Step, i64)> = BTreeMap::new();
         for r in refs {
@@ -90,6 +91,9 @@ pub fn walk(items: &[Vec<String>], pool: &BTreeSet<String>, graph: &Graph, max_h
         }
         let mut frontier: Vec<i64> = distance.keys().copied().collect();
         for hop in 1..=max_hops {
+            if frontier.is_empty() {
+                break; // nothing left to expand: the hop bound cannot be what stops the walk
+            }
             let mut next: BTreeMap<i64, (&Step, i64)> = BTreeMap::new();
             for &entity in &frontier {
                 for step in graph.adjacency.get(&entity).into_iter().flatten() {
@@ -106,25 +110,25 @@ pub fn walk(items: &[Vec<String>], pool: &BTreeSet<String>, graph: &Graph, max_h
         }
         let unfollowed = frontier.iter().any(|e| graph.adjacency.get(e).into_iter().flatten().any(|s| !distance.contains_key(&s.other)));
         let mut cuts = Cuts { max_hops: unfollowed || distance.keys().any(|e| graph.unexpanded.contains(e)), reading: false };
-        // ref → (hops, recency, record id, ref, entity): the written order
-        let mut best: BTreeMap<&str, (i64, usize, i64, &str, i64)> = BTreeMap::new();
+        // ref → (hops, recency, record id, episode first, entity): the written order
+        let mut best: BTreeMap<Ref, (usize, usize, i64, bool, i64)> = BTreeMap::new();
         for (&entity, &hops) in &distance {
             if hops == 0 {
                 continue;
             }
             cuts.reading |= graph.records_cut.contains(&entity);
             let recency = via[&entity].0.recency;
-            for (id, r) in graph.records.get(&entity).into_iter().flatten() {
+            for r in graph.records.get(&entity).into_iter().flatten() {
                 if pool.contains(r) || taken.contains(r) {
                     continue;
                 }
-                let key = (hops, recency, *id, r.as_str(), entity);
-                if best.get(r.as_str()).is_none_or(|k| key < *k) {
-                    best.insert(r, key);
+                let key = (hops, recency, r.id, r.kind == Kind::Mem, entity);
+                if best.get(r).is_none_or(|k| key < *k) {
+                    best.insert(*r, key);
                 }
             }
         }
-        let mut ordered: Vec<(i64, usize, i64, &str, i64)> = best.into_values().collect();
+        let mut ordered: Vec<((usize, usize, i64, bool, i64), Ref)> = best.into_iter().map(|(r, key)| (key, r)).collect();
         ordered.sort();
         let path_to = |mut entity: i64| {
             let mut path = Vec::new();
@@ -137,14 +141,9 @@ pub fn walk(items: &[Vec<String>], pool: &BTreeSet<String>, graph: &Graph, max_h
         };
         let reached: Vec<Reached> = ordered
             .into_iter()
-            .map(|(_, _, _, r, entity)| Reached {
-                reference: r.to_owned(),
-                predicate: via[&entity].0.predicate.clone(),
-                path: path_to(entity),
-                entity,
-            })
+            .map(|((.., entity), at)| Reached { at, predicate: via[&entity].0.predicate.clone(), path: path_to(entity), entity })
             .collect();
-        taken.extend(reached.iter().map(|r| r.reference.clone()));
+        taken.extend(reached.iter().map(|r| r.at));
         reached_by_item.push(reached);
         cuts_by_item.push(cuts);
     }
@@ -157,31 +156,35 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
+    fn m(id: i64) -> Ref {
+        Ref { kind: Kind::Mem, id }
+    }
+
     /// Atlas(1) —owned_by (10)→ Priya(2) —member_of (11)→ Payments(3); mem:1 mentions Atlas,
     /// mem:2 Priya, mem:3 Payments, mem:4 Atlas too.
     fn graph() -> Graph {
         let mut g = Graph::default();
-        g.mentions.insert("mem:1".into(), vec![1]);
+        g.mentions.insert(m(1), vec![1]);
         let step = |recency, other, relation, predicate: &str| Step { recency, other, relation, predicate: predicate.into() };
         g.adjacency.insert(1, vec![step(1, 2, 10, "owned_by")]);
         g.adjacency.insert(2, vec![step(0, 3, 11, "member_of"), step(1, 1, 10, "owned_by")]);
         g.adjacency.insert(3, vec![step(0, 2, 11, "member_of")]);
-        g.records.insert(1, vec![(1, "mem:1".into()), (4, "mem:4".into())]);
-        g.records.insert(2, vec![(2, "mem:2".into())]);
-        g.records.insert(3, vec![(3, "mem:3".into())]);
+        g.records.insert(1, vec![m(1), m(4)]);
+        g.records.insert(2, vec![m(2)]);
+        g.records.insert(3, vec![m(3)]);
         g
     }
 
-    fn refs(r: &[Reached]) -> Vec<(&str, i64)> {
-        r.iter().map(|x| (x.reference.as_str(), x.path.len() as i64)).collect()
+    fn refs(r: &[Reached]) -> Vec<(String, usize)> {
+        r.iter().map(|x| (x.at.to_string(), x.path.len())).collect()
     }
 
     #[test]
     fn reading_hops_start_at_one() {
         // mem:4 mentions the candidate's own entity: not evidence
-        let pool = BTreeSet::from(["mem:1".to_string()]);
-        let (reached, cuts) = walk(&[vec!["mem:1".into()]], &pool, &graph(), 2);
-        assert_eq!(refs(&reached[0]), vec![("mem:2", 1), ("mem:3", 2)]);
+        let pool = BTreeSet::from([m(1)]);
+        let (reached, cuts) = walk(&[vec![m(1)]], &pool, &graph(), 2);
+        assert_eq!(refs(&reached[0]), vec![("mem:2".to_string(), 1), ("mem:3".to_string(), 2)]);
         assert!(!cuts[0].max_hops);
         assert_eq!(reached[0][1].path, vec![10, 11], "the path runs from the item's entity outward");
     }
@@ -190,33 +193,41 @@ mod tests {
     fn reading_direction_either_end() {
         let mut g = graph();
         g.mentions.clear();
-        g.mentions.insert("mem:3".into(), vec![3]);
-        let pool = BTreeSet::from(["mem:3".to_string()]);
-        let (reached, _) = walk(&[vec!["mem:3".into()]], &pool, &g, 2);
-        assert_eq!(refs(&reached[0]), vec![("mem:2", 1), ("mem:1", 2), ("mem:4", 2)]);
+        g.mentions.insert(m(3), vec![3]);
+        let pool = BTreeSet::from([m(3)]);
+        let (reached, _) = walk(&[vec![m(3)]], &pool, &g, 2);
+        assert_eq!(refs(&reached[0]), vec![("mem:2".to_string(), 1), ("mem:1".to_string(), 2), ("mem:4".to_string(), 2)]);
         assert_eq!(reached[0][0].predicate, "member_of");
         assert_eq!(reached[0][2].path, vec![11, 10]);
     }
 
     #[test]
     fn the_hop_bound_cuts_and_says_so() {
-        let pool = BTreeSet::from(["mem:1".to_string()]);
-        let (reached, cuts) = walk(&[vec!["mem:1".into()]], &pool, &graph(), 1);
-        assert_eq!(refs(&reached[0]), vec![("mem:2", 1)]);
+        let pool = BTreeSet::from([m(1)]);
+        let (reached, cuts) = walk(&[vec![m(1)]], &pool, &graph(), 1);
+        assert_eq!(refs(&reached[0]), vec![("mem:2".to_string(), 1)]);
         assert!(cuts[0].max_hops);
-        let (reached, cuts) = walk(&[vec!["mem:1".into()]], &pool, &graph(), 0);
+        let (reached, cuts) = walk(&[vec![m(1)]], &pool, &graph(), 0);
         assert!(reached[0].is_empty());
         assert!(cuts[0].max_hops);
     }
 
     #[test]
+    fn an_unbounded_hop_count_ends_when_nothing_is_left_to_expand() {
+        let pool = BTreeSet::from([m(1)]);
+        let (reached, cuts) = walk(&[vec![m(1)]], &pool, &graph(), usize::MAX);
+        assert_eq!(refs(&reached[0]), vec![("mem:2".to_string(), 1), ("mem:3".to_string(), 2)]);
+        assert!(!cuts[0].max_hops);
+    }
+
+    #[test]
     fn reading_one_row_one_place() {
         let mut g = graph();
-        g.mentions.insert("mem:9".into(), vec![1]);
+        g.mentions.insert(m(9), vec![1]);
         // mem:2 is a candidate itself: never evidence; mem:3 goes to the first item only
-        let pool = BTreeSet::from(["mem:1".to_string(), "mem:2".to_string(), "mem:9".to_string()]);
-        let (reached, _) = walk(&[vec!["mem:1".into()], vec!["mem:9".into()]], &pool, &g, 2);
-        assert_eq!(refs(&reached[0]), vec![("mem:3", 2)]);
+        let pool = BTreeSet::from([m(1), m(2), m(9)]);
+        let (reached, _) = walk(&[vec![m(1)], vec![m(9)]], &pool, &g, 2);
+        assert_eq!(refs(&reached[0]), vec![("mem:3".to_string(), 2)]);
         assert!(reached[1].is_empty());
     }
 
@@ -224,8 +235,8 @@ mod tests {
     fn reading_is_bounded_and_says_so() {
         let mut g = graph();
         g.records_cut.insert(2);
-        let pool = BTreeSet::from(["mem:1".to_string()]);
-        let (_, cuts) = walk(&[vec!["mem:1".into()]], &pool, &g, 1);
+        let pool = BTreeSet::from([m(1)]);
+        let (_, cuts) = walk(&[vec![m(1)]], &pool, &g, 1);
         assert!(cuts[0].reading);
     }
 }

@@ -114,8 +114,9 @@ impl JsMemory {
         Memory::from_connection(conn, Box::new(JsClock(clock))).map(|inner| JsMemory { inner, _opfs: Some(claim) }).map_err(to_js_error)
     }
 
-    /// Runs one operation by tool name (`store`, `traverse`, …) with snake_case options.
-    #[wasm_bindgen(unchecked_return_type = "any")]
+    /// Runs one operation by tool name (`store`, `traverse`, …) with snake_case options;
+    /// the methods below are this, typed.
+    #[wasm_bindgen(unchecked_return_type = "unknown")]
     pub fn call(&mut self, tool: &str, #[wasm_bindgen(unchecked_param_type = "object")] options: JsValue) -> Result<JsValue, JsValue> {
         let args = options_from_js(options)?;
         let out = self.inner.call(tool, &args).map_err(to_js_error)?;

@@ -1,165 +1,1113 @@
-/** Where a memory came from. Defaults to `{type: "Agent", id: <agent_id>, name: ""}`. */
-export interface Source { type?: string; id?: string; name?: string }
-/** The three isolation axes of a write: exactly one bucket. */
-export interface WriteScopeOptions { agent_id: string; project_id?: string; channel?: string }
-/** The isolation axes of a read: project omitted reads every project, '' the global pool only. */
-export interface ReadScopeOptions { agent_id: string; project_id?: string; channel?: string }
-/** An entity to register (if new): its canonical name and other names. */
-export interface EntityDeclaration { name: string; aliases?: string[] }
-/** subject and object are entity names (registered if new) or record refs 'mem:<id>' / 'ep:<id>'. */
-export interface RelationDeclaration { subject: string; predicate: string; object: string }
-/** Declarations. Malformed items are reported in `dropped`, never fatal. */
-export interface Associations { entities?: EntityDeclaration[]; relations?: RelationDeclaration[] }
-export interface StoreOptions extends WriteScopeOptions {
-  content: string;
-  /** ISO-8601; defaults to the clock's now. */
-  timestamp?: string;
-  source?: Source;
-  metadata?: Record<string, unknown>;
-  embedding?: number[];
-  associations?: Associations;
-}
-export interface EpisodeOptions extends WriteScopeOptions {
-  summary: string;
-  keywords?: string;
-  history?: { role: string; content: string; timestamp?: string }[];
-  embedding?: number[];
-}
-export interface DeclareOptions extends WriteScopeOptions {
-  associations?: Associations;
-  /** The record that evidences the declaration: 'mem:<id>' or 'ep:<id>'. */
-  anchor_ref?: string;
-  retract?: { relations?: number[]; mentions?: { entity: number; ref: string }[] };
-  declared_by?: "agent" | "operator";
-}
-export interface TraverseOptions extends ReadScopeOptions {
-  /** A declared entity name or alias, compared after normalization. */
-  entity: string;
-  /** 0–5, default 1. */
-  max_hops?: number;
-  /** 1–100, default 20: entities returned and refs listed per entity. */
-  limit?: number;
-  source_id?: string;
-}
-export interface GetContentsOptions { agent_id: string; refs: string[] }
-export interface DeleteMemoryOptions { agent_id: string; memory_id: number }
-export interface DeleteEpisodeOptions { agent_id: string; episode_id: number }
-export interface DeleteEntityOptions { agent_id: string; entity_id: number }
-export interface RecallOptions extends ReadScopeOptions {
-  /** What to look for; an empty query returns recent memories. */
-  query: string;
-  /** The query's embedding, for vector retrieval (the wrapper fills it from `embed`). */
-  query_embedding?: number[];
-  /** 0–100, default 10: candidates taken from each retriever. */
-  limit?: number;
-  /** Admit weaker matches. */
-  deep?: boolean;
-}
-export interface ReconstructOptions extends ReadScopeOptions {
-  query: string;
-  query_embedding?: number[];
-  /** Most items returned, default 10. */
-  count?: number;
-  /** Candidates handed to bundling, default 20. */
-  top_k?: number;
-  /** Relation hops of the walk, default 2, at most 5. */
-  max_hops?: number;
-  /** Rows kept per item, default 40, at most 100. */
-  max_evidence?: number;
-  /** Characters of quoted text in the response, default 6000. */
-  budget?: number;
-  deep?: boolean;
-  /** Add candidate refs, clusters and cues to the response. */
-  trace?: boolean;
-}
-export interface ListEntitiesOptions extends ReadScopeOptions { query?: string; offset?: number; limit?: number }
+// Generated from the Rust option and response types (src/api/) by `cargo test --lib generated`;
+// do not edit. `UPDATE_GENERATED=1 cargo test --lib generated` rewrites it.
 
-export interface Dropped { item: string; reason: string }
-export interface DeclareReport {
-  entities: { id: number; name: string; created: boolean }[];
-  mentions: number;
-  relations: number[];
-  dropped: Dropped[];
-}
-export interface StoreResponse { ok: true; result: "stored"; id: number; associations?: DeclareReport }
-export interface EpisodeResponse { ok: true; episode_id: number }
-export interface DeclareResponse extends DeclareReport {
-  ok: true;
-  result: "declared";
-  retracted?: { relations: number; mentions: number };
-}
-export interface TraverseEntity {
-  id: number; name: string; hops: number;
-  aliases?: string[]; mentions?: string[]; mentions_omitted?: number;
-}
-export interface TraverseRelation {
-  id: number; subject: number; predicate: string; object: number;
-  declared_by: "agent" | "operator"; declared_at: string; anchor_ref?: string;
-}
-export interface TraverseResponse {
-  entity: string; max_hops: number; limit: number;
-  entities: TraverseEntity[]; relations: TraverseRelation[];
-  entities_omitted?: number;
-  bounds?: { omitted: ("max_hops" | "limit")[] };
-  reason?: "no_such_entity";
-}
-export interface ContentItem { ref: string; content: string; source: Source; timestamp: string; metadata?: Record<string, unknown> }
-export interface GetContentsResponse { items: ContentItem[]; missing: string[]; count: number }
-export interface DeleteResponse { ok: true; deleted_id: number }
-export interface ListedEntity {
-  id: number; name: string; aliases: string[]; mentions: number; relations: number;
-  declared_by: "agent" | "operator"; created_at: string; project_id: string; channel: string;
-}
-export interface ListEntitiesResponse { entities: ListedEntity[]; total: number; next_offset?: number }
-export interface RecalledMessage {
-  ref: string; content: string; source: Source; timestamp: string;
-  match_reason: { signal: string; score?: number; [detail: string]: unknown };
-}
-export interface RecallResponse { messages: RecalledMessage[] }
-export interface Claim {
-  ref: string; as_of: string;
-  /** Absent means `seed`; `relation:<predicate>` names the last relation the walk followed to it. */
-  why?: string;
-  /** Relations the walk followed to reach it. */
-  hops?: number;
-  /** Their ids, from the item's own entity outward (`hops` long): the exact edges to highlight. */
-  path?: number[];
-  /** The entity at the end of `path`: its mention of this record brought the record in. */
-  via_entity?: number;
-  roles?: { ref: string; role: string }[];
-}
-export interface ReconstructedItem {
-  content: string; head_ref: string;
-  /** Newest first. */
-  claims: Claim[];
-  claims_omitted?: number;
-  /** Character ranges of `content` quoted from the head record. */
-  ranges: [number, number][];
-  excerpts?: { ref: string; content: string }[];
-  /** Absent means `singleton`. */
-  independence_reason?: string;
-}
-export interface ReconstructResponse {
-  items: ReconstructedItem[];
-  effective_count: number;
-  returned_count: number;
-  shortfall_reason?: string;
-  bounds?: { omitted?: string[]; [applied: string]: unknown };
-  /** With `trace: true`: candidate refs, clusters and the cues the alias expansion used. */
-  trace?: Record<string, unknown>;
-}
-/** What every thrown error carries besides its message. */
-export interface AssociativeMemoryError extends Error {
-  name: "AssociativeMemoryError";
-  code: "missing_field" | "wrong_type" | "out_of_range" | "bad_ref" | "unknown_option" | "invalid_value"
-      | "not_found" | "unknown_tool" | "unsupported" | "newer_schema" | "not_a_memory" | "sqlite"
-      /** OPFS cannot be used in this realm (no dedicated worker, no secure context, old browser). */
-      | "opfs_unavailable"
-      /** The OPFS pool could not be opened. */
-      | "opfs"
-      /** Another page or worker holds this OPFS memory open. */
-      | "already_open"
-      /** The memory was closed, or its worker ended. */
-      | "closed" | "worker_crashed";
-  field?: string;
-}
+/**
+ * Where a memory came from (`{type, id, name}`); a store without one records the storing
+ * agent, `{type: "Agent", id: <agent_id>, name: ""}`.
+ */
+export type Source = {
+  /**
+   * The kind of source: `User`, `Agent`, `System`, a tool's name…
+   */
+  type?: string,
+  /**
+   * The source's id; recall, reconstruct and traverse can filter on it (`source_id`).
+   */
+  id?: string,
+  /**
+   * A display name.
+   */
+  name?: string,
+};
+
+/**
+ * One declared entity.
+ */
+export type EntityDeclaration = {
+  /**
+   * Its canonical name, kept as written.
+   */
+  name: string,
+  /**
+   * Other names for it, in any script. A name belongs to one entity only.
+   */
+  aliases?: Array<string>,
+};
+
+/**
+ * One declared relation.
+ */
+export type RelationDeclaration = {
+  /**
+   * An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`.
+   */
+  subject: string,
+  /**
+   * What the subject is to the object (`maintains`, `supersedes`…), stored normalized.
+   */
+  predicate: string,
+  /**
+   * An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`.
+   */
+  object: string,
+};
+
+/**
+ * Declarations: the entities a record mentions and the relations it asserts. The lists
+ * are the shape a call must have; their items are read leniently (a malformed item is
+ * reported in `dropped`, never a reason to refuse the call).
+ */
+export type Associations = {
+  /**
+   * Entities the text is about. Each is registered if new (names compare after Unicode
+   * normalization and case folding) and marked as mentioned by the anchor record.
+   */
+  entities?: Array<EntityDeclaration>,
+  /**
+   * Facts as subject–predicate–object.
+   */
+  relations?: Array<RelationDeclaration>,
+};
+
+/**
+ * One mention to retract.
+ */
+export type MentionRef = {
+  /**
+   * The entity's id.
+   */
+  entity: number,
+  /**
+   * The record's ref, `"mem:<id>"` or `"ep:<id>"`.
+   */
+  ref: string,
+};
+
+/**
+ * What to retract; items are read leniently, like declarations.
+ */
+export type Retract = {
+  /**
+   * Ids of relations to remove.
+   */
+  relations?: Array<number>,
+  /**
+   * Mentions to remove.
+   */
+  mentions?: Array<MentionRef>,
+};
+
+/**
+ * Who made a declaration.
+ */
+export type DeclaredBy = "agent" | "operator";
+
+/**
+ * One turn of an episode's history.
+ */
+export type Turn = {
+  /**
+   * Who spoke (`user`, `assistant`…).
+   */
+  role: string,
+  /**
+   * What was said.
+   */
+  content: string,
+  /**
+   * When, ISO-8601; stored in UTC.
+   */
+  timestamp?: string,
+};
+
+/**
+ * Stores a piece of text as a memory (its ref is `mem:<id>`), optionally declaring the
+ * entities it mentions and the relations it asserts, which traverse and reconstruct then
+ * follow. The memory is stored even when its associations are malformed: what was
+ * dropped is listed in the response.
+ */
+export type StoreOptions = {
+  /**
+   * Whose memory this is. Agents never read each other's records.
+   */
+  agent_id: string,
+  /**
+   * The project to write into; omitted or `""` is the global pool.
+   */
+  project_id?: string,
+  /**
+   * The channel to write into (`"chat"`, say); omitted or `""` is channel-global.
+   */
+  channel?: string,
+  /**
+   * The text to remember.
+   */
+  content: string,
+  /**
+   * When it happened, ISO-8601 (an offset or `Z`); stored in UTC. Defaults to now.
+   */
+  timestamp?: string,
+  /**
+   * Who produced the text.
+   */
+  source?: Source,
+  /**
+   * Any JSON object, kept with the memory and returned by get_contents.
+   */
+  metadata?: Record<string, unknown>,
+  /**
+   * The text's embedding, for vector retrieval.
+   */
+  embedding?: Array<number>,
+  /**
+   * What the text mentions and asserts. Read leniently: a malformed item is listed in
+   * `associations.dropped` and skipped; it never blocks the store.
+   */
+  associations?: Associations,
+};
+
+/**
+ * Archives an episode: a summarized conversation (its ref is `ep:<id>`), found by
+ * recall and reconstruct through its summary and keywords.
+ */
+export type EpisodeOptions = {
+  /**
+   * Whose memory this is. Agents never read each other's records.
+   */
+  agent_id: string,
+  /**
+   * The project to write into; omitted or `""` is the global pool.
+   */
+  project_id?: string,
+  /**
+   * The channel to write into (`"chat"`, say); omitted or `""` is channel-global.
+   */
+  channel?: string,
+  /**
+   * What the episode was about.
+   */
+  summary: string,
+  /**
+   * Search keywords, space-separated.
+   */
+  keywords?: string,
+  /**
+   * The conversation, oldest first; its timestamps give the episode's time span.
+   */
+  history?: Array<Turn>,
+  /**
+   * The summary's embedding, for vector retrieval.
+   */
+  embedding?: Array<number>,
+};
+
+/**
+ * Declares entities, aliases and relations (optionally as evidenced by one record), or
+ * retracts relations and mentions declared earlier. Malformed items are listed in
+ * `dropped` and skipped; the rest is applied.
+ */
+export type DeclareOptions = {
+  /**
+   * Whose memory this is. Agents never read each other's records.
+   */
+  agent_id: string,
+  /**
+   * The project to write into; omitted or `""` is the global pool.
+   */
+  project_id?: string,
+  /**
+   * The channel to write into (`"chat"`, say); omitted or `""` is channel-global.
+   */
+  channel?: string,
+  /**
+   * The entities and relations to declare.
+   */
+  associations?: Associations,
+  /**
+   * The record the declaration rests on, `"mem:<id>"` or `"ep:<id>"`: every entity
+   * declared is marked as mentioned by it, and relations carry it as their evidence.
+   */
+  anchor_ref?: string,
+  /**
+   * Declarations to take back.
+   */
+  retract?: Retract,
+  /**
+   * Who declares: an agent through its tools (default) or a person curating the memory.
+   */
+  declared_by?: DeclaredBy,
+};
+
+/**
+ * Looks an entity up by any of its names (compared after Unicode normalization and case
+ * folding) and returns its neighbourhood: the entities reached through declared
+ * relations followed from either end up to `max_hops`, those relations, and the refs of
+ * the records that mention each entity.
+ */
+export type TraverseOptions = {
+  /**
+   * Whose memory this is. Agents never read each other's records.
+   */
+  agent_id: string,
+  /**
+   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global pool.
+   */
+  project_id?: string,
+  /**
+   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records.
+   */
+  channel?: string,
+  /**
+   * A declared name or alias of the entity.
+   */
+  entity: string,
+  /**
+   * Relations to follow, 0–5 (default 1); 0 returns the entity alone.
+   */
+  max_hops?: number,
+  /**
+   * Entities returned, and refs listed per entity, 1–100 (default 20).
+   */
+  limit?: number,
+  /**
+   * Only records whose source id equals this are listed (episodes, which have no
+   * source, are then left out); omitted or `""`: no filter.
+   */
+  source_id?: string,
+};
+
+/**
+ * Fetches the full text of records by ref (`"mem:<id>"` or `"ep:<id>"`), as recall,
+ * reconstruct and traverse return them. A ref that names no record of this agent comes
+ * back in `missing`.
+ */
+export type GetContentsOptions = {
+  /**
+   * Whose memory this is; another agent's refs come back in `missing`.
+   */
+  agent_id: string,
+  /**
+   * 1–20 refs.
+   */
+  refs: Array<string>,
+};
+
+/**
+ * Forgets one memory, with every mention and relation that rests on it.
+ */
+export type DeleteMemoryOptions = {
+  /**
+   * Whose memory this is.
+   */
+  agent_id: string,
+  /**
+   *The memory's id.
+   */
+  memory_id: number,
+};
+
+/**
+ * Forgets one episode, with every mention and relation that rests on it.
+ */
+export type DeleteEpisodeOptions = {
+  /**
+   * Whose memory this is.
+   */
+  agent_id: string,
+  /**
+   *The episode's id.
+   */
+  episode_id: number,
+};
+
+/**
+ * Deletes one entity, with its aliases, mentions and relations.
+ */
+export type DeleteEntityOptions = {
+  /**
+   * Whose memory this is.
+   */
+  agent_id: string,
+  /**
+   *The entity's id.
+   */
+  entity_id: number,
+};
+
+/**
+ * Searches the memory for the records that answer a query: lexical matching, and
+ * vector similarity when a query embedding is given, fused by rank. Returns messages
+ * with their ref, text, source, time and why each matched. Declared associations
+ * never change what recall returns.
+ */
+export type RecallOptions = {
+  /**
+   * Whose memory this is. Agents never read each other's records.
+   */
+  agent_id: string,
+  /**
+   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global pool.
+   */
+  project_id?: string,
+  /**
+   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records.
+   */
+  channel?: string,
+  /**
+   * What to look for (not empty).
+   */
+  query: string,
+  /**
+   * The query's embedding; turns on vector retrieval over records stored with an
+   * embedding of the same dimension.
+   */
+  query_embedding?: Array<number>,
+  /**
+   * Most messages returned, 1–100 (default 10).
+   */
+  limit?: number,
+  /**
+   * Admit weaker matches too (halves the admission threshold).
+   */
+  deep?: boolean,
+  /**
+   * Only memories whose source id equals this (episodes, which have no source, are
+   * then not read); omitted or `""`: no filter.
+   */
+  source_id?: string,
+};
+
+/**
+ * Gathers the evidence for a query: the records that bear on it, grouped into items,
+ * each with its head record's text, the claims behind it (newest first, with why each
+ * is there, including records reached over declared relations) and excerpts, within a
+ * character budget. A bound past its cap is lowered to the cap and `bounds.lowered`
+ * names it.
+ */
+export type ReconstructOptions = {
+  /**
+   * Whose memory this is. Agents never read each other's records.
+   */
+  agent_id: string,
+  /**
+   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global pool.
+   */
+  project_id?: string,
+  /**
+   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records.
+   */
+  channel?: string,
+  /**
+   * The question to gather evidence for (not empty).
+   */
+  query: string,
+  /**
+   * The query's embedding; turns on vector retrieval.
+   */
+  query_embedding?: Array<number>,
+  /**
+   * Most items returned (default 10, at most 50).
+   */
+  count?: number,
+  /**
+   * Candidates each retrieval arm contributes before grouping (default 20, at most 100).
+   */
+  top_k?: number,
+  /**
+   * Declared relations the walk follows from each item's entities (default 2, at most 5).
+   */
+  max_hops?: number,
+  /**
+   * Most claims kept per item (default 40, at most 100).
+   */
+  max_evidence?: number,
+  /**
+   * Characters of quoted text, item heads first, then excerpts (default 6000, at most 200000).
+   */
+  budget?: number,
+  /**
+   * Admit weaker matches among the candidates (halves the admission threshold).
+   */
+  deep?: boolean,
+  /**
+   * Also return the candidate refs, the clusters and the name cues used.
+   */
+  trace?: boolean,
+  /**
+   * Only memories whose source id equals this (episodes are then not read); omitted or
+   * `""`: no filter.
+   */
+  source_id?: string,
+};
+
+/**
+ * A page of the agent's entities with alias, mention and relation counts, by normalized
+ * name then id.
+ */
+export type ListEntitiesOptions = {
+  /**
+   * Whose memory this is. Agents never read each other's records.
+   */
+  agent_id: string,
+  /**
+   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global pool.
+   */
+  project_id?: string,
+  /**
+   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records.
+   */
+  channel?: string,
+  /**
+   * Only entities whose normalized name or an alias contains this, normalized.
+   */
+  query?: string,
+  /**
+   * Entities to skip.
+   */
+  offset?: number,
+  /**
+   * Entities per page, 1–500 (default 100).
+   */
+  limit?: number,
+};
+
+/**
+ * A declaration item that was not applied, and why.
+ */
+export type Dropped = {
+  /**
+   * Where in the call: `entities[0].aliases[1]`, `relations[2].subject`, `anchor_ref`…
+   */
+  item: string,
+  /**
+   * Why it was dropped.
+   */
+  reason: string,
+};
+
+/**
+ * An entity a declaration named.
+ */
+export type DeclaredEntity = {
+  /**
+   * Its id.
+   */
+  id: number,
+  /**
+   * The name as this declaration wrote it.
+   */
+  name: string,
+  /**
+   * Whether this declaration registered it.
+   */
+  created: boolean,
+};
+
+/**
+ * What a declaration did.
+ */
+export type DeclareReport = {
+  /**
+   * The entities named, in declaration order.
+   */
+  entities: Array<DeclaredEntity>,
+  /**
+   * Mentions recorded (one per entity when there is an anchor).
+   */
+  mentions: number,
+  /**
+   * Ids of the relations declared (existing ones included), in declaration order.
+   */
+  relations: Array<number>,
+  /**
+   * Items not applied.
+   */
+  dropped: Array<Dropped>,
+};
+
+/**
+ * Counts of what a retraction removed.
+ */
+export type Retracted = {
+  /**
+   * Relations removed.
+   */
+  relations: number,
+  /**
+   * Mentions removed.
+   */
+  mentions: number,
+};
+
+/**
+ * The response of `store`.
+ */
+export type StoreResponse = {
+  /**
+   * Always true; a failed store is an error.
+   */
+  ok: true,
+  /**
+   * `"stored"`.
+   */
+  result: "stored",
+  /**
+   * The new memory's id (`mem:<id>`).
+   */
+  id: number,
+  /**
+   * What the riding declaration did, when one was given.
+   */
+  associations?: DeclareReport,
+};
+
+/**
+ * The response of `archive_episode`.
+ */
+export type EpisodeResponse = {
+  /**
+   * Always true.
+   */
+  ok: true,
+  /**
+   * The new episode's id (`ep:<id>`).
+   */
+  episode_id: number,
+};
+
+/**
+ * The response of `declare_associations`.
+ */
+export type DeclareResponse = {
+  /**
+   * Always true.
+   */
+  ok: true,
+  /**
+   * `"declared"`.
+   */
+  result: "declared",
+  /**
+   * What was retracted, when `retract` was given.
+   */
+  retracted?: Retracted,
+  /**
+   * The entities named, in declaration order.
+   */
+  entities: Array<DeclaredEntity>,
+  /**
+   * Mentions recorded (one per entity when there is an anchor).
+   */
+  mentions: number,
+  /**
+   * Ids of the relations declared (existing ones included), in declaration order.
+   */
+  relations: Array<number>,
+  /**
+   * Items not applied.
+   */
+  dropped: Array<Dropped>,
+};
+
+/**
+ * One entity of a traverse neighbourhood.
+ */
+export type TraverseEntity = {
+  /**
+   * Its id.
+   */
+  id: number,
+  /**
+   * Its canonical name.
+   */
+  name: string,
+  /**
+   * Relations between it and the nearest start.
+   */
+  hops: number,
+  /**
+   * Its aliases as written, in normalized order.
+   */
+  aliases?: Array<string>,
+  /**
+   * Readable records that mention it, lowest id first, at most `limit`.
+   */
+  mentions?: Array<string>,
+  /**
+   * Readable mentioning records past `limit`.
+   */
+  mentions_omitted?: number,
+};
+
+/**
+ * One relation of a traverse neighbourhood.
+ */
+export type TraverseRelation = {
+  /**
+   * Its id (what `retract` takes).
+   */
+  id: number,
+  /**
+   * The subject entity's id.
+   */
+  subject: number,
+  /**
+   * The predicate, normalized.
+   */
+  predicate: string,
+  /**
+   * The object entity's id.
+   */
+  object: number,
+  /**
+   * Who declared it.
+   */
+  declared_by: DeclaredBy,
+  /**
+   * When it was declared.
+   */
+  declared_at: string,
+  /**
+   * The record that evidences it, when there is one.
+   */
+  anchor_ref?: string,
+};
+
+/**
+ * What a bounded read cut.
+ */
+export type Bounds = {
+  /**
+   * The bounds that cut something: `max_hops`, `limit`.
+   */
+  omitted: ("max_hops" | "limit")[],
+};
+
+/**
+ * The response of `traverse`.
+ */
+export type TraverseResponse = {
+  /**
+   * The entity as the caller wrote it.
+   */
+  entity: string,
+  /**
+   * The hop bound applied.
+   */
+  max_hops: number,
+  /**
+   * The limit applied.
+   */
+  limit: number,
+  /**
+   * The neighbourhood, by hops, then most recently declared reaching relation, then id.
+   */
+  entities: Array<TraverseEntity>,
+  /**
+   * Relations whose both ends are returned, most recently declared first.
+   */
+  relations: Array<TraverseRelation>,
+  /**
+   * Entities within the hop bound that `limit` cut.
+   */
+  entities_omitted?: number,
+  /**
+   * Present when a bound cut something.
+   */
+  bounds?: Bounds,
+  /**
+   * `no_such_entity` when the name resolves to nothing the call can read.
+   */
+  reason?: "no_such_entity",
+};
+
+/**
+ * One record of `get_contents`.
+ */
+export type ContentItem = {
+  /**
+   * `mem:<id>` or `ep:<id>`.
+   */
+  ref: string,
+  /**
+   * The full text (an episode's summary).
+   */
+  content: string,
+  /**
+   * Where it came from (an episode: `{type: "Episode", id: <its ref>, name: ""}`).
+   */
+  source: Source,
+  /**
+   * When it happened.
+   */
+  timestamp: string,
+  /**
+   * The caller's metadata, when the memory has some.
+   */
+  metadata?: Record<string, unknown>,
+};
+
+/**
+ * The response of `get_contents`.
+ */
+export type GetContentsResponse = {
+  /**
+   * The records found, in request order.
+   */
+  items: Array<ContentItem>,
+  /**
+   * Refs that name nothing this agent has, as given.
+   */
+  missing: Array<string>,
+  /**
+   * `items.len()`.
+   */
+  count: number,
+};
+
+/**
+ * The response of the delete operations.
+ */
+export type DeleteResponse = {
+  /**
+   * Always true; deleting nothing is an error.
+   */
+  ok: true,
+  /**
+   * The id deleted.
+   */
+  deleted_id: number,
+};
+
+/**
+ * One entity of `list_entities`.
+ */
+export type ListedEntity = {
+  /**
+   * Its id.
+   */
+  id: number,
+  /**
+   * Its canonical name.
+   */
+  name: string,
+  /**
+   * Its aliases as written, in normalized order.
+   */
+  aliases: Array<string>,
+  /**
+   * How many records mention it (readable or not).
+   */
+  mentions: number,
+  /**
+   * How many relations name it as subject or object.
+   */
+  relations: number,
+  /**
+   * Who registered it.
+   */
+  declared_by: DeclaredBy,
+  /**
+   * When it was registered.
+   */
+  created_at: string,
+  /**
+   * Its project (`''`: global pool).
+   */
+  project_id: string,
+  /**
+   * Its channel (`''`: every channel).
+   */
+  channel: string,
+};
+
+/**
+ * The response of `list_entities`.
+ */
+export type ListEntitiesResponse = {
+  /**
+   * One page, by normalized name then id.
+   */
+  entities: Array<ListedEntity>,
+  /**
+   * Entities matching in all.
+   */
+  total: number,
+  /**
+   * The `offset` of the next page, when there is one.
+   */
+  next_offset?: number,
+};
+
+/**
+ * Why recall returned a row.
+ */
+export type MatchReason = {
+  /**
+   * `rrf`: the fused reciprocal-rank score.
+   */
+  signal: string,
+  /**
+   * The fused score.
+   */
+  score: number,
+  /**
+   * The row's rank in each arm that ranked it (`lexical`, `episodes`, `vector`).
+   */
+  ranks: { lexical?: number; episodes?: number; vector?: number },
+};
+
+/**
+ * One row of `recall`.
+ */
+export type RecalledMessage = {
+  /**
+   * `mem:<id>` or `ep:<id>`.
+   */
+  ref: string,
+  /**
+   * The record's text (an episode's summary).
+   */
+  content: string,
+  /**
+   * Where it came from.
+   */
+  source: Source,
+  /**
+   * When it happened.
+   */
+  timestamp: string,
+  /**
+   * Why it was returned.
+   */
+  match_reason: MatchReason,
+};
+
+/**
+ * The response of `recall`.
+ */
+export type RecallResponse = {
+  /**
+   * Most relevant first.
+   */
+  messages: Array<RecalledMessage>,
+  /**
+   * Rows retrieval found that the admission threshold left out (absent when none).
+   */
+  gated?: number,
+  /**
+   * Records the vector arm skipped for another dimension than the query's (absent when none).
+   */
+  dimension_skipped?: number,
+};
+
+/**
+ * What a referenced row is to a claim (the ref is the subject).
+ */
+export type Role = {
+  /**
+   * The referenced row.
+   */
+  ref: string,
+  /**
+   * `supports`, `supersedes`, `corrects`, `qualifies`, `contradicts`, `temporal_predecessor`.
+   */
+  role: string,
+};
+
+/**
+ * One record an item stands on.
+ */
+export type Claim = {
+  /**
+   * `mem:<id>` or `ep:<id>`.
+   */
+  ref: string,
+  /**
+   * When it holds (its timestamp).
+   */
+  as_of: string,
+  /**
+   * Why it is in the item: absent means `seed` (retrieval found it), `cluster:…` the key
+   * that bundled it, `relation:<predicate>` the last relation the walk followed to it.
+   */
+  why?: string,
+  /**
+   * Relations the walk followed to reach it.
+   */
+  hops?: number,
+  /**
+   * Their relation ids, from the item's own entity outward (`hops` long): the exact
+   * edges a graph view highlights. Absent for a record retrieval found.
+   */
+  path?: Array<number>,
+  /**
+   * The entity at the end of `path`: its mention of the record brought the record in.
+   */
+  via_entity?: number,
+  /**
+   * How other rows of the item relate to it.
+   */
+  roles?: Array<Role>,
+};
+
+/**
+ * The text of a non-head claim.
+ */
+export type Excerpt = {
+  /**
+   * The claim's ref.
+   */
+  ref: string,
+  /**
+   * Its text.
+   */
+  content: string,
+};
+
+/**
+ * One reconstructed item: a head record quoted, and the claims it stands on.
+ */
+export type ReconstructedItem = {
+  /**
+   * The head record's text (cut to the budget when it had to be).
+   */
+  content: string,
+  /**
+   * The head record.
+   */
+  head_ref: string,
+  /**
+   * Every retained claim, newest first.
+   */
+  claims: Array<Claim>,
+  /**
+   * Claims past `max_evidence`.
+   */
+  claims_omitted?: number,
+  /**
+   * The cluster key that formed the item (`cluster:episode`, `cluster:adjacent`,
+   * `cluster:relation`); absent means `singleton`.
+   */
+  independence_reason?: string,
+  /**
+   * `whole`, or `truncated` when the budget cut the head (with `trace` only).
+   */
+  quote_basis?: "whole" | "truncated",
+  /**
+   * Character ranges of the head record that `content` quotes.
+   */
+  ranges: Array<[number, number]>,
+  /**
+   * The other claims' texts, as far as the budget allowed.
+   */
+  excerpts?: Array<Excerpt>,
+  /**
+   * Excerpts the budget left out.
+   */
+  excerpts_omitted?: number,
+};
+
+/**
+ * The bounds reconstruct applied, and what they cut.
+ */
+export type ReconstructBounds = {
+  /**
+   * Candidate depth applied.
+   */
+  top_k: number,
+  /**
+   * Hops applied.
+   */
+  max_hops: number,
+  /**
+   * Claims per item applied.
+   */
+  max_evidence: number,
+  /**
+   * Bounds that cut something: `max_hops`, `max_evidence`.
+   */
+  omitted?: ("max_hops" | "max_evidence")[],
+  /**
+   * Bounds that were met where what lay beyond is not known: `max_evidence`.
+   */
+  reached?: "max_evidence"[],
+  /**
+   * Options that were lowered to their cap.
+   */
+  lowered?: ("count" | "top_k" | "max_hops" | "max_evidence" | "budget")[],
+};
+
+/**
+ * Stage 1's cues: the entities the query named and the terms they added.
+ */
+export type Cues = {
+  /**
+   * Names of the entities whose name or alias the query contains.
+   */
+  entities: Array<string>,
+  /**
+   * Their other names, handed to the lexical arm.
+   */
+  terms: Array<string>,
+};
+
+/**
+ * What reconstruct did, step by step (`trace: true`).
+ */
+export type Trace = {
+  /**
+   * Candidates retrieval admitted, most relevant first.
+   */
+  candidate_refs: Array<string>,
+  /**
+   * Clusters in item order.
+   */
+  clusters: Array<Array<string>>,
+  /**
+   * Stage 1's cues.
+   */
+  cues: Cues,
+  /**
+   * Rows the admission threshold left out (absent when none).
+   */
+  gated?: number,
+};
+
+/**
+ * The response of `reconstruct`.
+ */
+export type ReconstructResponse = {
+  /**
+   * The items, most relevant first.
+   */
+  items: Array<ReconstructedItem>,
+  /**
+   * The item count applied.
+   */
+  effective_count: number,
+  /**
+   * `items.len()`.
+   */
+  returned_count: number,
+  /**
+   * Bounds applied, when one cut something, was lowered, or `trace` asked.
+   */
+  bounds?: ReconstructBounds,
+  /**
+   * Why fewer items than `effective_count` came back.
+   */
+  shortfall_reason?: "no_relevant_evidence" | "budget_exhausted" | "exhausted_candidates",
+  /**
+   * The budget applied, when it cut something or `trace` asked.
+   */
+  effective_budget?: number,
+  /**
+   * Characters quoted, when the budget cut something or `trace` asked.
+   */
+  used_budget?: number,
+  /**
+   * Steps of the reconstruction, with `trace: true`.
+   */
+  trace?: Trace,
+};

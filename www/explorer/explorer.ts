@@ -1,11 +1,11 @@
 // The explorer: see, search and curate an agent's memory. Built on the package's public API
 // only ('associative-memory' and 'associative-memory/view'); bundled by www/explorer/build.mjs.
 
-import { openMemory, type AssociativeMemory, type AgentMemory } from 'associative-memory';
+import { openMemory, type AssociativeMemory, type AgentMemory, type Associations, type ReconstructResponse, type Source } from 'associative-memory';
 import { mountGraphView, type GraphSelection, type GraphState, type RecordMark, type ViewEntity } from 'associative-memory/view';
 import corpus from './corpus.json';
 
-interface CorpusMemory { content: string; timestamp?: string; source?: { type?: string; id?: string; name?: string }; metadata?: Record<string, unknown>; associations?: any }
+interface CorpusMemory { content: string; timestamp?: string; source?: Source; metadata?: Record<string, unknown>; associations?: Associations }
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const el = {
@@ -67,7 +67,7 @@ function enable(on: boolean): void {
 // ---------------------------------------------------------------- the graph view
 
 const view = mountGraphView(el.graph, {
-  traverse: (options: any) => {
+  traverse: (options: Parameters<AgentMemory['traverse']>[0]) => {
     if (!agent) throw new Error('no memory is open');
     return agent.traverse(options);
   },
@@ -128,7 +128,7 @@ let suggestSeq = 0;
 async function suggest(query: string, into: HTMLElement = el.suggestions): Promise<void> {
   if (!agent) return;
   const seq = ++suggestSeq;
-  const res = await agent.listEntities({ query: query || undefined, limit: 15 } as any);
+  const res = await agent.listEntities({ query: query || undefined, limit: 15 });
   if (seq !== suggestSeq) return;
   const seen = new Set<string>();
   const options: HTMLOptionElement[] = [];
@@ -153,7 +153,7 @@ el.input.addEventListener('input', () => {
 // ---------------------------------------------------------------- the side panel
 
 async function contents(refs: string[]) {
-  const items = new Map<string, { ref: string; content: string; source: any; timestamp: string }>();
+  const items = new Map<string, { ref: string; content: string; source: Source; timestamp: string }>();
   for (let i = 0; i < refs.length; i += 20) {
     const res = await agent!.getContents({ refs: refs.slice(i, i + 20) });
     for (const it of res.items) items.set(it.ref, it);
@@ -161,12 +161,12 @@ async function contents(refs: string[]) {
   return items;
 }
 
-function sourceText(source: any): string {
+function sourceText(source: Source | undefined): string {
   if (!source) return '';
   return [source.type, source.name || source.id].filter(Boolean).join(' · ');
 }
 
-function recordItem(ref: string, it: { content: string; source: any; timestamp: string } | undefined, walked?: string) {
+function recordItem(ref: string, it: { content: string; source: Source; timestamp: string } | undefined, walked?: string) {
   return h('li', { dataset: { testid: 'record', ref }, class: walked ? 'walked' : '' },
     h('div', { class: 'meta' },
       h('code', {}, ref),
@@ -307,7 +307,7 @@ async function removeEntity(e: ViewEntity): Promise<void> {
 
 // ---------------------------------------------------------------- reconstruct
 
-let answer: { query: string; res: any; cues: string[]; picked: number } | null = null;
+let answer: { query: string; res: ReconstructResponse; cues: string[]; picked: number } | null = null;
 
 async function reconstruct(): Promise<void> {
   const query = el.ask.value.trim();
@@ -316,7 +316,7 @@ async function reconstruct(): Promise<void> {
   try {
     const { max_hops } = bounds();
     const res = await agent.reconstruct({ query, max_hops, trace: true });
-    const cues = ((res.trace as any)?.cues?.entities ?? []) as string[];
+    const cues = res.trace?.cues.entities ?? [];
     answer = { query, res, cues, picked: -1 };
     // Draw the neighbourhood of the entity the query named, where the walk started.
     const drawnStart = view.state().entities.find((e) => e.ring === 0);
@@ -324,7 +324,7 @@ async function reconstruct(): Promise<void> {
       el.input.value = cues[0];
       await view.show(cues[0], bounds());
     }
-    const first = res.items.findIndex((i: any) => i.claims.some((c: any) => c.hops !== undefined));
+    const first = res.items.findIndex((i) => i.claims.some((c) => c.hops !== undefined));
     renderAnswers();
     if (res.items.length) await pick(first >= 0 ? first : 0);
   } catch (err) { showError(describeError(err)); }
@@ -343,7 +343,7 @@ async function pick(index: number): Promise<void> {
     lit = view.highlight(marks);
   }
   answer.picked = index;
-  const walked = item.claims.filter((c: any) => c.hops !== undefined).length;
+  const walked = item.claims.filter((c) => c.hops !== undefined).length;
   el.answers.dataset.picked = String(index);
   el.answers.dataset.lit = String(lit.nodes);
   for (const b of el.answers.querySelectorAll<HTMLButtonElement>('button.pick')) b.setAttribute('aria-pressed', String(b.dataset.index === String(index)));
@@ -354,7 +354,7 @@ async function pick(index: number): Promise<void> {
 function renderAnswers(): void {
   if (!answer) return;
   const { res, query } = answer;
-  const walked = res.items.flatMap((i: any) => i.claims).filter((c: any) => c.hops !== undefined).length;
+  const walked = res.items.flatMap((i) => i.claims).filter((c) => c.hops !== undefined).length;
   el.answers.hidden = false;
   el.answers.dataset.items = String(res.items.length);
   el.answers.dataset.walked = String(walked);
@@ -363,13 +363,13 @@ function renderAnswers(): void {
     h('p', { class: 'muted', dataset: { testid: 'answers-summary' } },
       `${plural(res.items.length, 'item')}; ${plural(walked, 'record')} reached by the relation walk.${res.shortfall_reason ? ` Shortfall: ${res.shortfall_reason}.` : ''}`),
     h('p', { class: 'notice', dataset: { testid: 'answers-lit' } }),
-    ...res.items.map((item: any, index: number) => h('div', { class: 'item', dataset: { testid: 'answer-item', head: item.head_ref } },
+    ...res.items.map((item, index) => h('div', { class: 'item', dataset: { testid: 'answer-item', head: item.head_ref } },
       h('button', { type: 'button', class: 'pick', dataset: { index: String(index), testid: 'answer-pick' }, 'aria-pressed': 'false', onclick: () => void pick(index) },
         `${index + 1}. ${item.head_ref} · show on graph`),
       h('p', { class: 'content' }, item.content.length > 280 ? `${item.content.slice(0, 280)}…` : item.content),
-      h('ul', { class: 'claims' }, ...item.claims.map((c: any) => h('li', { class: c.hops !== undefined ? 'walked' : '', dataset: { testid: 'claim', ref: c.ref, why: c.why ?? 'seed', hops: c.hops ?? '', path: (c.path ?? []).join(' '), via: c.via_entity ?? '' } },
+      h('ul', { class: 'claims' }, ...item.claims.map((c) => h('li', { class: c.hops !== undefined ? 'walked' : '', dataset: { testid: 'claim', ref: c.ref, why: c.why ?? 'seed', hops: c.hops ?? '', path: (c.path ?? []).join(' '), via: c.via_entity ?? '' } },
         h('code', {}, c.ref), h('span', {}, shortTime(c.as_of)),
-        h('span', {}, c.hops !== undefined ? `${c.why.slice('relation:'.length)} · ${plural(c.hops, 'hop')}` : (c.why ?? 'seed'))))))),
+        h('span', {}, c.hops !== undefined ? `${c.why!.slice('relation:'.length)} · ${plural(c.hops, 'hop')}` : (c.why ?? 'seed'))))))),
   );
   el.askClear.hidden = false;
   el.answers.scrollIntoView({ block: 'start', behavior: 'instant' as ScrollBehavior });
@@ -381,7 +381,7 @@ el.askClear.addEventListener('click', () => { view.clearHighlight(); answer = nu
 // ---------------------------------------------------------------- sources
 
 async function refreshCount(): Promise<number> {
-  const res = await agent!.listEntities({ limit: 1 } as any);
+  const res = await agent!.listEntities({ limit: 1 });
   el.status.dataset.entities = String(res.total);
   return res.total;
 }
@@ -410,7 +410,7 @@ async function adopt(next: AssociativeMemory, label: string, extra = ''): Promis
 
 /** A place to start in a memory one has not seen: the most connected of its first entities. */
 async function busiest(): Promise<string> {
-  const { entities } = await agent!.listEntities({ limit: 500 } as any);
+  const { entities } = await agent!.listEntities({ limit: 500 });
   let best = entities[0];
   for (const e of entities) if (best && e.relations + e.mentions > best.relations + best.mentions) best = e;
   return best?.name ?? '';
@@ -421,7 +421,7 @@ async function fill(target: AssociativeMemory): Promise<number> {
   let stored = 0;
   for (const m of (corpus as any).memories as CorpusMemory[]) {
     if (m.timestamp) storyNow = Date.parse(m.timestamp);
-    await a.store({ content: m.content, timestamp: m.timestamp, source: m.source, metadata: m.metadata, associations: m.associations } as any);
+    await a.store({ content: m.content, timestamp: m.timestamp, source: m.source, metadata: m.metadata, associations: m.associations });
     stored += 1;
   }
   storyNow = null;
@@ -466,7 +466,7 @@ async function openOpfs(): Promise<void> {
   try {
     if (memory?.storage === 'opfs') await memory.close();
     const next = await openMemory({ storage: 'opfs', name, clock });
-    const total = (await next.agent(el.agent.value.trim() || 'team-bot').listEntities({ limit: 1 } as any)).total;
+    const total = (await next.agent(el.agent.value.trim() || 'team-bot').listEntities({ limit: 1 })).total;
     if (total === 0 && await confirmStep(`The OPFS memory “${name}” has no entities for this agent. Fill it with the demo corpus?`, 'Fill')) {
       // Built in memory and imported whole: one write to OPFS instead of one per note.
       const scratch = await openMemory({ clock });

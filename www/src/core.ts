@@ -11,7 +11,7 @@ import type {
 } from './types.js';
 import { localBackend, opfsBackend, type Backend } from './backend.js';
 import { memoryError } from './errors.js';
-import { toolDefinition, toolDefinitions, validate, type ToolDefinition, type ToolName } from './tools.js';
+import { checkToolCall, toolDefinitions, type ToolDefinition, type ToolName } from './tools.js';
 
 /** What `init` accepts: the module's bytes, a compiled module, a response or its URL. */
 export type WasmSource = WebAssembly.Module | BufferSource | Response | Promise<Response> | URL | string;
@@ -177,12 +177,12 @@ export class AssociativeMemory {
   tools(): ToolDefinition[] { return toolDefinitions(); }
 
   /**
-   * Checks `args` against the tool's schema and runs it; returns the response JSON.
+   * Runs one of the tools `tools()` describes; returns the response JSON. The engine
+   * checks the arguments as it checks every call.
    * @throws `AssociativeMemoryError` naming the offending argument in `field`.
    */
   async callTool(name: ToolName | string, args: unknown): Promise<unknown> {
-    validate(toolDefinition(name).input_schema, args);
-    return this.call(name, args as object);
+    return this.call(name, checkToolCall(name, args));
   }
 
   /** Closes the database (and ends the OPFS worker, releasing the memory for other tabs). Calling it again does nothing. */
@@ -224,8 +224,7 @@ export class AgentMemory {
   tools(): ToolDefinition[] { return toolDefinitions(this.#bound()); }
   /** Like `memory.callTool`, with this handle's agent and scope filled in. */
   async callTool(name: ToolName | string, args: unknown): Promise<unknown> {
-    validate(toolDefinition(name, this.#bound()).input_schema, args);
-    return this.memory.call(name, this.#with(name, args as object));
+    return this.memory.call(name, this.#with(name, checkToolCall(name, args, this.#bound())));
   }
   #bound(): string[] {
     return ['agent_id', ...(['project_id', 'channel'] as const).filter((k) => this.scope[k] !== undefined)];

@@ -1,10 +1,27 @@
 // Errors of the package: every failure is an `Error` named `AssociativeMemoryError` with a
 // stable `code` and, for bad input, the `field` it concerns, on every thread and runtime.
 
-import type { AssociativeMemoryError } from './types.js';
-
 /** Every code an error of this package can carry. */
-export type ErrorCode = AssociativeMemoryError['code'];
+export type ErrorCode =
+  // the engine's (`Error::code` in src/error.rs)
+  | 'missing_field' | 'wrong_type' | 'out_of_range' | 'bad_ref' | 'unknown_option' | 'invalid_value'
+  | 'not_found' | 'unknown_tool' | 'newer_schema' | 'not_a_memory' | 'sqlite'
+  /** OPFS cannot be used in this realm (no dedicated worker, no secure context, old browser). */
+  | 'opfs_unavailable'
+  /** The OPFS pool could not be opened. */
+  | 'opfs'
+  /** Another page or worker holds this OPFS memory open. */
+  | 'already_open'
+  /** The memory was closed, or its worker ended. */
+  | 'closed' | 'worker_crashed';
+
+/** What every thrown error carries besides its message. */
+export interface AssociativeMemoryError extends Error {
+  name: 'AssociativeMemoryError';
+  code: ErrorCode;
+  /** The option the error concerns, as a path (`source.type`, `embedding[1]`), when it concerns one. */
+  field?: string;
+}
 
 /** A new `AssociativeMemoryError`. */
 export function memoryError(code: ErrorCode, message: string, field?: string): AssociativeMemoryError {

@@ -5,5 +5,5 @@
 export { init, openMemory, AssociativeMemory, AgentMemory } from './core.js';
 export type { OpenOptions, Embed, Scope, WasmSource, Scoped, Agented } from './core.js';
 export type { ToolDefinition, ToolName, JsonSchema } from './tools.js';
-export type { ErrorCode } from './errors.js';
+export type { AssociativeMemoryError, ErrorCode } from './errors.js';
 export type * from './types.js';

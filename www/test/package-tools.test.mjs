@@ -1,9 +1,11 @@
-// tools() and callTool from the packed package: the schemas are valid JSON Schema (ajv,
-// strict), ajv and callTool's own checks agree on good and bad arguments, and a recorded
-// conformance scenario of the reference replayed through callTool gives the recorded
-// outputs (the rules of tests/conformance.rs: fixed clock from the scenario's start, +step
-// per write op, a store without timestamp stamped with the clock's now; the reference's
-// server-only `embedded` field ignored).
+// tools() and callTool from the packed package: the schemas (generated from the engine's
+// option types) are valid JSON Schema (ajv, strict); callTool leaves the arguments to the
+// engine, which refuses what the schemas refuse — except declaration items, which the
+// engine reads leniently (a malformed item is dropped and reported, the rest applied) —
+// and a recorded conformance scenario of the reference replayed through callTool gives the
+// recorded outputs (the rules of tests/conformance.rs: fixed clock from the scenario's
+// start, +step per write op, a store without timestamp stamped with the clock's now; the
+// reference's server-only `embedded` field ignored).
 
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,30 +17,35 @@ import { importPackage } from './pack.mjs';
 const SCENARIOS = fileURLToPath(new URL('../../../shared/conformance/scenarios/', import.meta.url));
 const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory'];
 
-/** Arguments a model might send: [tool, args, valid?]. */
+/**
+ * Arguments a model might send: [tool, args, valid for the schema?, what callTool does]:
+ * 'ok', 'dropped' (accepted, the malformed declaration item reported in `dropped`), or the
+ * error code.
+ */
 const SAMPLES = [
-  ['store', { agent_id: 'a', content: 'x' }, true],
-  ['store', { agent_id: 'a', content: 'x', associations: { entities: [{ name: 'E', aliases: ['e'] }], relations: [{ subject: 'E', predicate: 'p', object: 'F' }] } }, true],
-  ['store', { agent_id: 'a' }, false],
-  ['store', { agent_id: 'a', content: '' }, false],
-  ['store', { agent_id: 'a', content: 'x', associations: { relations: [{ subject: 'E', predicate: 'p' }] } }, false],
-  ['store', { agent_id: 'a', content: 'x', mood: 'happy' }, false],
-  ['recall', { agent_id: 'a', query: 'q', limit: 100, deep: true }, true],
-  ['recall', { agent_id: 'a', query: 'q', limit: 101 }, false],
-  ['reconstruct', { agent_id: 'a', query: 'q', count: 3, top_k: 20, max_hops: 5, max_evidence: 100, budget: 2000, trace: true }, true],
-  ['reconstruct', { agent_id: 'a', query: 'q', top_k: 0 }, false],
-  ['traverse', { agent_id: 'a', entity: 'E', max_hops: 0, limit: 1 }, true],
-  ['traverse', { agent_id: 'a', entity: 'E', max_hops: 9 }, false],
-  ['traverse', { agent_id: 'a', entity: 'E', max_hops: 1.5 }, false],
-  ['traverse', { agent_id: 'a', entity: 7 }, false],
-  ['declare_associations', { agent_id: 'a', retract: { relations: [1], mentions: [{ entity: 1, ref: 'mem:1' }] } }, true],
-  ['declare_associations', { agent_id: 'a', retract: { relations: ['1'] } }, false],
-  ['get_contents', { agent_id: 'a', refs: ['mem:1', 'ep:2'] }, true],
-  ['get_contents', { agent_id: 'a', refs: [] }, false],
-  ['get_contents', { agent_id: 'a', refs: Array.from({ length: 21 }, (_, i) => `mem:${i + 1}`) }, false],
-  ['delete_memory', { agent_id: 'a', memory_id: 3 }, true],
-  ['delete_memory', { agent_id: 'a', memory_id: 'mem:3' }, false],
-  ['delete_memory', { memory_id: 3 }, false],
+  ['store', { agent_id: 'a', content: 'x' }, true, 'ok'],
+  ['store', { agent_id: 'a', content: 'x', associations: { entities: [{ name: 'E', aliases: ['e'] }], relations: [{ subject: 'E', predicate: 'p', object: 'F' }] } }, true, 'ok'],
+  ['store', { agent_id: 'a' }, false, 'missing_field'],
+  ['store', { agent_id: 'a', content: '' }, false, 'invalid_value'],
+  ['store', { agent_id: 'a', content: 'x', associations: { relations: [{ subject: 'E', predicate: 'p' }] } }, false, 'dropped'],
+  ['store', { agent_id: 'a', content: 'x', mood: 'happy' }, false, 'unknown_option'],
+  ['recall', { agent_id: 'a', query: 'q', limit: 100, deep: true }, true, 'ok'],
+  ['recall', { agent_id: 'a', query: 'q', limit: 101 }, false, 'out_of_range'],
+  ['reconstruct', { agent_id: 'a', query: 'q', count: 3, top_k: 20, max_hops: 5, max_evidence: 100, budget: 2000, trace: true }, true, 'ok'],
+  ['reconstruct', { agent_id: 'a', query: 'q', top_k: 0 }, false, 'out_of_range'],
+  ['traverse', { agent_id: 'a', entity: 'E', max_hops: 0, limit: 1 }, true, 'ok'],
+  ['traverse', { agent_id: 'a', entity: 'E', max_hops: 9 }, false, 'out_of_range'],
+  ['traverse', { agent_id: 'a', entity: 'E', max_hops: 1.5 }, false, 'wrong_type'],
+  ['traverse', { agent_id: 'a', entity: 7 }, false, 'wrong_type'],
+  ['declare_associations', { agent_id: 'a', retract: { relations: [1], mentions: [{ entity: 1, ref: 'mem:1' }] } }, true, 'ok'],
+  ['declare_associations', { agent_id: 'a', retract: { relations: ['1'] } }, false, 'dropped'],
+  ['declare_associations', { agent_id: 'a', retract: { relation: [1] } }, false, 'unknown_option'],
+  ['get_contents', { agent_id: 'a', refs: ['mem:1', 'ep:2'] }, true, 'ok'],
+  ['get_contents', { agent_id: 'a', refs: [] }, false, 'out_of_range'],
+  ['get_contents', { agent_id: 'a', refs: Array.from({ length: 21 }, (_, i) => `mem:${i + 1}`) }, false, 'out_of_range'],
+  ['delete_memory', { agent_id: 'a', memory_id: 3 }, true, 'ok'], // the third memory the samples above stored
+  ['delete_memory', { agent_id: 'a', memory_id: 'mem:3' }, false, 'wrong_type'],
+  ['delete_memory', { memory_id: 3 }, false, 'missing_field'],
 ];
 
 describe('tools() and callTool', () => {
@@ -62,23 +69,53 @@ describe('tools() and callTool', () => {
     assert.equal(memory.tools()[0].input_schema.properties.content.type, 'string', 'tools() returns copies');
   });
 
-  it('agrees with ajv on good and bad arguments', async () => {
+  it('refuses in the engine what the schemas refuse, declaration items aside', async () => {
     const memory = await pkg.openMemory();
     const ajv = new Ajv({ strict: true });
     const schemas = Object.fromEntries(memory.tools().map((t) => [t.name, ajv.compile(t.input_schema)]));
-    for (const [tool, args, valid] of SAMPLES) {
-      assert.equal(schemas[tool](args), valid, `ajv on ${tool} ${JSON.stringify(args)}`);
+    for (const [tool, args, valid, outcome] of SAMPLES) {
+      const what = `${tool} ${JSON.stringify(args)}`;
+      assert.equal(schemas[tool](args), valid, `ajv on ${what}`);
+      let result = null;
       let error = null;
-      try { await memory.callTool(tool, args); } catch (e) { error = e; }
-      // A valid call may still find nothing to delete; it is never refused for its arguments.
-      if (valid) assert.ok(!error || error.code === 'not_found', `callTool refused valid ${tool} ${JSON.stringify(args)}: ${error?.message}`);
-      else {
-        assert.ok(error, `callTool accepted invalid ${tool} ${JSON.stringify(args)}`);
+      try { result = await memory.callTool(tool, args); } catch (e) { error = e; }
+      if (outcome === 'ok') assert.ok(!error, `callTool refused valid ${what}: ${error?.message}`);
+      else if (outcome === 'dropped') {
+        assert.ok(!error, `callTool refused ${what} for a declaration item: ${error?.message}`);
+        assert.ok((result.associations ?? result).dropped.length > 0, `${what}: the malformed item is reported`);
+      } else {
+        assert.ok(error, `callTool accepted ${what}`);
         assert.equal(error.name, 'AssociativeMemoryError');
+        assert.equal(error.code, outcome, `${what}: ${error.message}`);
         assert.ok(error.field, `the error names the argument: ${error.message}`);
       }
     }
     await assert.rejects(memory.callTool('drop_database', { agent_id: 'a' }), { code: 'unknown_tool' });
+    await assert.rejects(memory.callTool('delete_entity', { agent_id: 'a', entity_id: 1 }), { code: 'unknown_tool' }, 'only the seven tools');
+  });
+
+  it('keeps a stored memory whose relation lacks its object, and reports the drop', async () => {
+    const memory = await pkg.openMemory();
+    const args = { agent_id: 'a', content: 'Kaito took over the ledger.', associations: { relations: [{ subject: 'Kaito', predicate: 'maintains' }] } };
+    const stored = await memory.callTool('store', args);
+    assert.equal(stored.ok, true);
+    assert.deepEqual(stored.associations.dropped.map((d) => d.item), ['relations[0].object']);
+    const { items } = await memory.getContents({ agent_id: 'a', refs: [`mem:${stored.id}`] });
+    assert.equal(items[0].content, args.content, 'the memory was stored');
+    assert.deepEqual(await memory.store({ ...args, content: 'again' }).then((r) => r.associations.dropped), stored.associations.dropped,
+      'store() and callTool read the associations alike');
+  });
+
+  it('refuses an empty content with the same code through callTool and store()', async () => {
+    const memory = await pkg.openMemory();
+    const viaTool = await memory.callTool('store', { agent_id: 'a', content: '' }).then(() => null, (e) => e);
+    const viaStore = await memory.store({ agent_id: 'a', content: '' }).then(() => null, (e) => e);
+    assert.ok(viaTool && viaStore);
+    assert.deepEqual([viaTool.code, viaTool.field], [viaStore.code, viaStore.field]);
+    assert.deepEqual([viaStore.code, viaStore.field], ['invalid_value', 'content']);
+    const bot = memory.agent('a');
+    await assert.rejects(bot.callTool('store', { agent_id: 'b', content: 'x' }), { code: 'unknown_option', field: 'agent_id' },
+      'a scoped handle fixes its agent');
   });
 
   it('replays the recorded traverse_aliases scenario with the recorded outputs', async () => {

@@ -1,0 +1,190 @@
+//! `declare_associations`: entities, aliases, mentions and relations declared after the
+//! fact, and retractions; and the report every declaration (a store's too) gives back.
+
+use super::{nonempty, scoped_options};
+use crate::error::{Error, Result};
+use crate::refs::Ref;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+scoped_options! {
+    write,
+    /// Declares entities, aliases and relations (optionally as evidenced by one record), or
+    /// retracts relations and mentions declared earlier. Malformed items are listed in
+    /// `dropped` and skipped; the rest is applied.
+    pub struct DeclareOptions {
+        /// The entities and relations to declare.
+        pub associations: Option<Associations>,
+        /// The record the declaration rests on, `"mem:<id>"` or `"ep:<id>"`: every entity
+        /// declared is marked as mentioned by it, and relations carry it as their evidence.
+        pub anchor_ref: Option<String>,
+        /// Declarations to take back.
+        pub retract: Option<Retract>,
+        /// Who declares: an agent through its tools (default) or a person curating the memory.
+        // Not offered to models as a tool argument: curation is a person's, in the explorer.
+        #[cfg_attr(test, schemars(skip))]
+        pub declared_by: Option<DeclaredBy>,
+    }
+}
+
+impl DeclareOptions {
+    /// Checks what the type cannot: the anchor is a record ref.
+    pub fn validate(&self) -> Result<()> {
+        nonempty("agent_id", &self.agent_id)?;
+        self.anchor().map(|_| ())
+    }
+
+    /// The anchor record, `None` when absent or blank.
+    pub fn anchor(&self) -> Result<Option<Ref>> {
+        match self.anchor_ref.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(s) => Ref::parse(s).map(Some).ok_or_else(|| Error::BadRef { field: "anchor_ref".into(), got: s.into() }),
+        }
+    }
+}
+
+/// Declarations: the entities a record mentions and the relations it asserts. The lists
+/// are the shape a call must have; their items are read leniently (a malformed item is
+/// reported in `dropped`, never a reason to refuse the call).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
+pub struct Associations {
+    /// Entities the text is about. Each is registered if new (names compare after Unicode
+    /// normalization and case folding) and marked as mentioned by the anchor record.
+    #[cfg_attr(test, ts(as = "Option<Vec<EntityDeclaration>>"), schemars(with = "Option<Vec<EntityDeclaration>>"))]
+    pub entities: Option<Vec<Value>>,
+    /// Facts as subject–predicate–object.
+    #[cfg_attr(test, ts(as = "Option<Vec<RelationDeclaration>>"), schemars(with = "Option<Vec<RelationDeclaration>>"))]
+    pub relations: Option<Vec<Value>>,
+}
+
+// Items are read leniently, by `crate::associations`; these two types declare their shape.
+/// One declared entity.
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields), serde(deny_unknown_fields))]
+pub struct EntityDeclaration {
+    /// Its canonical name, kept as written.
+    pub name: String,
+    /// Other names for it, in any script. A name belongs to one entity only.
+    pub aliases: Option<Vec<String>>,
+}
+
+/// One declared relation.
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), serde(deny_unknown_fields))]
+pub struct RelationDeclaration {
+    /// An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`.
+    pub subject: String,
+    /// What the subject is to the object (`maintains`, `supersedes`…), stored normalized.
+    pub predicate: String,
+    /// An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`.
+    pub object: String,
+}
+
+/// What to retract; items are read leniently, like declarations.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
+pub struct Retract {
+    /// Ids of relations to remove.
+    #[cfg_attr(test, ts(as = "Option<Vec<i64>>"), schemars(with = "Option<Vec<i64>>"))]
+    pub relations: Option<Vec<Value>>,
+    /// Mentions to remove.
+    #[cfg_attr(test, ts(as = "Option<Vec<MentionRef>>"), schemars(with = "Option<Vec<MentionRef>>"))]
+    pub mentions: Option<Vec<Value>>,
+}
+
+/// One mention to retract.
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), serde(deny_unknown_fields))]
+pub struct MentionRef {
+    /// The entity's id.
+    pub entity: i64,
+    /// The record's ref, `"mem:<id>"` or `"ep:<id>"`.
+    #[cfg_attr(test, serde(rename = "ref"))]
+    pub reference: String,
+}
+
+/// Who made a declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
+pub enum DeclaredBy {
+    /// An agent, through its tools.
+    #[default]
+    Agent,
+    /// A person curating the memory (the explorer).
+    Operator,
+}
+
+impl DeclaredBy {
+    /// The stored spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeclaredBy::Agent => "agent",
+            DeclaredBy::Operator => "operator",
+        }
+    }
+}
+
+/// A declaration item that was not applied, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Dropped {
+    /// Where in the call: `entities[0].aliases[1]`, `relations[2].subject`, `anchor_ref`…
+    pub item: String,
+    /// Why it was dropped.
+    pub reason: String,
+}
+
+/// An entity a declaration named.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct DeclaredEntity {
+    /// Its id.
+    pub id: i64,
+    /// The name as this declaration wrote it.
+    pub name: String,
+    /// Whether this declaration registered it.
+    pub created: bool,
+}
+
+/// What a declaration did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct DeclareReport {
+    /// The entities named, in declaration order.
+    pub entities: Vec<DeclaredEntity>,
+    /// Mentions recorded (one per entity when there is an anchor).
+    pub mentions: u32,
+    /// Ids of the relations declared (existing ones included), in declaration order.
+    pub relations: Vec<i64>,
+    /// Items not applied.
+    pub dropped: Vec<Dropped>,
+}
+
+/// Counts of what a retraction removed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Retracted {
+    /// Relations removed.
+    pub relations: u32,
+    /// Mentions removed.
+    pub mentions: u32,
+}
+
+/// The response of `declare_associations`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+pub struct DeclareResponse {
+    /// Always true.
+    #[cfg_attr(test, ts(type = "true"))]
+    pub ok: bool,
+    /// `"declared"`.
+    #[cfg_attr(test, ts(type = "\"declared\""))]
+    pub result: &'static str,
+    /// What was declared.
+    #[serde(flatten)]
+    pub report: DeclareReport,
+    /// What was retracted, when `retract` was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retracted: Option<Retracted>,
+}

@@ -1,0 +1,70 @@
+//! `get_contents`: full records for refs.
+
+use super::nonempty;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Refs one `get_contents` call may name.
+pub const GET_CONTENTS_MAX_REFS: usize = 20;
+
+/// Fetches the full text of records by ref (`"mem:<id>"` or `"ep:<id>"`), as recall,
+/// reconstruct and traverse return them. A ref that names no record of this agent comes
+/// back in `missing`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
+pub struct GetContentsOptions {
+    /// Whose memory this is; another agent's refs come back in `missing`.
+    pub agent_id: String,
+    /// 1–20 refs.
+    #[cfg_attr(test, schemars(length(min = 1, max = GET_CONTENTS_MAX_REFS)))]
+    pub refs: Vec<String>,
+}
+
+impl GetContentsOptions {
+    /// Checks the number of refs.
+    pub fn validate(&self) -> Result<()> {
+        nonempty("agent_id", &self.agent_id)?;
+        if self.refs.is_empty() || self.refs.len() > GET_CONTENTS_MAX_REFS {
+            return Err(Error::OutOfRange {
+                field: "refs".into(),
+                range: format!("1–{GET_CONTENTS_MAX_REFS} refs"),
+                got: self.refs.len().to_string(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// One record of `get_contents`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+pub struct ContentItem {
+    /// `mem:<id>` or `ep:<id>`.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// The full text (an episode's summary).
+    pub content: String,
+    /// Where it came from (an episode: `{type: "Episode", id: <its ref>, name: ""}`).
+    #[cfg_attr(test, ts(as = "super::Source"))]
+    pub source: Value,
+    /// When it happened.
+    pub timestamp: String,
+    /// The caller's metadata, when the memory has some.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
+    pub metadata: Option<Value>,
+}
+
+/// The response of `get_contents`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct GetContentsResponse {
+    /// The records found, in request order.
+    pub items: Vec<ContentItem>,
+    /// Refs that name nothing this agent has, as given.
+    pub missing: Vec<String>,
+    /// `items.len()`.
+    pub count: usize,
+}

@@ -1,0 +1,103 @@
+//! `recall`: ranked records for a query (SPEC §4).
+
+use super::{embedding, in_range, nonempty, scoped_options};
+use crate::error::Result;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Messages recall returns: by default, and at most.
+pub const RECALL_LIMIT: (i64, i64) = (10, 100);
+
+scoped_options! {
+    read,
+    /// Searches the memory for the records that answer a query: lexical matching, and
+    /// vector similarity when a query embedding is given, fused by rank. Returns messages
+    /// with their ref, text, source, time and why each matched. Declared associations
+    /// never change what recall returns.
+    pub struct RecallOptions {
+        /// What to look for (not empty).
+        #[cfg_attr(test, schemars(length(min = 1)))]
+        pub query: String,
+        /// The query's embedding; turns on vector retrieval over records stored with an
+        /// embedding of the same dimension.
+        pub query_embedding: Option<Vec<f32>>,
+        /// Most messages returned, 1–100 (default 10).
+        #[cfg_attr(test, schemars(range(min = 1, max = RECALL_LIMIT.1)))]
+        pub limit: Option<i64>,
+        /// Admit weaker matches too (halves the admission threshold).
+        pub deep: Option<bool>,
+        /// Only memories whose source id equals this (episodes, which have no source, are
+        /// then not read); omitted or `""`: no filter.
+        pub source_id: Option<String>,
+    }
+}
+
+impl RecallOptions {
+    /// Checks the query, the embedding and the limit.
+    pub fn validate(&self) -> Result<()> {
+        nonempty("agent_id", &self.agent_id)?;
+        nonempty("query", &self.query)?;
+        embedding("query_embedding", self.query_embedding.as_deref())?;
+        in_range("limit", self.limit, 1, RECALL_LIMIT.1)
+    }
+
+    /// The limit applied.
+    pub fn limit(&self) -> i64 {
+        self.limit.unwrap_or(RECALL_LIMIT.0)
+    }
+
+    /// The source filter, `""` for none.
+    pub fn source_id(&self) -> &str {
+        self.source_id.as_deref().unwrap_or_default()
+    }
+}
+
+/// Why recall returned a row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct MatchReason {
+    /// `rrf`: the fused reciprocal-rank score.
+    pub signal: &'static str,
+    /// The fused score.
+    pub score: f64,
+    /// The row's rank in each arm that ranked it (`lexical`, `episodes`, `vector`).
+    #[cfg_attr(test, ts(type = "{ lexical?: number; episodes?: number; vector?: number }"))]
+    pub ranks: BTreeMap<&'static str, usize>,
+}
+
+/// One row of `recall`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "RecalledMessage"))]
+pub struct Message {
+    /// `mem:<id>` or `ep:<id>`.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// The record's text (an episode's summary).
+    pub content: String,
+    /// Where it came from.
+    #[cfg_attr(test, ts(as = "super::Source"))]
+    pub source: Value,
+    /// When it happened.
+    pub timestamp: String,
+    /// Why it was returned.
+    pub match_reason: MatchReason,
+}
+
+/// The response of `recall`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct RecallResponse {
+    /// Most relevant first.
+    pub messages: Vec<Message>,
+    /// Rows retrieval found that the admission threshold left out (absent when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gated: usize,
+    /// Records the vector arm skipped for another dimension than the query's (absent when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dimension_skipped: usize,
+}
+
+pub(crate) fn is_zero(n: &usize) -> bool {
+    *n == 0
+}

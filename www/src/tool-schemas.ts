@@ -1,0 +1,486 @@
+// Generated from the Rust option types (src/api/) by `cargo test --lib generated`; do not edit.
+// `UPDATE_GENERATED=1 cargo test --lib generated` rewrites it.
+
+import type { ToolDefinition } from './tools.js';
+
+/** The tools `tools()` describes and `callTool` runs. */
+export type ToolName = 'store' | 'recall' | 'reconstruct' | 'traverse' | 'declare_associations' | 'get_contents' | 'delete_memory';
+
+/** The tool definitions: each options type's JSON Schema, its doc comment the description. */
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
+  {
+    "name": "store",
+    "description": "Stores a piece of text as a memory (its ref is `mem:<id>`), optionally declaring the entities it mentions and the relations it asserts, which traverse and reconstruct then follow. The memory is stored even when its associations are malformed: what was dropped is listed in the response.",
+    "input_schema": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "description": "Whose memory this is. Agents never read each other's records."
+        },
+        "project_id": {
+          "type": "string",
+          "description": "The project to write into; omitted or `\"\"` is the global pool."
+        },
+        "channel": {
+          "type": "string",
+          "description": "The channel to write into (`\"chat\"`, say); omitted or `\"\"` is channel-global."
+        },
+        "content": {
+          "type": "string",
+          "description": "The text to remember.",
+          "minLength": 1
+        },
+        "timestamp": {
+          "type": "string",
+          "description": "When it happened, ISO-8601 (an offset or `Z`); stored in UTC. Defaults to now."
+        },
+        "source": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "type": {
+              "type": "string",
+              "description": "The kind of source: `User`, `Agent`, `System`, a tool's name…"
+            },
+            "id": {
+              "type": "string",
+              "description": "The source's id; recall, reconstruct and traverse can filter on it (`source_id`)."
+            },
+            "name": {
+              "type": "string",
+              "description": "A display name."
+            }
+          },
+          "description": "Who produced the text."
+        },
+        "metadata": {
+          "type": "object",
+          "additionalProperties": true,
+          "description": "Any JSON object, kept with the memory and returned by get_contents."
+        },
+        "embedding": {
+          "type": "array",
+          "items": {
+            "type": "number"
+          },
+          "description": "The text's embedding, for vector retrieval."
+        },
+        "associations": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "entities": {
+              "type": "array",
+              "items": {
+                "description": "One declared entity.",
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "description": "Its canonical name, kept as written.",
+                    "type": "string"
+                  },
+                  "aliases": {
+                    "description": "Other names for it, in any script. A name belongs to one entity only.",
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "name"
+                ]
+              },
+              "description": "Entities the text is about. Each is registered if new (names compare after Unicode normalization and case folding) and marked as mentioned by the anchor record."
+            },
+            "relations": {
+              "type": "array",
+              "items": {
+                "description": "One declared relation.",
+                "type": "object",
+                "properties": {
+                  "subject": {
+                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`.",
+                    "type": "string"
+                  },
+                  "predicate": {
+                    "description": "What the subject is to the object (`maintains`, `supersedes`…), stored normalized.",
+                    "type": "string"
+                  },
+                  "object": {
+                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`.",
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "subject",
+                  "predicate",
+                  "object"
+                ]
+              },
+              "description": "Facts as subject–predicate–object."
+            }
+          },
+          "description": "What the text mentions and asserts. Read leniently: a malformed item is listed in `associations.dropped` and skipped; it never blocks the store."
+        }
+      },
+      "required": [
+        "agent_id",
+        "content"
+      ]
+    }
+  },
+  {
+    "name": "recall",
+    "description": "Searches the memory for the records that answer a query: lexical matching, and vector similarity when a query embedding is given, fused by rank. Returns messages with their ref, text, source, time and why each matched. Declared associations never change what recall returns.",
+    "input_schema": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "description": "Whose memory this is. Agents never read each other's records."
+        },
+        "project_id": {
+          "type": "string",
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool."
+        },
+        "channel": {
+          "type": "string",
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records."
+        },
+        "query": {
+          "type": "string",
+          "description": "What to look for (not empty).",
+          "minLength": 1
+        },
+        "query_embedding": {
+          "type": "array",
+          "items": {
+            "type": "number"
+          },
+          "description": "The query's embedding; turns on vector retrieval over records stored with an embedding of the same dimension."
+        },
+        "limit": {
+          "type": "integer",
+          "maximum": 100,
+          "description": "Most messages returned, 1–100 (default 10).",
+          "minimum": 1
+        },
+        "deep": {
+          "type": "boolean",
+          "description": "Admit weaker matches too (halves the admission threshold)."
+        },
+        "source_id": {
+          "type": "string",
+          "description": "Only memories whose source id equals this (episodes, which have no source, are then not read); omitted or `\"\"`: no filter."
+        }
+      },
+      "required": [
+        "agent_id",
+        "query"
+      ]
+    }
+  },
+  {
+    "name": "reconstruct",
+    "description": "Gathers the evidence for a query: the records that bear on it, grouped into items, each with its head record's text, the claims behind it (newest first, with why each is there, including records reached over declared relations) and excerpts, within a character budget. A bound past its cap is lowered to the cap and `bounds.lowered` names it.",
+    "input_schema": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "description": "Whose memory this is. Agents never read each other's records."
+        },
+        "project_id": {
+          "type": "string",
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool."
+        },
+        "channel": {
+          "type": "string",
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records."
+        },
+        "query": {
+          "type": "string",
+          "description": "The question to gather evidence for (not empty).",
+          "minLength": 1
+        },
+        "query_embedding": {
+          "type": "array",
+          "items": {
+            "type": "number"
+          },
+          "description": "The query's embedding; turns on vector retrieval."
+        },
+        "count": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Most items returned (default 10, at most 50)."
+        },
+        "top_k": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "Candidates each retrieval arm contributes before grouping (default 20, at most 100)."
+        },
+        "max_hops": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Declared relations the walk follows from each item's entities (default 2, at most 5)."
+        },
+        "max_evidence": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "Most claims kept per item (default 40, at most 100)."
+        },
+        "budget": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "Characters of quoted text, item heads first, then excerpts (default 6000, at most 200000)."
+        },
+        "deep": {
+          "type": "boolean",
+          "description": "Admit weaker matches among the candidates (halves the admission threshold)."
+        },
+        "trace": {
+          "type": "boolean",
+          "description": "Also return the candidate refs, the clusters and the name cues used."
+        },
+        "source_id": {
+          "type": "string",
+          "description": "Only memories whose source id equals this (episodes are then not read); omitted or `\"\"`: no filter."
+        }
+      },
+      "required": [
+        "agent_id",
+        "query"
+      ]
+    }
+  },
+  {
+    "name": "traverse",
+    "description": "Looks an entity up by any of its names (compared after Unicode normalization and case folding) and returns its neighbourhood: the entities reached through declared relations followed from either end up to `max_hops`, those relations, and the refs of the records that mention each entity.",
+    "input_schema": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "description": "Whose memory this is. Agents never read each other's records."
+        },
+        "project_id": {
+          "type": "string",
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool."
+        },
+        "channel": {
+          "type": "string",
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records."
+        },
+        "entity": {
+          "type": "string",
+          "description": "A declared name or alias of the entity."
+        },
+        "max_hops": {
+          "type": "integer",
+          "maximum": 5,
+          "description": "Relations to follow, 0–5 (default 1); 0 returns the entity alone.",
+          "minimum": 0
+        },
+        "limit": {
+          "type": "integer",
+          "maximum": 100,
+          "description": "Entities returned, and refs listed per entity, 1–100 (default 20).",
+          "minimum": 1
+        },
+        "source_id": {
+          "type": "string",
+          "description": "Only records whose source id equals this are listed (episodes, which have no source, are then left out); omitted or `\"\"`: no filter."
+        }
+      },
+      "required": [
+        "agent_id",
+        "entity"
+      ]
+    }
+  },
+  {
+    "name": "declare_associations",
+    "description": "Declares entities, aliases and relations (optionally as evidenced by one record), or retracts relations and mentions declared earlier. Malformed items are listed in `dropped` and skipped; the rest is applied.",
+    "input_schema": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "description": "Whose memory this is. Agents never read each other's records."
+        },
+        "project_id": {
+          "type": "string",
+          "description": "The project to write into; omitted or `\"\"` is the global pool."
+        },
+        "channel": {
+          "type": "string",
+          "description": "The channel to write into (`\"chat\"`, say); omitted or `\"\"` is channel-global."
+        },
+        "associations": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "entities": {
+              "type": "array",
+              "items": {
+                "description": "One declared entity.",
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "description": "Its canonical name, kept as written.",
+                    "type": "string"
+                  },
+                  "aliases": {
+                    "description": "Other names for it, in any script. A name belongs to one entity only.",
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "name"
+                ]
+              },
+              "description": "Entities the text is about. Each is registered if new (names compare after Unicode normalization and case folding) and marked as mentioned by the anchor record."
+            },
+            "relations": {
+              "type": "array",
+              "items": {
+                "description": "One declared relation.",
+                "type": "object",
+                "properties": {
+                  "subject": {
+                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`.",
+                    "type": "string"
+                  },
+                  "predicate": {
+                    "description": "What the subject is to the object (`maintains`, `supersedes`…), stored normalized.",
+                    "type": "string"
+                  },
+                  "object": {
+                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`.",
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "subject",
+                  "predicate",
+                  "object"
+                ]
+              },
+              "description": "Facts as subject–predicate–object."
+            }
+          },
+          "description": "The entities and relations to declare."
+        },
+        "anchor_ref": {
+          "type": "string",
+          "description": "The record the declaration rests on, `\"mem:<id>\"` or `\"ep:<id>\"`: every entity declared is marked as mentioned by it, and relations carry it as their evidence."
+        },
+        "retract": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "relations": {
+              "type": "array",
+              "items": {
+                "type": "integer"
+              },
+              "description": "Ids of relations to remove."
+            },
+            "mentions": {
+              "type": "array",
+              "items": {
+                "description": "One mention to retract.",
+                "type": "object",
+                "properties": {
+                  "entity": {
+                    "description": "The entity's id.",
+                    "type": "integer"
+                  },
+                  "ref": {
+                    "description": "The record's ref, `\"mem:<id>\"` or `\"ep:<id>\"`.",
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "entity",
+                  "ref"
+                ]
+              },
+              "description": "Mentions to remove."
+            }
+          },
+          "description": "Declarations to take back."
+        }
+      },
+      "required": [
+        "agent_id"
+      ]
+    }
+  },
+  {
+    "name": "get_contents",
+    "description": "Fetches the full text of records by ref (`\"mem:<id>\"` or `\"ep:<id>\"`), as recall, reconstruct and traverse return them. A ref that names no record of this agent comes back in `missing`.",
+    "input_schema": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "description": "Whose memory this is; another agent's refs come back in `missing`."
+        },
+        "refs": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "1–20 refs.",
+          "minItems": 1,
+          "maxItems": 20
+        }
+      },
+      "required": [
+        "agent_id",
+        "refs"
+      ]
+    }
+  },
+  {
+    "name": "delete_memory",
+    "description": "Forgets one memory, with every mention and relation that rests on it.",
+    "input_schema": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "description": "Whose memory this is."
+        },
+        "memory_id": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "The memory's id."
+        }
+      },
+      "required": [
+        "agent_id",
+        "memory_id"
+      ]
+    }
+  }
+];
