@@ -145,9 +145,19 @@ for (let round = 0; round < rounds; round++) for (const kind of kinds) {
     const name = `tabs-${Date.now()}`;
     const { page: holder } = await newPage(context);
     const { page: second } = await newPage(context);
-    const open = (p) => p.evaluate(async (name) => { window.memory = await window.pkg.openMemory({ storage: 'opfs', name }); }, name);
+    const open = (p) => p.evaluate(async (name) => {
+      try { window.memory = await window.pkg.openMemory({ storage: 'opfs', name }); return null; } catch (e) { return e.code; }
+    }, name);
     await open(holder);
-    await open(second);
+    const refused = await open(second); // a build before tab sharing: already_open
+    if (refused) {
+      r.tabs = { refused };
+      await holder.evaluate(() => window.memory.close());
+      await holder.close(); await second.close(); await context.close();
+      results.rounds.push(r);
+      console.log(`round ${round + 1}, ${kind}: replay store mean ${r.replay.ops.store.mean_ms.toFixed(2)} ms (p95 ${r.replay.ops.store.p95_ms.toFixed(2)}); 200 stores one at a time: mean ${r.sequential.mean_ms.toFixed(2)} p50 ${r.sequential.p50_ms.toFixed(2)} p95 ${r.sequential.p95_ms.toFixed(2)}; 16 in flight: ${r.concurrent_ms_per_store.toFixed(2)} ms/store; ${r.stores_flushes.n} flushes; second tab: ${refused}`);
+      continue;
+    }
     const run = (p, from) => p.evaluate(async (from) => {
       const bot = window.memory.agent('bench');
       const times = [];
