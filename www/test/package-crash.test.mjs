@@ -34,6 +34,45 @@ describe('crash trials on an OPFS memory', () => {
     await server?.close();
   });
 
+  it('commits a store without a flush(), and flushes at the checkpoint that follows writes', async () => {
+    // What the durability contract rests on (README.md, "Durability"): WAL with
+    // synchronous = NORMAL. A rollback journal, or a sync per commit, flushes on every store.
+    const page = await context.newPage();
+    watch(page, problems);
+    const started = page.waitForEvent('worker');
+    await page.goto(url);
+    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    await page.evaluate(async () => { window.memory = await window.pkg.openMemory({ storage: 'opfs', name: `flushes-${Date.now()}` }); });
+    const worker = await started;
+    await worker.evaluate(() => {
+      const proto = FileSystemSyncAccessHandle.prototype;
+      const flush = proto.flush;
+      self.flushes = 0;
+      proto.flush = function counted() { self.flushes++; return flush.call(this); };
+    });
+    const stores = (n) => page.evaluate(async (n) => {
+      const bot = window.memory.agent('a');
+      for (let k = 0; k < n; k++) await bot.store({ content: `store ${k}`, associations: { entities: [{ name: `E${k}` }] } });
+    }, n);
+    const checkpointed = () => worker.evaluate(() => new Promise((resolve) => {
+      const t = setInterval(() => { if (self.flushes > 0) { clearInterval(t); resolve(); } }, 20);
+    }));
+    // The first write creates the -wal file (the pool flushes its slot header); the
+    // checkpoint after it flushes.
+    await stores(1);
+    await checkpointed();
+    await worker.evaluate(() => { self.flushes = 0; });
+    await stores(10);
+    // The next checkpoint comes about a second after the first of these stores: a slow run
+    // may reach it, which flushes twice (the log, then the database).
+    const n = await worker.evaluate(() => self.flushes);
+    assert.ok(n <= 2, `${n} flushes over ten stores`);
+    await checkpointed();
+    await page.evaluate(() => window.memory.close());
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+
   for (const [mode, afters] of [['terminate', [5, 17, 31]], ['close', [9, 23]]]) {
     it(`keeps every acknowledged store whole when the worker is ${mode === 'terminate' ? 'terminated' : 'ended by closing its page'} mid-stream`, async () => {
       for (const after of afters) {
