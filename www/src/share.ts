@@ -46,6 +46,8 @@ export class SharedOpfs {
   #closing = false;
   /** Aborts this tab's place in the holder lock's queue. */
   readonly #election = new AbortController();
+  /** Aborts the watches on other tabs' holders (their lock requests), when this tab stops. */
+  readonly #watches = new AbortController();
   /** Lets go of the holder lock, while this tab holds it. */
   #release: (() => void) | null = null;
   /** Settles when this tab first can make calls (a holder answered, or its own worker opened). */
@@ -221,7 +223,7 @@ export class SharedOpfs {
       const { holder } = message;
       this.#target = { kind: 'remote', holder };
       // Granted once holder's worker is gone, however it went.
-      navigator.locks.request(holderIdLockName(this.#name, holder), { mode: 'shared' }, () => this.#holderGone(holder, 'died'))
+      navigator.locks.request(holderIdLockName(this.#name, holder), { mode: 'shared', signal: this.#watches.signal }, () => this.#holderGone(holder, 'died'))
         .catch(() => { /* no locks: nothing to watch */ });
       this.#readyDone();
       this.#flush();
@@ -241,6 +243,7 @@ export class SharedOpfs {
    */
   #holderGone(holder: string, how: 'closed' | 'died'): void {
     this.#gone.add(holder);
+    if (this.#dead) return;
     if (this.#target?.holder === holder && this.#target.kind === 'remote') this.#target = null;
     for (const entry of this.#entries.values()) {
       if (entry.sentTo !== holder) continue;
@@ -273,6 +276,7 @@ export class SharedOpfs {
 
   #shut(): void {
     this.#election.abort();
+    this.#watches.abort();
     if (this.#target?.kind === 'local') this.#target.watch.abort();
     this.#release?.();
     this.#release = null;
