@@ -1,5 +1,5 @@
 # The two commands of the README: `make demo` and `make test`. Each sets up what it needs.
-.PHONY: setup build test test-native test-wasm test-mutations test-www demo bench bench-package docs locomo
+.PHONY: setup build test test-native test-wasm test-mutations test-www demo bench bench-package bench-opfs docs locomo
 
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
@@ -65,6 +65,14 @@ bench-package: build
 	node www/test/pack.mjs
 	mkdir -p $(BENCH_OUT)
 	node www/bench/package-bench.mjs --json $(BENCH_OUT)/package.json
+
+## OPFS writes (BENCHMARKS.md, "OPFS writes"): commit cost on disk and off the record, group
+## commit, a store from a second tab; then 100 crash trials and 20 browser-kill trials.
+bench-opfs: build
+	node www/test/pack.mjs
+	node www/bench/opfs-bench.mjs
+	node www/bench/crash-bench.mjs
+	node www/bench/browser-kill-bench.mjs 20
 
 ## LoCoMo retrieval NDCG@10, ours next to the reference in the same sitting (eval/README.md):
 ##   make locomo DATA=../shared/data/locomo [VECTORS=~/.cache/locomo-minilm.json] [ARM=control|oracle|extractor] [REFERENCE=0]

@@ -1,7 +1,9 @@
 //! [`Memory`]: one SQLite database, one clock, and every operation of SPEC §3.
 //!
 //! Each write runs in one transaction after its options were fully checked, so a call
-//! either does everything it reports or nothing at all.
+//! either does everything it reports or nothing at all. Writes open a savepoint rather
+//! than `BEGIN`: alone it is the same transaction, and inside [`Memory::call_group`] it
+//! nests, so one failing call of a group rolls back only itself.
 
 use crate::api::read::from_json;
 use crate::api::*;
@@ -52,9 +54,16 @@ impl Memory {
     pub fn open(path: impl AsRef<std::path::Path>, clock: Box<dyn Clock>) -> Result<Self> {
         // WAL fixes the page size, so it comes after the first table is created.
         let memory = Self::from_connection(Connection::open(path)?, clock)?;
-        memory.conn.pragma_update(None, "journal_mode", "WAL")?;
-        memory.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        memory.use_wal()?;
         Ok(memory)
+    }
+
+    /// WAL with `synchronous = NORMAL`: a commit appends to the log without a sync; the
+    /// log is synced at checkpoints. A crash can lose the last commits, never corrupt.
+    pub(crate) fn use_wal(&self) -> Result<()> {
+        self.conn.pragma_update(None, "journal_mode", "WAL")?;
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        Ok(())
     }
 
     /// The memory on an open connection (any VFS: OPFS in a browser worker, a file
@@ -81,7 +90,7 @@ impl Memory {
     pub fn store(&mut self, opts: &StoreOptions) -> Result<StoreResponse> {
         opts.validate()?;
         let now = self.now();
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         let id = records::insert_memory(&tx, opts, &now)?;
         let associations = match &opts.associations {
             None => None,
@@ -101,7 +110,7 @@ impl Memory {
     pub fn archive_episode(&mut self, opts: &EpisodeOptions) -> Result<EpisodeResponse> {
         opts.validate()?;
         let now = self.now();
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         let response = records::archive_episode(&tx, opts, &now)?;
         tx.commit()?;
         Ok(response)
@@ -111,7 +120,7 @@ impl Memory {
     pub fn declare_associations(&mut self, opts: &DeclareOptions) -> Result<DeclareResponse> {
         opts.validate()?;
         let now = self.now();
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         let scope = opts.scope();
         let declared_by = opts.declared_by.unwrap_or_default().as_str();
         let declarer = Declarer { conn: &tx, scope: &scope, declared_by, now: &now };
@@ -185,7 +194,7 @@ impl Memory {
     }
 
     fn in_transaction<T>(&mut self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         let out = f(&tx)?;
         tx.commit()?;
         Ok(out)
@@ -236,6 +245,58 @@ impl Memory {
             self.conn.pragma_update(None, "journal_mode", "WAL")?;
         }
         Ok(())
+    }
+
+    /// SQLite's `PRAGMA integrity_check`: an empty list when the database is sound, else
+    /// the problems it found (for checking a memory after a crash; it reads every page).
+    pub fn integrity_check(&self) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare("PRAGMA integrity_check")?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(if rows == ["ok"] { Vec::new() } else { rows })
+    }
+
+    /// Copies a write-ahead log into the database file (`PRAGMA wal_checkpoint(PASSIVE)`),
+    /// syncing both unless `synchronous = OFF`: with `synchronous = NORMAL` this is what
+    /// makes committed writes survive a power loss. Does nothing outside WAL mode.
+    pub fn checkpoint(&self) -> Result<()> {
+        self.conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+
+    /// Runs `calls` (tool name, JSON options) in order in one transaction, committed once;
+    /// each gets its own outcome, as from [`Memory::call`].
+    ///
+    /// For a caller that applies together the requests that queued up while its previous
+    /// commit was in flight (the OPFS worker's group commit): on storage where a commit
+    /// costs a flush, they share one. Each write still takes effect entirely or not at all
+    /// (a failing call rolls back to its own savepoint; the others stand), and a later call
+    /// sees the earlier ones' writes. Nothing of the group is durable before this returns;
+    /// the outer error means the commit itself failed, and then none of the calls took
+    /// effect. `before_each(i)` runs just before call `i` (the wasm binding sets the clock
+    /// reading its caller sent with it there).
+    pub fn call_group(&mut self, calls: &[(String, Value)], mut before_each: impl FnMut(usize)) -> Result<Vec<Result<Value>>> {
+        self.conn.execute_batch("BEGIN")?;
+        let mut results = Vec::with_capacity(calls.len());
+        for (i, (tool, args)) in calls.iter().enumerate() {
+            before_each(i);
+            results.push(self.call(tool, args));
+            if self.conn.is_autocommit() {
+                // SQLite rolled the whole transaction back (a full disk, an I/O error): the
+                // calls so far are undone, so the group fails as one.
+                let rolled_back = || {
+                    let abort = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ABORT);
+                    Error::Sqlite(rusqlite::Error::SqliteFailure(abort, Some("the group's transaction was rolled back".into())))
+                };
+                return Err(results.pop().and_then(Result::err).unwrap_or_else(rolled_back));
+            }
+        }
+        if let Err(e) = self.conn.execute_batch("COMMIT") {
+            if !self.conn.is_autocommit() {
+                self.conn.execute_batch("ROLLBACK")?;
+            }
+            return Err(e.into());
+        }
+        Ok(results)
     }
 
     /// Runs one operation by its tool name with JSON options, returning JSON — the path

@@ -101,3 +101,44 @@ async fn opfs_names_outside_the_documented_alphabet_are_invalid_value() {
     }
     assert!(JsMemory::open_opfs(format!("{}_v1.0", fresh_name("ok")), None).await.is_ok());
 }
+
+#[wasm_bindgen_test]
+async fn opfs_group_commits_without_a_flush_each_call_with_its_own_outcome_and_clock() {
+    let name = fresh_name("group");
+    let mut m = JsMemory::open_opfs(name.clone(), None).await.unwrap();
+    m.store(js(json!({"agent_id": "a", "content": "warm-up: creates the -wal file"}))).unwrap();
+    m.checkpoint().unwrap();
+    // The first commit after a checkpoint restarts the log, and SQLite syncs its new header.
+    m.store(js(json!({"agent_id": "a", "content": "restarts the log"}))).unwrap();
+    // Count flush() calls from here on (WAL with synchronous = NORMAL: a commit flushes nothing).
+    run_js(
+        "const p = FileSystemSyncAccessHandle.prototype; const f = p.flush; self.flushes = 0;
+         p.flush = function () { self.flushes++; return f.call(this); };",
+        &name,
+    )
+    .await;
+    let calls = js(json!([
+        ["store", {"agent_id": "a", "content": "one", "associations": {"entities": [{"name": "Uno"}]}}, 1_778_414_400_000.0_f64],
+        ["store", {"agent_id": "a"}, null],
+        ["store", {"agent_id": "a", "content": "two"}, 1_778_500_000_000.0_f64],
+        ["get_contents", {"agent_id": "a", "refs": ["mem:3", "mem:4"]}]
+    ]));
+    let out = rs(m.call_group(js_sys::Array::from(&calls)).unwrap().into());
+    assert_eq!(out[0]["value"]["id"], 3, "{out}");
+    assert_eq!(out[1]["error"]["code"], "missing_field", "{out}");
+    assert_eq!(out[2]["value"]["id"], 4, "{out}");
+    assert_eq!(out[3]["value"]["count"], 2, "a read in the group sees its writes: {out}");
+    assert_eq!(rs(run_js("return self.flushes;", &name).await), json!(0), "the group's commit flushed");
+    let listed = rs(m.list_entities(js(json!({"agent_id": "a"}))).unwrap());
+    assert_eq!(listed["entities"][0]["name"], "Uno");
+    assert!(m.integrity_check().unwrap().is_empty());
+    m.checkpoint().unwrap();
+    assert!(rs(run_js("return self.flushes;", &name).await).as_u64().unwrap() >= 1, "a checkpoint flushes");
+    drop(m);
+
+    let mut m = JsMemory::open_opfs(name, None).await.unwrap();
+    let contents = rs(m.get_contents(js(json!({"agent_id": "a", "refs": ["mem:3", "mem:4"]}))).unwrap());
+    assert_eq!(contents["count"], 2);
+    let stamped = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:3"]}))).unwrap());
+    assert_eq!(stamped["items"][0]["timestamp"], "2026-05-10T12:00:00+00:00", "the call's own clock reading stamped it");
+}

@@ -3,17 +3,26 @@
 use super::convert::{options_from_js, response_to_js};
 use super::error::{js_error, to_js_error};
 use crate::{Clock, Memory};
-use sqlite_wasm_vfs::sahpool::{self, OpfsSAHError, OpfsSAHPoolCfgBuilder};
-use std::cell::RefCell;
+use sqlite_wasm_vfs::sahpool::{self, OpfsSAHError, OpfsSAHPoolCfgBuilder, OpfsSAHPoolUtil};
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// Time from JavaScript: the caller's clock function, or `Date.now()`.
-struct JsClock(Option<js_sys::Function>);
+/// Time from JavaScript: the reading a grouped call brought along (`callGroup`), else the
+/// caller's clock function, else `Date.now()`.
+struct JsClock(Option<js_sys::Function>, Rc<Cell<Option<f64>>>);
+
+impl JsClock {
+    fn new(f: Option<js_sys::Function>) -> (Box<JsClock>, Rc<Cell<Option<f64>>>) {
+        let at = Rc::new(Cell::new(None));
+        (Box::new(JsClock(f, at.clone())), at)
+    }
+}
 
 impl Clock for JsClock {
     fn now_ms(&self) -> i64 {
-        let given = self.0.as_ref().and_then(|f| f.call0(&JsValue::NULL).ok()).and_then(|v| v.as_f64());
+        let given = self.1.get().or_else(|| self.0.as_ref().and_then(|f| f.call0(&JsValue::NULL).ok()).and_then(|v| v.as_f64()));
         given.unwrap_or_else(js_sys::Date::now) as i64
     }
 }
@@ -25,8 +34,10 @@ thread_local! {
     static OPEN_OPFS: RefCell<BTreeSet<String>> = const { RefCell::new(BTreeSet::new()) };
 }
 
-/// This worker's hold on an OPFS memory's name, given back when the memory is freed.
-struct OpfsClaim(String);
+/// This worker's hold on an OPFS memory's name and its pool, given back when the memory
+/// is freed. The pool is paused then: that lets go of its `SyncAccessHandle`s, so the next
+/// holder of the memory (a worker of another tab) can open it while this one lives on.
+struct OpfsClaim(String, Option<OpfsSAHPoolUtil>);
 
 impl OpfsClaim {
     fn take(name: &str) -> Result<OpfsClaim, JsValue> {
@@ -37,12 +48,17 @@ impl OpfsClaim {
                 Some("name"),
             ));
         }
-        Ok(OpfsClaim(name.to_owned()))
+        Ok(OpfsClaim(name.to_owned(), None))
     }
 }
 
 impl Drop for OpfsClaim {
     fn drop(&mut self) {
+        // The connection is closed by now (`JsMemory` drops its memory first); a pool with a
+        // file still open refuses to pause and keeps its handles until the worker ends.
+        if let Some(pool) = &self.1 {
+            let _ = pool.pause();
+        }
         OPEN_OPFS.with(|open| open.borrow_mut().remove(&self.0));
     }
 }
@@ -56,6 +72,8 @@ pub struct JsMemory {
     inner: Memory,
     /// After `inner`: the name is given back only once the connection is closed.
     _opfs: Option<OpfsClaim>,
+    /// The clock reading `callGroup` sets for the call it is running.
+    clock_at: Rc<Cell<Option<f64>>>,
 }
 
 #[wasm_bindgen(js_class = Memory)]
@@ -68,7 +86,8 @@ impl JsMemory {
     pub fn open_in_memory(
         #[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>,
     ) -> Result<JsMemory, JsValue> {
-        Memory::open_in_memory_with_clock(Box::new(JsClock(clock))).map(|inner| JsMemory { inner, _opfs: None }).map_err(to_js_error)
+        let (clock, clock_at) = JsClock::new(clock);
+        Memory::open_in_memory_with_clock(clock).map(|inner| JsMemory { inner, _opfs: None, clock_at }).map_err(to_js_error)
     }
 
     /// Opens the memory called `name` in the Origin Private File System, creating it if
@@ -96,22 +115,102 @@ impl JsMemory {
                 Some("name"),
             ));
         }
-        let claim = OpfsClaim::take(&name)?;
+        let mut claim = OpfsClaim::take(&name)?;
         let vfs = format!("associative-memory-{name}");
         let cfg = OpfsSAHPoolCfgBuilder::new().vfs_name(&vfs).directory(&format!(".associative-memory/{name}")).build();
-        sahpool::install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await.map_err(|e| match e {
+        let pool_error = |e: OpfsSAHError| match e {
             OpfsSAHError::NotSupported => js_error(&format!("OPFS is unavailable here: {e}"), "opfs_unavailable", None),
             e => js_error(&format!("cannot open the OPFS pool for {name:?}: {e}"), "opfs", None),
-        })?;
+        };
+        let pool = sahpool::install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await.map_err(pool_error)?;
+        // Reopened in this worker after a `free()`: the pool was paused then.
+        if pool.is_paused() {
+            pool.resume().await.map_err(pool_error)?;
+        }
+        claim.1 = Some(pool);
         let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_CREATE;
         let conn =
             rusqlite::Connection::open_with_flags_and_vfs("/memory.sqlite3", flags, vfs.as_str()).map_err(|e| to_js_error(e.into()))?;
         // This worker owns the file (the Web Lock and the pool are exclusive), so SQLite may
-        // keep its lock and page cache across transactions, and reuse the journal file
-        // instead of deleting it after each commit. No WAL: the pool does not support it.
-        let pragmas = "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = TRUNCATE;";
-        conn.execute_batch(pragmas).map_err(|e| to_js_error(e.into()))?;
-        Memory::from_connection(conn, Box::new(JsClock(clock))).map(|inner| JsMemory { inner, _opfs: Some(claim) }).map_err(to_js_error)
+        // keep its lock and page cache across transactions. The exclusive lock comes first:
+        // it is what lets WAL run without shared memory, which the pool does not have.
+        conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE").map_err(|e| to_js_error(e.into()))?;
+        let (clock, clock_at) = JsClock::new(clock);
+        let inner = Memory::from_connection(conn, clock).map_err(to_js_error)?;
+        // WAL with `synchronous = NORMAL` (after the schema: WAL fixes the page size). A
+        // commit appends its pages to the `-wal` file and flushes nothing; the rollback
+        // journal it replaces cost three `flush()` calls per commit. A `FileSystemSyncAccessHandle`
+        // write reaches the operating system at once, so a commit outlives the tab, the
+        // worker and the browser; only a power loss or an OS crash can take back commits made
+        // since the last checkpoint (`checkpoint()`, which the package's worker runs soon
+        // after writes), and even then the database stays consistent: SQLite keeps only
+        // the WAL frames up to the last whole commit. README.md, "Durability".
+        inner.use_wal().map_err(to_js_error)?;
+        Ok(JsMemory { inner, _opfs: Some(claim), clock_at })
+    }
+
+    /// Copies the write-ahead log into the database file and flushes both: every write
+    /// committed so far then survives a power loss too. The package's OPFS worker calls it
+    /// about a second after writes stop; outside WAL mode (in memory) it does nothing.
+    pub fn checkpoint(&mut self) -> Result<(), JsValue> {
+        self.inner.checkpoint().map_err(to_js_error)
+    }
+
+    /// SQLite's `PRAGMA integrity_check` over the whole database: `[]` when it is sound,
+    /// else the problems found.
+    #[wasm_bindgen(js_name = integrityCheck)]
+    pub fn integrity_check(&mut self) -> Result<Vec<String>, JsValue> {
+        self.inner.integrity_check().map_err(to_js_error)
+    }
+
+    /// Runs `calls` (`[tool, options, time?]`) in order in one transaction, committed once:
+    /// the OPFS worker's group commit, for the calls that queued up while it was busy. Each
+    /// call is stamped with its own `time` (epoch ms, its caller's clock) when given, and
+    /// gets its own outcome, `{ value }` or `{ error }`, as `call` would give; a failed call
+    /// rolls back only itself. Throws (and none of the calls took effect) when the commit
+    /// itself fails.
+    #[wasm_bindgen(js_name = callGroup, unchecked_return_type = "({ value: any } | { error: Error })[]")]
+    pub fn call_group(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "[string, object, number?][]")] calls: js_sys::Array,
+    ) -> Result<js_sys::Array, JsValue> {
+        let outcome = |key: &str, v: &JsValue| {
+            let o = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&o, &key.into(), v);
+            JsValue::from(o)
+        };
+        // Calls whose options cannot be read fail on their own, outside the transaction.
+        let mut parsed = Vec::with_capacity(calls.length() as usize);
+        let mut times = Vec::with_capacity(calls.length() as usize);
+        let mut outcomes: Vec<JsValue> = Vec::with_capacity(calls.length() as usize);
+        for call in calls.iter() {
+            let call = js_sys::Array::from(&call);
+            let tool = call.get(0).as_string().unwrap_or_default();
+            match options_from_js(call.get(1)) {
+                Ok(args) => {
+                    parsed.push((tool, args));
+                    times.push(call.get(2).as_f64());
+                    outcomes.push(JsValue::UNDEFINED);
+                }
+                Err(e) => outcomes.push(outcome("error", &e)),
+            }
+        }
+        let at = self.clock_at.clone();
+        let grouped = self.inner.call_group(&parsed, |i| at.set(times[i]));
+        self.clock_at.set(None);
+        let mut results = grouped.map_err(to_js_error)?.into_iter();
+        let out = js_sys::Array::new();
+        for slot in outcomes {
+            out.push(&if slot.is_undefined() {
+                match results.next().expect("one result per parsed call") {
+                    Ok(v) => outcome("value", &response_to_js(&v)?),
+                    Err(e) => outcome("error", &to_js_error(e)),
+                }
+            } else {
+                slot
+            });
+        }
+        Ok(out)
     }
 
     /// Runs one operation by tool name (`store`, `traverse`, …) with snake_case options;

@@ -1,15 +1,16 @@
-// Where a memory's engine runs: on this thread ('memory'), or in a dedicated Worker
-// holding an OPFS database ('opfs'). Both answer the same four requests.
+// Where a memory's engine runs: on this thread ('memory'), or in the dedicated Worker of
+// the tab holding an OPFS database ('opfs'). Both answer the same five requests.
 
 import { Memory } from './associative_memory.js';
 import { memoryError } from './errors.js';
-import { lockName, RpcClient } from './rpc.js';
-import type { WorkerApi } from './worker.js';
+import { SharedOpfs } from './share.js';
 
 export interface Backend {
   call(tool: string, options: object): Promise<unknown>;
   exportBytes(): Promise<Uint8Array>;
   importBytes(bytes: Uint8Array): Promise<void>;
+  /** `PRAGMA integrity_check`: [] when the database is sound, else the problems found. */
+  check(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -21,11 +22,15 @@ export function localBackend(clock?: () => number): Backend {
     call: async (tool, options) => opened().call(tool, options),
     exportBytes: async () => opened().export(),
     importBytes: async (bytes) => opened().import(bytes),
+    check: async () => opened().integrityCheck(),
     close: async () => { memory?.free(); memory = null; },
   };
 }
 
-/** The engine in a new dedicated Worker, on the OPFS database `name`. */
+/**
+ * The OPFS database `name`, held by a dedicated Worker of whichever tab holds the memory
+ * (this one, if no other does; share.ts).
+ */
 export async function opfsBackend(name: string, clock?: () => number): Promise<Backend> {
   if (typeof Worker !== 'function' || typeof navigator === 'undefined' || !navigator.storage?.getDirectory) {
     throw memoryError('opfs_unavailable', "storage 'opfs' needs a browser with the Origin Private File System and Workers; use storage 'memory' here");
@@ -33,32 +38,14 @@ export async function opfsBackend(name: string, clock?: () => number): Promise<B
   if (!globalThis.isSecureContext) {
     throw memoryError('opfs_unavailable', "storage 'opfs' needs a secure context (https:, or http://localhost)");
   }
-  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `associative-memory:${name}` });
-  const rpc = new RpcClient<WorkerApi>(worker);
+  if (!navigator.locks) throw memoryError('opfs_unavailable', 'OPFS storage needs the Web Locks API, which this browser lacks');
+  const shared = await SharedOpfs.open(name);
   const now = () => clock?.();
-  try {
-    await rpc.call('open', [name, now()]);
-  } catch (e) {
-    rpc.fail(memoryError('closed', 'this memory failed to open'));
-    throw e;
-  }
-  // A worker that ends without an `error` event (it closed itself, say) answers nothing
-  // more; its lock coming free is the sign, and every pending call rejects then.
-  const closing = new AbortController();
-  navigator.locks.request(lockName(name), { signal: closing.signal }, () => {
-    rpc.fail(memoryError('worker_crashed', "the memory's worker ended (it closed or was stopped)"));
-  }).catch(() => { /* aborted by close(): the worker lets go of the lock then */ });
   return {
-    call: (tool, options) => rpc.call('call', [tool, options, now()]),
-    exportBytes: () => rpc.call('export', []),
-    importBytes: (bytes) => rpc.call('import', [bytes, now()]),
-    close: async () => {
-      closing.abort();
-      try {
-        await rpc.call('close', []);
-      } finally {
-        rpc.fail(memoryError('closed', 'this memory is closed'));
-      }
-    },
+    call: (tool, options) => shared.request('call', [tool, options, now()]),
+    exportBytes: () => shared.request('export', []) as Promise<Uint8Array>,
+    importBytes: (bytes) => shared.request('import', [bytes, now()]) as Promise<void>,
+    check: () => shared.request('check', []) as Promise<string[]>,
+    close: () => shared.close(),
   };
 }

@@ -28,7 +28,11 @@ export interface OpenOptions {
    * unavailable, open fails with code `opfs_unavailable`.
    */
   storage?: 'memory' | 'opfs';
-  /** The OPFS memory's name (1–64 of `A–Z a–z 0–9 . _ -`), default `'default'`. One page or worker at a time may hold it. */
+  /**
+   * The OPFS memory's name (1–64 of `A–Z a–z 0–9 . _ -`), default `'default'`. Every tab
+   * may open it: one holds it (its worker), the others' calls go to that worker, and
+   * another takes over when it closes.
+   */
   name?: string;
   /** The time in epoch milliseconds, for every write's stamp; default `Date.now`. */
   clock?: () => number;
@@ -74,7 +78,8 @@ export function init(source?: WasmSource): Promise<void> {
  * await bot.store({ content: 'Kaito maintains the ledger.' });
  * ```
  * @throws `AssociativeMemoryError` with code `opfs_unavailable` (no OPFS here),
- * `already_open` (another tab or worker holds this OPFS memory) or `invalid_value`.
+ * `already_open` (another tab holds this OPFS memory and cannot share it: no
+ * BroadcastChannel here, or another version of this package) or `invalid_value`.
  */
 export async function openMemory(options: OpenOptions = {}): Promise<AssociativeMemory> {
   const { storage = 'memory', name = 'default', clock, embed } = options;
@@ -166,6 +171,16 @@ export class AssociativeMemory {
   /** Replaces this memory's content with bytes from `export`; bad bytes change nothing (code `not_a_memory`). */
   import(bytes: Uint8Array): Promise<void> {
     return this.#closed ? Promise.reject(memoryError('closed', 'this memory is closed')) : this.#backend.importBytes(bytes);
+  }
+
+  /**
+   * SQLite's `PRAGMA integrity_check` over the whole database (it reads every page):
+   * `{ ok: true, problems: [] }` when it is sound. For checking a memory after a crash.
+   */
+  async check(): Promise<{ ok: boolean; problems: string[] }> {
+    if (this.#closed) throw memoryError('closed', 'this memory is closed');
+    const problems = await this.#backend.check();
+    return { ok: problems.length === 0, problems };
   }
 
   /** A handle whose every call carries `agentId` and `scope`, so none can be forgotten. */

@@ -1,8 +1,9 @@
-// The one channel between the main thread and the OPFS worker: requests carry ids,
-// replies carry the value or a structured error, and a worker that dies rejects every
-// pending call instead of leaving it hanging.
+// The channels to the OPFS worker: from the tab that started it, a postMessage RPC
+// (requests carry ids, replies the value or a structured error, and a worker that dies
+// rejects every pending call instead of leaving it hanging); from the other tabs using the
+// same memory, a BroadcastChannel the worker also listens on (share.ts).
 
-import { errorFromData, errorToData, memoryError, type ErrorData } from './errors.js';
+import { errorFromData, memoryError, type ErrorData } from './errors.js';
 
 /**
  * The Web Lock the OPFS worker holds while it has memory `name` open. It is let go when the
@@ -12,6 +13,46 @@ import { errorFromData, errorToData, memoryError, type ErrorData } from './error
 export function lockName(name: string): string {
   return `associative-memory:${name}`;
 }
+
+/**
+ * The Web Lock that elects the tab holding memory `name`: the first to take it starts the
+ * worker, the others use that worker over the BroadcastChannel until it is let go.
+ */
+export function holderLockName(name: string): string {
+  return `associative-memory-holder:${name}`;
+}
+
+/**
+ * The lock the worker of holder `holder` keeps while it serves memory `name`: another tab
+ * learns that this holder is gone (closed, crashed, its tab closed) when it is granted it.
+ */
+export function holderIdLockName(name: string, holder: string): string {
+  return `associative-memory-holder:${name}:${holder}`;
+}
+
+/** The BroadcastChannel between the holder's worker and the other tabs using memory `name`. */
+export function channelName(name: string): string {
+  return `associative-memory:${name}`;
+}
+
+/** The version of the BroadcastChannel messages; a holder speaking another is not shared with. */
+export const PROTOCOL = 1;
+
+/** The messages on the BroadcastChannel (`v` is always PROTOCOL). */
+export type ShareMessage =
+  /** A tab asks the holder to announce itself. */
+  | { kind: 'hello'; v: number }
+  /** The worker of `holder` is open and takes requests addressed to it. */
+  | { kind: 'ready'; v: number; holder: string }
+  /** Request `id` of tab `client` for holder `holder`: a worker method with its arguments. */
+  | { kind: 'request'; v: number; holder: string; client: string; id: number; method: string; args: unknown[] }
+  /** The reply to request `id` of tab `client`. */
+  | ({ kind: 'reply'; v: number; holder: string; client: string } & RpcReply)
+  /**
+   * Holder `holder` closed: it answered every request it took before this message, and
+   * takes none after it; a request without a reply was not run.
+   */
+  | { kind: 'gone'; v: number; holder: string };
 
 /** A request: `method` of the worker's handlers, with its arguments. */
 export interface RpcRequest { id: number; method: string; args: unknown[] }
@@ -59,6 +100,11 @@ export class RpcClient<Api extends Record<string, (...args: never[]) => unknown>
     });
   }
 
+  /** Why this client stopped (the first error given to `fail`), or null while it works. */
+  get error(): Error | null {
+    return this.#dead;
+  }
+
   /** Ends the worker; pending and later calls reject with `error`. */
   fail(error: Error): void {
     if (this.#dead) return;
@@ -67,22 +113,4 @@ export class RpcClient<Api extends Record<string, (...args: never[]) => unknown>
     for (const { reject } of this.#pending.values()) reject(error);
     this.#pending.clear();
   }
-}
-
-/** The worker's side: answers each request with its handler's result, in arrival order. */
-export function serve(scope: { addEventListener(type: 'message', l: (e: MessageEvent<RpcRequest>) => void): void; postMessage(m: unknown, t?: Transferable[]): void },
-  handlers: Record<string, (...args: never[]) => unknown>): void {
-  let queue: Promise<unknown> = Promise.resolve();
-  scope.addEventListener('message', ({ data: { id, method, args } }) => {
-    queue = queue.then(async () => {
-      try {
-        const handler = handlers[method];
-        if (!handler) throw memoryError('unknown_tool', `the worker has no method ${JSON.stringify(method)}`);
-        const value = await (handler as (...a: unknown[]) => unknown)(...args);
-        scope.postMessage({ id, ok: true, value } satisfies RpcReply, value instanceof Uint8Array ? [value.buffer] : []);
-      } catch (e) {
-        scope.postMessage({ id, ok: false, error: errorToData(e) } satisfies RpcReply);
-      }
-    });
-  });
 }

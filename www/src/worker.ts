@@ -1,52 +1,99 @@
-// The dedicated Worker behind `openMemory({ storage: 'opfs' })`: it takes the Web Lock
-// named for the memory, installs the OPFS SyncAccessHandle pool VFS, holds the database
-// and answers the main thread's requests (rpc.ts). It is started by backend.ts; a page
-// never talks to it directly.
+// The dedicated Worker behind `openMemory({ storage: 'opfs' })` in the tab that holds the
+// memory (share.ts elects it): it takes the Web Locks named for the memory, installs the
+// OPFS SyncAccessHandle pool VFS, holds the database, and answers requests from its tab
+// (postMessage, rpc.ts) and from the other tabs using the memory (the BroadcastChannel).
+//
+// Group commit: requests are queued, and the `call`s that queued up while the worker was
+// busy run together in one transaction (`Memory.callGroup`), committed once; each is
+// answered only after that commit. The database is in WAL mode with `synchronous = NORMAL`
+// (see `Memory.openOpfs`), and a checkpoint runs about a second after writes, which makes
+// them survive a power loss too (README.md, "Durability").
 
 import initWasm, { Memory } from './associative_memory.js';
-import { memoryError } from './errors.js';
-import { lockName, serve } from './rpc.js';
+import { errorToData, memoryError, type ErrorData } from './errors.js';
+import { channelName, holderIdLockName, lockName, PROTOCOL, type RpcRequest, type ShareMessage } from './rpc.js';
+
+/** Tools that write; after them a checkpoint is scheduled. */
+const WRITES = new Set(['store', 'archive_episode', 'declare_associations', 'delete_memory', 'delete_episode', 'delete_entity']);
+/** How long after a write its checkpoint (the flush that makes it survive a power loss) runs at most. */
+const CHECKPOINT_AFTER_MS = 1000;
+/** At most this many calls share one transaction, so one group's replies are not held back for long. */
+const MAX_GROUP = 256;
+/** What the other tabs may ask of this worker (opening and closing stay with its own tab). */
+const SHARED_METHODS = new Set(['call', 'export', 'import', 'check']);
 
 let memory: Memory | null = null;
-let releaseLock: (() => void) | null = null;
-/** The main thread's clock reading sent with each call, when it has a clock. */
+let locks: (() => void)[] = [];
+let channel: BroadcastChannel | null = null;
+let holder = '';
+/** Set once `close` is queued: later requests from other tabs are not taken (they resend them to the next holder). */
+let closing = false;
+let checkpointTimer: ReturnType<typeof setTimeout> | null = null;
+/** The clock reading sent with the request being run, when its caller has a clock. */
 let now: number | undefined;
 const clock = () => now ?? Date.now();
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: ErrorData };
+interface Job { method: string; args: unknown[]; reply(outcome: Outcome, transfer?: Transferable[]): void }
 
 function opened(): Memory {
   if (!memory) throw memoryError('closed', 'this memory is closed');
   return memory;
 }
 
-/** Holds the lock `name` until close, or fails at once if anyone else holds it. */
-function lock(name: string): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    navigator.locks.request(name, { ifAvailable: true }, (held) => {
-      if (!held) return resolve(false);
-      resolve(true);
-      return new Promise<void>((release) => { releaseLock = release; });
+/** Takes lock `name`, waiting for it, and keeps it until `close` (or until this worker ends). */
+function hold(name: string): Promise<void> {
+  return new Promise((granted, reject) => {
+    navigator.locks.request(name, () => {
+      granted();
+      return new Promise<void>((release) => { locks.push(release); });
     }).catch(reject);
   });
 }
 
+/**
+ * Opens the pool, retrying while it is busy: when the previous holder's tab was closed, its
+ * worker's Web Lock can come free a moment before its `SyncAccessHandle`s are let go.
+ */
+async function openPool(name: string): Promise<Memory> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await Memory.openOpfs(name, clock);
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'opfs' || attempt >= 12) throw e;
+      await new Promise((r) => { setTimeout(r, Math.min(50 * 2 ** attempt, 1000)); });
+    }
+  }
+}
+
+function scheduleCheckpoint(): void {
+  checkpointTimer ??= setTimeout(() => {
+    checkpointTimer = null;
+    enqueue({ method: 'checkpoint', args: [], reply: () => {} });
+  }, CHECKPOINT_AFTER_MS);
+}
+
 export const handlers = {
-  async open(name: string, time?: number): Promise<void> {
+  /** Waits for the memory's locks, opens it, then serves the other tabs as holder `id`. */
+  async open(name: string, time: number | undefined, id: string): Promise<void> {
     now = time;
     if (!navigator.locks) throw memoryError('opfs_unavailable', 'OPFS storage needs the Web Locks API, which this browser lacks');
-    if (!(await lock(lockName(name)))) {
-      throw memoryError('already_open', `the memory ${JSON.stringify(name)} is open in another tab or worker; close it there first`, 'name');
-    }
+    // The previous holder's worker keeps this lock until its database is closed.
+    await hold(lockName(name));
+    await hold(holderIdLockName(name, id));
     try {
       await initWasm();
-      memory = await Memory.openOpfs(name, clock);
+      memory = await openPool(name);
     } catch (e) {
-      releaseLock?.();
+      for (const release of locks.splice(0)) release();
       throw e;
     }
-  },
-  call(tool: string, options: object, time?: number): unknown {
-    now = time;
-    return opened().call(tool, options);
+    holder = id;
+    if (typeof BroadcastChannel === 'function') {
+      channel = new BroadcastChannel(channelName(name));
+      channel.onmessage = ({ data }: MessageEvent<ShareMessage>) => fromTab(data);
+      announce();
+    }
   },
   export(): Uint8Array {
     return opened().export();
@@ -55,13 +102,110 @@ export const handlers = {
     now = time;
     opened().import(bytes);
   },
+  /** `PRAGMA integrity_check`: [] when the database is sound. */
+  check(): string[] {
+    return opened().integrityCheck();
+  },
+  checkpoint(): void {
+    memory?.checkpoint();
+  },
+  /** Closes the database (SQLite checkpoints and flushes it), tells the other tabs, lets go of the locks. */
   close(): void {
+    if (checkpointTimer) clearTimeout(checkpointTimer);
+    checkpointTimer = null;
     memory?.free();
     memory = null;
-    releaseLock?.();
-    releaseLock = null;
+    channel?.postMessage({ kind: 'gone', v: PROTOCOL, holder } satisfies ShareMessage);
+    channel?.close();
+    channel = null;
+    for (const release of locks.splice(0)) release();
   },
 };
-export type WorkerApi = typeof handlers;
+export type WorkerApi = typeof handlers & { call(tool: string, options: object, time?: number): unknown };
 
-serve(self as unknown as Parameters<typeof serve>[0], handlers);
+function announce(): void {
+  channel?.postMessage({ kind: 'ready', v: PROTOCOL, holder } satisfies ShareMessage);
+}
+
+function fromTab(message: ShareMessage): void {
+  if (message.v !== PROTOCOL || closing) return;
+  if (message.kind === 'hello') announce();
+  if (message.kind !== 'request' || message.holder !== holder || !SHARED_METHODS.has(message.method)) return;
+  const { client, id } = message;
+  enqueue({
+    method: message.method,
+    args: message.args,
+    reply: (outcome) => channel?.postMessage({ kind: 'reply', v: PROTOCOL, holder, client, id, ...outcome } as ShareMessage),
+  });
+}
+
+// The queue. A job is run when the worker gets to it; a run of `call`s is one group.
+const jobs: Job[] = [];
+let running = false;
+let ticking = false;
+/**
+ * Wakes the queue with a message to itself: it is delivered after the messages that arrived
+ * while the worker was busy, so those are all queued, and grouped, by then.
+ */
+const tick = new MessageChannel();
+tick.port1.onmessage = () => { ticking = false; void drain(); };
+
+function enqueue(job: Job): void {
+  jobs.push(job);
+  if (!ticking && !running) {
+    ticking = true;
+    tick.port2.postMessage(null);
+  }
+}
+
+async function drain(): Promise<void> {
+  if (running) return;
+  running = true;
+  try {
+    if (jobs[0]?.method === 'call') {
+      let n = 1;
+      while (n < jobs.length && n < MAX_GROUP && jobs[n].method === 'call') n++;
+      runGroup(jobs.splice(0, n));
+    } else if (jobs.length) {
+      await runOne(jobs.shift()!);
+    }
+  } finally {
+    running = false;
+    if (jobs.length && !ticking) {
+      ticking = true;
+      tick.port2.postMessage(null);
+    }
+  }
+}
+
+function runGroup(group: Job[]): void {
+  let outcomes: ({ value: unknown } | { error: unknown })[];
+  try {
+    outcomes = opened().callGroup(group.map(({ args: [tool, options, time] }) => [tool as string, options as object, time as number | undefined]));
+  } catch (e) {
+    for (const job of group) job.reply({ ok: false, error: errorToData(e) });
+    return;
+  }
+  group.forEach((job, i) => {
+    const outcome = outcomes[i];
+    job.reply('error' in outcome ? { ok: false, error: errorToData(outcome.error) } : { ok: true, value: outcome.value });
+  });
+  if (group.some(({ args: [tool] }) => WRITES.has(tool as string))) scheduleCheckpoint();
+}
+
+async function runOne(job: Job): Promise<void> {
+  try {
+    const handler = (handlers as Record<string, (...a: unknown[]) => unknown>)[job.method];
+    if (!handler) throw memoryError('unknown_tool', `the worker has no method ${JSON.stringify(job.method)}`);
+    const value = await handler(...job.args);
+    job.reply({ ok: true, value }, value instanceof Uint8Array ? [value.buffer] : []);
+  } catch (e) {
+    job.reply({ ok: false, error: errorToData(e) });
+  }
+}
+
+// Requests from the tab that started this worker.
+self.addEventListener('message', ({ data: { id, method, args } }: MessageEvent<RpcRequest>) => {
+  if (method === 'close') closing = true;
+  enqueue({ method, args, reply: (outcome, transfer = []) => self.postMessage({ id, ...outcome }, { transfer }) });
+});

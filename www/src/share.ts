@@ -1,0 +1,285 @@
+// One OPFS memory, used from every tab (or worker) of an origin that opens it. The OPFS
+// pool is exclusive to one worker, so one tab holds the memory: a Web Lock elects it, it
+// starts the worker, and the others send their calls to that worker over a BroadcastChannel.
+// When the holder goes (its tab closes, its memory is closed, its worker dies), the next
+// tab in the lock's queue takes the lock, starts a worker and reopens the memory, and the
+// others carry on with it.
+//
+// No call vanishes. A call the holder did not take before it went is sent again to the
+// next holder. A call it took is answered, unless the holder died before answering: then a
+// read is sent again, and a write rejects with `worker_crashed` (it may or may not have
+// been committed; nothing tells which).
+
+import { errorFromData, memoryError } from './errors.js';
+import {
+  channelName, holderIdLockName, holderLockName, PROTOCOL, RpcClient, type ShareMessage,
+} from './rpc.js';
+import type { WorkerApi } from './worker.js';
+
+/** Tools that only read: safe to send again to the next holder when one died holding them. */
+const READS = new Set(['recall', 'reconstruct', 'traverse', 'get_contents', 'list_entities']);
+
+interface Entry {
+  id: number;
+  method: 'call' | 'export' | 'import' | 'check';
+  args: unknown[];
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  /** The holder it was sent to (this tab's own worker included), or null while unsent. */
+  sentTo: string | null;
+}
+
+type Target =
+  | { kind: 'local'; holder: string; rpc: RpcClient<WorkerApi>; watch: AbortController }
+  | { kind: 'remote'; holder: string };
+
+/** Calls into an OPFS memory through whichever tab holds it, this one included. */
+export class SharedOpfs {
+  readonly #name: string;
+  readonly #client = crypto.randomUUID();
+  /** Null where BroadcastChannel is missing: then a memory held elsewhere cannot be shared. */
+  readonly #channel: BroadcastChannel | null;
+  readonly #entries = new Map<number, Entry>();
+  #next = 1;
+  #target: Target | null = null;
+  #dead: Error | null = null;
+  #closing = false;
+  /** Aborts this tab's place in the holder lock's queue. */
+  readonly #election = new AbortController();
+  /** Aborts the watches on other tabs' holders (their lock requests), when this tab stops. */
+  readonly #watches = new AbortController();
+  /** Lets go of the holder lock, while this tab holds it. */
+  #release: (() => void) | null = null;
+  /** Settles when this tab first can make calls (a holder answered, or its own worker opened). */
+  readonly #ready: Promise<void>;
+  #readyDone!: (error?: Error) => void;
+  /** Every holder this tab has learnt is gone: their late messages are ignored. */
+  readonly #gone = new Set<string>();
+  /** The holder id of this tab's own worker, once it starts one: its broadcasts are not for this tab. */
+  #own: string | null = null;
+
+  private constructor(name: string) {
+    this.#name = name;
+    this.#ready = new Promise<void>((resolve, reject) => {
+      this.#readyDone = (error) => (error ? reject(error) : resolve());
+    });
+    this.#ready.catch(() => { /* handled by open() */ });
+    this.#channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(channelName(name)) : null;
+    if (this.#channel) this.#channel.onmessage = ({ data }: MessageEvent<ShareMessage>) => this.#fromChannel(data);
+  }
+
+  /**
+   * Opens memory `name`: holds it if no tab does, else uses the holder's worker.
+   * @throws the holder's open error when this tab holds it and opening fails.
+   */
+  static async open(name: string): Promise<SharedOpfs> {
+    const shared = new SharedOpfs(name);
+    const held = await new Promise<boolean>((resolve, reject) => {
+      navigator.locks.request(holderLockName(name), { ifAvailable: true }, (lock) => {
+        resolve(lock !== null);
+        return lock ? shared.#hold() : undefined;
+      }).catch(reject);
+    });
+    if (!held && !shared.#channel) {
+      shared.#shut();
+      throw memoryError('already_open', `the memory ${JSON.stringify(name)} is open in another tab or worker, and this browser has no BroadcastChannel to share it; close it there first`, 'name');
+    }
+    if (!held) {
+      // Another tab holds it: ask it to announce itself, and wait in line to take over.
+      shared.#channel!.postMessage({ kind: 'hello', v: PROTOCOL } satisfies ShareMessage);
+      navigator.locks.request(holderLockName(name), { signal: shared.#election.signal }, () => shared.#hold())
+        .catch(() => { /* aborted by close() */ });
+    }
+    try {
+      await shared.#ready;
+    } catch (e) {
+      shared.#shut();
+      throw e;
+    }
+    return shared;
+  }
+
+  /** Whether this tab's own worker holds the memory now. */
+  get holding(): boolean {
+    return this.#target?.kind === 'local';
+  }
+
+  /** Runs worker method `method` wherever the memory is held. */
+  request(method: Entry['method'], args: unknown[]): Promise<unknown> {
+    if (this.#dead) return Promise.reject(this.#dead);
+    if (this.#closing) return Promise.reject(memoryError('closed', 'this memory is closed'));
+    return new Promise((resolve, reject) => {
+      const entry: Entry = { id: this.#next++, method, args, resolve, reject, sentTo: null };
+      this.#entries.set(entry.id, entry);
+      this.#send(entry);
+    });
+  }
+
+  /**
+   * Closes this tab's use of the memory once its calls are answered. The holder closes its
+   * worker, and the next tab in line takes over.
+   */
+  async close(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    this.#election.abort();
+    const target = this.#target;
+    if (target?.kind === 'local') {
+      target.watch.abort();
+      try {
+        // Queued after this tab's calls, which the worker answers first.
+        await target.rpc.call('close', []);
+      } finally {
+        target.rpc.fail(memoryError('closed', 'this memory is closed'));
+        this.#target = null;
+        this.#shut();
+      }
+      return;
+    }
+    // A calling tab: its sent calls are answered (or sent again and answered) first.
+    this.#rejectUnsent(memoryError('closed', 'this memory was closed before a tab holding it could take the call'));
+    await Promise.allSettled([...this.#entries.values()].map((e) => new Promise<void>((done) => {
+      const { resolve, reject } = e;
+      e.resolve = (v) => { resolve(v); done(); };
+      e.reject = (err) => { reject(err); done(); };
+    })));
+    this.#shut();
+  }
+
+  /** Holds the memory: starts a worker, opens it there. Resolves when this tab lets go of it. */
+  #hold(): Promise<void> {
+    return new Promise<void>((release) => {
+      this.#release = release;
+      if (this.#closing || this.#dead) return release();
+      this.#startWorker().catch((e: Error) => {
+        this.#readyDone(e);
+        this.#fail(e);
+      });
+    });
+  }
+
+  async #startWorker(): Promise<void> {
+    const holder = crypto.randomUUID();
+    this.#own = holder;
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `associative-memory:${this.#name}` });
+    const rpc = new RpcClient<WorkerApi>(worker);
+    try {
+      await rpc.call('open', [this.#name, undefined, holder]);
+    } catch (e) {
+      rpc.fail(memoryError('closed', 'this memory failed to open'));
+      throw e;
+    }
+    // A worker that ends without an `error` event (it closed itself, say) answers nothing
+    // more; its lock coming free is the sign, and every pending call rejects then.
+    const watch = new AbortController();
+    navigator.locks.request(holderIdLockName(this.#name, holder), { signal: watch.signal }, () => {
+      rpc.fail(memoryError('worker_crashed', "the memory's worker ended (it closed or was stopped)"));
+      this.#fail(rpc.error!);
+    }).catch(() => { /* aborted by close() */ });
+    this.#target = { kind: 'local', holder, rpc, watch };
+    this.#readyDone();
+    this.#flush();
+  }
+
+  #send(entry: Entry): void {
+    const target = this.#target;
+    if (!target) return;
+    entry.sentTo = target.holder;
+    if (target.kind === 'local') {
+      target.rpc.call(entry.method, entry.args as never).then(
+        (value) => this.#settle(entry, { ok: true, value }),
+        (error: Error) => this.#settle(entry, { ok: false, error }),
+      );
+    } else {
+      this.#channel?.postMessage({
+        kind: 'request', v: PROTOCOL, holder: target.holder, client: this.#client, id: entry.id, method: entry.method, args: entry.args,
+      } satisfies ShareMessage);
+    }
+  }
+
+  #settle(entry: Entry, outcome: { ok: true; value: unknown } | { ok: false; error: Error }): void {
+    if (this.#entries.get(entry.id) !== entry) return;
+    this.#entries.delete(entry.id);
+    if (outcome.ok) entry.resolve(outcome.value);
+    else entry.reject(outcome.error);
+  }
+
+  /** Sends every unsent call, in the order they were made. */
+  #flush(): void {
+    for (const entry of this.#entries.values()) if (entry.sentTo === null) this.#send(entry);
+  }
+
+  #fromChannel(message: ShareMessage): void {
+    if (message.v !== PROTOCOL) {
+      if ((message as { kind?: string }).kind === 'ready') {
+        this.#readyDone(memoryError('already_open', `the memory ${JSON.stringify(this.#name)} is held by a tab running another version of associative-memory; close it there first`, 'name'));
+      }
+      return;
+    }
+    if (message.kind === 'hello' || message.kind === 'request') return;
+    if (this.#gone.has(message.holder) || message.holder === this.#own) return;
+    if (message.kind === 'ready') {
+      if (this.#target?.holder === message.holder || this.#target?.kind === 'local') return;
+      const { holder } = message;
+      this.#target = { kind: 'remote', holder };
+      // Granted once holder's worker is gone, however it went.
+      navigator.locks.request(holderIdLockName(this.#name, holder), { mode: 'shared', signal: this.#watches.signal }, () => this.#holderGone(holder, 'died'))
+        .catch(() => { /* no locks: nothing to watch */ });
+      this.#readyDone();
+      this.#flush();
+    } else if (message.kind === 'reply') {
+      if (message.client !== this.#client) return;
+      const entry = this.#entries.get(message.id);
+      if (!entry || entry.sentTo !== message.holder) return;
+      this.#settle(entry, message.ok ? { ok: true, value: message.value } : { ok: false, error: errorFromData(message.error) });
+    } else if (message.kind === 'gone') {
+      this.#holderGone(message.holder, 'closed');
+    }
+  }
+
+  /**
+   * Holder `holder` is gone. Closed: the calls it did not answer were not run, and are sent
+   * again to the next holder. Died: reads are sent again, writes reject.
+   */
+  #holderGone(holder: string, how: 'closed' | 'died'): void {
+    this.#gone.add(holder);
+    if (this.#dead) return;
+    if (this.#target?.holder === holder && this.#target.kind === 'remote') this.#target = null;
+    for (const entry of this.#entries.values()) {
+      if (entry.sentTo !== holder) continue;
+      const read = entry.method === 'check' || entry.method === 'export' || (entry.method === 'call' && READS.has(entry.args[0] as string));
+      if (how === 'closed' || read) {
+        entry.sentTo = null;
+      } else {
+        this.#settle(entry, {
+          ok: false,
+          error: memoryError('worker_crashed', "the tab holding this memory closed or crashed before answering; the write may or may not have been committed"),
+        });
+      }
+    }
+    if (this.#closing) this.#rejectUnsent(memoryError('closed', 'this memory was closed before a tab holding it could take the call'));
+    else if (this.#target) this.#flush();
+    else this.#channel?.postMessage({ kind: 'hello', v: PROTOCOL } satisfies ShareMessage);
+  }
+
+  #rejectUnsent(error: Error): void {
+    for (const entry of [...this.#entries.values()]) if (entry.sentTo === null) this.#settle(entry, { ok: false, error });
+  }
+
+  /** Stops for good: every call, pending or later, rejects with `error`. */
+  #fail(error: Error): void {
+    if (this.#dead) return;
+    this.#dead = error;
+    for (const entry of [...this.#entries.values()]) this.#settle(entry, { ok: false, error });
+    this.#shut();
+  }
+
+  #shut(): void {
+    this.#election.abort();
+    this.#watches.abort();
+    if (this.#target?.kind === 'local') this.#target.watch.abort();
+    this.#release?.();
+    this.#release = null;
+    this.#channel?.close();
+  }
+}

@@ -1,0 +1,166 @@
+// Every tab: the packed package in Chromium (a Vite build of consumer/driver), with two and
+// three pages opening the same OPFS memory. One holds it (its worker), the others' calls go
+// to that worker; the holder's page is closed, or its memory closed, in the middle of the
+// others' streams of stores, and another page takes over. Every call must settle — resolve,
+// or reject with `worker_crashed` when the holder died with it in hand — and every
+// acknowledged store must be in the memory afterwards. No page may log an error.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { build, preview } from 'vite';
+import { chromium } from 'playwright-core';
+import { CONSUMER } from './pack.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, offline, watch } from './harness.mjs';
+import { driverPage } from './crash.mjs';
+
+describe('one OPFS memory used from several tabs', () => {
+  let browser;
+  let context;
+  let server;
+  let url;
+  const problems = [];
+  const page = () => driverPage(context, url, (p) => watch(p, problems));
+
+  before(async () => {
+    const root = join(CONSUMER, 'driver');
+    await build({ root, logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true } });
+    server = await preview({ root, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1' } });
+    url = server.resolvedUrls.local[0];
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    context = await browser.newContext();
+    await offline(context, problems);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const open = (p, name) => p.evaluate(async (name) => { window.memory = await window.pkg.openMemory({ storage: 'opfs', name }); }, name);
+
+  /**
+   * Starts, in page `p`, a stream of `n` stores tagged `tag` (`inflight` at a time); returns
+   * a function that waits for its outcomes: [{k, id}] or [{k, code, message}] per store, or
+   * the string 'pending' for a store that did not settle within 20 s.
+   */
+  async function stream(p, tag, n, inflight = 3) {
+    await p.evaluate(({ tag, n, inflight }) => {
+      const bot = window.memory.agent('tabs');
+      window.streams ??= {};
+      window.streams[tag] = { acked: 0 };
+      const outcomes = [];
+      const run = async (k) => {
+        try {
+          const { id } = await bot.store({ content: `${tag} ${k}`, associations: { entities: [{ name: `${tag}-${k}` }] } });
+          outcomes[k] = { k, id };
+          window.streams[tag].acked++;
+        } catch (e) { outcomes[k] = { k, code: e.code, message: e.message }; }
+      };
+      window.streams[tag].done = (async () => {
+        const pending = new Set();
+        for (let k = 0; k < n; k++) {
+          const q = run(k).finally(() => pending.delete(q));
+          pending.add(q);
+          if (pending.size >= inflight) await Promise.race(pending);
+        }
+        await Promise.race([Promise.all(pending), new Promise((r) => { setTimeout(r, 20000); })]);
+        return Array.from({ length: n }, (_, k) => outcomes[k] ?? 'pending');
+      })();
+    }, { tag, n, inflight });
+    return () => p.evaluate((tag) => window.streams[tag].done, tag);
+  }
+  const acked = (p, tag, n) => p.waitForFunction(({ tag, n }) => window.streams[tag].acked >= n, { tag, n }, { timeout: 20000 });
+
+  /** Asserts that each outcome settled, and that every acknowledged store is in the memory (read from `p`). */
+  async function verify(p, outcomes, { rejections }) {
+    assert.ok(outcomes.every((o) => o !== 'pending'), `a call never settled: ${JSON.stringify(outcomes.filter((o) => o === 'pending').length)}`);
+    const failed = outcomes.filter((o) => o.code);
+    for (const o of failed) assert.equal(o.code, 'worker_crashed', JSON.stringify(o));
+    if (!rejections) assert.deepEqual(failed, []);
+    const ok = outcomes.filter((o) => o.id);
+    const contents = await p.evaluate(async (ids) => {
+      const bot = window.memory.agent('tabs');
+      const found = {};
+      for (let i = 0; i < ids.length; i += 20) {
+        const { items } = await bot.getContents({ refs: ids.slice(i, i + 20).map((id) => `mem:${id}`) });
+        for (const item of items) found[item.ref] = item.content;
+      }
+      return found;
+    }, ok.map((o) => o.id));
+    return { ok, failed, contents };
+  }
+
+  it('serves a second tab through the first, and hands over when the first tab is closed mid-stream', async () => {
+    const name = `two-${Date.now()}`;
+    const [a, b] = [await page(), await page()];
+    await open(a, name);
+    await open(b, name);
+    // The second tab writes, the first reads it: one database.
+    const { id } = await b.evaluate(() => window.memory.agent('tabs').store({ content: 'from the second tab' }));
+    assert.deepEqual(await a.evaluate((id) => window.memory.agent('tabs').getContents({ refs: [`mem:${id}`] }).then((r) => r.items.map((i) => i.content)), id),
+      ['from the second tab']);
+
+    const outcomes = await stream(b, 'b', 60);
+    await acked(b, 'b', 15);
+    await a.close(); // the holder's tab goes, its worker with it
+    const result = await verify(b, await outcomes(), { rejections: true });
+    for (const { k, id } of result.ok) assert.equal(result.contents[`mem:${id}`], `b ${k}`);
+    assert.ok(result.ok.length >= 57, `at most the in-flight writes may be lost to the crash: ${result.failed.length} failed`);
+    // The second tab holds it now, and goes on.
+    assert.deepEqual(await b.evaluate(async () => (await window.memory.check()).ok), true);
+    await b.evaluate(() => window.memory.close());
+    await b.close();
+    assert.deepEqual(problems, []);
+  });
+
+  it('with three tabs, survives the holder crashing and then the next one closing, losing nothing acknowledged', async () => {
+    const name = `three-${Date.now()}`;
+    const [a, b, c] = [await page(), await page(), await page()];
+    for (const p of [a, b, c]) await open(p, name);
+    const fromB = await stream(b, 'b', 80);
+    const fromC = await stream(c, 'c', 80);
+    await acked(b, 'b', 10);
+    await a.close(); // crash of the holder: its tab is gone
+    await acked(c, 'c', 40);
+    await acked(b, 'b', 40);
+    // B or C holds it now; the holder closes its memory (graceful): nothing of the other's may fail.
+    const holder = (await b.evaluate(() => window.workers.length)) > 0 ? b : c;
+    const other = holder === b ? c : b;
+    const otherOutcomes = holder === b ? fromC : fromB;
+    const holderOutcomes = holder === b ? fromB : fromC;
+    const holderTag = holder === b ? 'b' : 'c';
+    await holder.evaluate(async () => { await window.streams[Object.keys(window.streams)[0]].done; await window.memory.close(); });
+    const other_ = await verify(other, await otherOutcomes(), { rejections: true });
+    const beforeClose = await holderOutcomes();
+    assert.ok(beforeClose.every((o) => o !== 'pending'), holderTag);
+    for (const { k, id } of other_.ok) assert.equal(other_.contents[`mem:${id}`], `${holder === b ? 'c' : 'b'} ${k}`);
+    // The remaining tab holds the memory alone now: the closing holder's acknowledged stores are there.
+    const holderOk = beforeClose.filter((o) => o.id);
+    const seen = await other.evaluate(async (ids) => {
+      const bot = window.memory.agent('tabs');
+      const found = [];
+      for (let i = 0; i < ids.length; i += 20) found.push(...(await bot.getContents({ refs: ids.slice(i, i + 20).map((id) => `mem:${id}`) })).items.map((x) => x.content));
+      return found;
+    }, holderOk.map((o) => o.id));
+    assert.deepEqual(seen, holderOk.map((o) => `${holderTag} ${o.k}`));
+    assert.equal(await other.evaluate(async () => (await window.memory.check()).ok), true);
+    await other.evaluate(() => window.memory.close());
+    assert.deepEqual(problems, []);
+  });
+
+  it('sends the calls a closing holder did not take to the next holder: a graceful close fails nothing', async () => {
+    const name = `graceful-${Date.now()}`;
+    const [a, b] = [await page(), await page()];
+    await open(a, name);
+    await open(b, name);
+    const outcomes = await stream(b, 'g', 60, 6);
+    await acked(b, 'g', 10);
+    await a.evaluate(() => window.memory.close());
+    const result = await verify(b, await outcomes(), { rejections: false });
+    assert.equal(result.ok.length, 60);
+    for (const { k, id } of result.ok) assert.equal(result.contents[`mem:${id}`], `g ${k}`);
+    await b.evaluate(() => window.memory.close());
+    assert.deepEqual(problems, []);
+  });
+});
