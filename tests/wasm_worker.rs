@@ -39,22 +39,28 @@ async fn opfs_keeps_the_memory_and_its_graph_after_it_is_freed_and_reopened() {
     let name = fresh_name("reopen");
     let clock = Function::new_no_args("return Date.UTC(2026, 4, 10, 12)");
     let mut m = JsMemory::open_opfs(name.clone(), Some(clock)).await.unwrap();
-    m.store(js(json!({"agent_id": "a", "content": "きらりがミズアイを保守している。",
-        "associations": {"entities": [{"name": "MizEye", "aliases": ["ミズアイ"]}, {"name": "Kirari", "aliases": ["きらり"]}]}})))
-        .unwrap();
-    m.declare_associations(js(json!({"agent_id": "a", "anchor_ref": "mem:1",
-        "associations": {"relations": [{"subject": "きらり", "predicate": "maintains", "object": "MizEye"}]}})))
-        .unwrap();
-    let graph = rs(m.traverse(js(json!({"agent_id": "a", "entity": "ミズアイ", "max_hops": 1}))).unwrap());
+    m.call(
+        "store",
+        js(json!({"agent_id": "a", "content": "きらりがミズアイを保守している。",
+        "associations": {"entities": [{"name": "MizEye", "aliases": ["ミズアイ"]}, {"name": "Kirari", "aliases": ["きらり"]}]}})),
+    )
+    .unwrap();
+    m.call(
+        "declare_associations",
+        js(json!({"agent_id": "a", "anchor_ref": "mem:1",
+        "associations": {"relations": [{"subject": "きらり", "predicate": "maintains", "object": "MizEye"}]}})),
+    )
+    .unwrap();
+    let graph = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "ミズアイ", "max_hops": 1}))).unwrap());
     drop(m); // what `free()` does: closes the connection; the pool keeps the files
 
     // A new connection has an empty page cache: what it reads comes from the OPFS files.
     let mut m = JsMemory::open_opfs(name.clone(), None).await.unwrap();
-    let reread = rs(m.traverse(js(json!({"agent_id": "a", "entity": "ミズアイ", "max_hops": 1}))).unwrap());
+    let reread = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "ミズアイ", "max_hops": 1}))).unwrap());
     assert_eq!(reread, graph);
     assert_eq!(reread["entities"][0]["mentions"], json!(["mem:1"]));
     assert_eq!(reread["relations"][0]["declared_at"], "2026-05-10T12:00:00+00:00");
-    let contents = rs(m.get_contents(js(json!({"agent_id": "a", "refs": ["mem:1"]}))).unwrap());
+    let contents = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:1"]}))).unwrap());
     assert_eq!(contents["items"][0]["content"], "きらりがミズアイを保守している。");
     let listed =
         rs(run_js(&format!("{POOL_DIR} const names = []; for await (const [n] of dir.entries()) names.push(n); return names;"), &name)
@@ -66,13 +72,13 @@ async fn opfs_keeps_the_memory_and_its_graph_after_it_is_freed_and_reopened() {
 async fn opfs_refuses_a_second_open_in_this_worker_until_the_first_is_freed() {
     let name = fresh_name("twice");
     let mut first = JsMemory::open_opfs(name.clone(), None).await.unwrap();
-    first.store(js(json!({"agent_id": "a", "content": "first"}))).unwrap();
+    first.call("store", js(json!({"agent_id": "a", "content": "first"}))).unwrap();
     let Err(err) = JsMemory::open_opfs(name.clone(), None).await else { panic!("a second open of {name} in the same worker succeeded") };
     assert_eq!(code_and_field(&err), ("already_open".into(), "name".into()));
-    first.store(js(json!({"agent_id": "a", "content": "second"}))).unwrap();
+    first.call("store", js(json!({"agent_id": "a", "content": "second"}))).unwrap();
     drop(first);
     let mut again = JsMemory::open_opfs(name, None).await.unwrap();
-    let contents = rs(again.get_contents(js(json!({"agent_id": "a", "refs": ["mem:1", "mem:2"]}))).unwrap());
+    let contents = rs(again.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:1", "mem:2"]}))).unwrap());
     assert_eq!(contents["count"], 2);
 }
 
@@ -90,7 +96,7 @@ async fn opfs_reports_a_pool_held_elsewhere_with_code_opfs_and_opens_once_it_is_
     assert_eq!(code_and_field(&err), ("opfs".into(), JsValue::UNDEFINED));
     Function::from(get(&handle, "close")).call0(&handle).unwrap();
     let mut m = JsMemory::open_opfs(name, None).await.unwrap();
-    assert_eq!(rs(m.store(js(json!({"agent_id": "a", "content": "x"}))).unwrap())["id"], 1);
+    assert_eq!(rs(m.call("store", js(json!({"agent_id": "a", "content": "x"}))).unwrap())["id"], 1);
 }
 
 #[wasm_bindgen_test]
@@ -106,10 +112,10 @@ async fn opfs_names_outside_the_documented_alphabet_are_invalid_value() {
 async fn opfs_group_commits_without_a_flush_each_call_with_its_own_outcome_and_clock() {
     let name = fresh_name("group");
     let mut m = JsMemory::open_opfs(name.clone(), None).await.unwrap();
-    m.store(js(json!({"agent_id": "a", "content": "warm-up: creates the -wal file"}))).unwrap();
+    m.call("store", js(json!({"agent_id": "a", "content": "warm-up: creates the -wal file"}))).unwrap();
     m.checkpoint().unwrap();
     // The first commit after a checkpoint restarts the log, and SQLite syncs its new header.
-    m.store(js(json!({"agent_id": "a", "content": "restarts the log"}))).unwrap();
+    m.call("store", js(json!({"agent_id": "a", "content": "restarts the log"}))).unwrap();
     // Count flush() calls from here on (WAL with synchronous = NORMAL: a commit flushes nothing).
     run_js(
         "const p = FileSystemSyncAccessHandle.prototype; const f = p.flush; self.flushes = 0;
@@ -129,7 +135,7 @@ async fn opfs_group_commits_without_a_flush_each_call_with_its_own_outcome_and_c
     assert_eq!(out[2]["value"]["id"], 4, "{out}");
     assert_eq!(out[3]["value"]["count"], 2, "a read in the group sees its writes: {out}");
     assert_eq!(rs(run_js("return self.flushes;", &name).await), json!(0), "the group's commit flushed");
-    let listed = rs(m.list_entities(js(json!({"agent_id": "a"}))).unwrap());
+    let listed = rs(m.call("list_entities", js(json!({"agent_id": "a"}))).unwrap());
     assert_eq!(listed["entities"][0]["name"], "Uno");
     assert!(m.integrity_check().unwrap().is_empty());
     m.checkpoint().unwrap();
@@ -137,7 +143,7 @@ async fn opfs_group_commits_without_a_flush_each_call_with_its_own_outcome_and_c
     drop(m);
 
     let mut m = JsMemory::open_opfs(name, None).await.unwrap();
-    let contents = rs(m.get_contents(js(json!({"agent_id": "a", "refs": ["mem:3", "mem:4"]}))).unwrap());
+    let contents = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:3", "mem:4"]}))).unwrap());
     assert_eq!(contents["count"], 2);
     let stamped = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:3"]}))).unwrap());
     assert_eq!(stamped["items"][0]["timestamp"], "2026-05-10T12:00:00+00:00", "the call's own clock reading stamped it");

@@ -213,104 +213,13 @@ impl JsMemory {
         Ok(out)
     }
 
-    /// Runs one operation by tool name (`store`, `traverse`, …) with snake_case options;
-    /// the methods below are this, typed.
+    /// Runs one operation by tool name (`store`, `traverse`, …) with snake_case options:
+    /// the binding's one door (the package's typed methods are this, typed).
     #[wasm_bindgen(unchecked_return_type = "unknown")]
     pub fn call(&mut self, tool: &str, #[wasm_bindgen(unchecked_param_type = "object")] options: JsValue) -> Result<JsValue, JsValue> {
         let args = options_from_js(options)?;
         let out = self.inner.call(tool, &args).map_err(to_js_error)?;
         response_to_js(&out)
-    }
-
-    /// Stores a memory and the associations riding on it.
-    #[wasm_bindgen(unchecked_return_type = "StoreResponse")]
-    pub fn store(&mut self, #[wasm_bindgen(unchecked_param_type = "StoreOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-        self.call("store", options)
-    }
-
-    /// Archives an episode (a summarized conversation).
-    #[wasm_bindgen(js_name = archiveEpisode, unchecked_return_type = "EpisodeResponse")]
-    pub fn archive_episode(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "EpisodeOptions")] options: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        self.call("archive_episode", options)
-    }
-
-    /// Declares entities, aliases, mentions and relations, and retracts.
-    #[wasm_bindgen(js_name = declareAssociations, unchecked_return_type = "DeclareResponse")]
-    pub fn declare_associations(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "DeclareOptions")] options: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        self.call("declare_associations", options)
-    }
-
-    /// Retrieval: the memories and episodes that answer `query` (SPEC §4).
-    #[wasm_bindgen(unchecked_return_type = "RecallResponse")]
-    pub fn recall(&mut self, #[wasm_bindgen(unchecked_param_type = "RecallOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-        self.call("recall", options)
-    }
-
-    /// The graph reading of retrieval: items with their claims, newest first (design §3).
-    #[wasm_bindgen(unchecked_return_type = "ReconstructResponse")]
-    pub fn reconstruct(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "ReconstructOptions")] options: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        self.call("reconstruct", options)
-    }
-
-    /// An entity's neighbourhood: aliases, relations to the hop bound, reached entities
-    /// and the refs of records that mention each.
-    #[wasm_bindgen(unchecked_return_type = "TraverseResponse")]
-    pub fn traverse(&mut self, #[wasm_bindgen(unchecked_param_type = "TraverseOptions")] options: JsValue) -> Result<JsValue, JsValue> {
-        self.call("traverse", options)
-    }
-
-    /// Full records for `mem:<id>` / `ep:<id>` refs.
-    #[wasm_bindgen(js_name = getContents, unchecked_return_type = "GetContentsResponse")]
-    pub fn get_contents(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "GetContentsOptions")] options: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        self.call("get_contents", options)
-    }
-
-    /// Deletes a memory and every mention and relation that depends on it.
-    #[wasm_bindgen(js_name = deleteMemory, unchecked_return_type = "DeleteResponse")]
-    pub fn delete_memory(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "DeleteMemoryOptions")] options: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        self.call("delete_memory", options)
-    }
-
-    /// Deletes an episode and every mention and relation that depends on it.
-    #[wasm_bindgen(js_name = deleteEpisode, unchecked_return_type = "DeleteResponse")]
-    pub fn delete_episode(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "DeleteEpisodeOptions")] options: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        self.call("delete_episode", options)
-    }
-
-    /// Deletes an entity with its aliases, mentions and relations.
-    #[wasm_bindgen(js_name = deleteEntity, unchecked_return_type = "DeleteResponse")]
-    pub fn delete_entity(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "DeleteEntityOptions")] options: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        self.call("delete_entity", options)
-    }
-
-    /// A page of the agent's entities with alias, mention and relation counts.
-    #[wasm_bindgen(js_name = listEntities, unchecked_return_type = "ListEntitiesResponse")]
-    pub fn list_entities(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "ListEntitiesOptions")] options: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        self.call("list_entities", options)
     }
 
     /// The whole database as bytes, to save anywhere and load back with `import`.

@@ -51,50 +51,56 @@ fn names(t: &Value) -> Vec<String> {
 pub fn declare_traverse_retract_delete() {
     let clock = js_sys::Function::new_no_args("return Date.UTC(2026, 4, 10, 12)");
     let mut m = JsMemory::open_in_memory(Some(clock)).unwrap();
-    let stored = rs(m.store(js(json!({"agent_id": "a", "content": "きらりがミズアイを保守している。",
+    let stored = rs(m.call("store", js(json!({"agent_id": "a", "content": "きらりがミズアイを保守している。",
         "associations": {"entities": [{"name": "MizEye", "aliases": ["ミズアイ", "みずあい"]}, {"name": "Kirari", "aliases": ["きらり"]}]}}))).unwrap());
     assert_eq!(stored["id"], 1);
-    m.store(js(json!({"agent_id": "a", "content": "ミズアイはカメラ画像を使う。", "associations": {"entities": [{"name": "ミズアイ"}]}})))
-        .unwrap();
+    m.call(
+        "store",
+        js(json!({"agent_id": "a", "content": "ミズアイはカメラ画像を使う。", "associations": {"entities": [{"name": "ミズアイ"}]}})),
+    )
+    .unwrap();
 
     let declared = rs(m
-        .declare_associations(js(json!({"agent_id": "a", "anchor_ref": "mem:1",
+        .call(
+            "declare_associations",
+            js(json!({"agent_id": "a", "anchor_ref": "mem:1",
         "associations": {"relations": [{"subject": "きらり", "predicate": "Maintains", "object": "MizEye"},
-                                        {"subject": "MizEye", "predicate": "uses", "object": "カメラ"}]}})))
+                                        {"subject": "MizEye", "predicate": "uses", "object": "カメラ"}]}})),
+        )
         .unwrap());
     assert_eq!(declared["relations"], json!([1, 2]));
 
     // half-width katakana finds the entity declared in full-width
-    let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "ﾐｽﾞｱｲ", "max_hops": 1}))).unwrap());
+    let t = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "ﾐｽﾞｱｲ", "max_hops": 1}))).unwrap());
     assert_eq!(names(&t), vec!["MizEye", "Kirari", "カメラ"]);
     assert_eq!(t["entities"][0]["aliases"], json!(["みずあい", "ミズアイ"]));
     assert_eq!(t["entities"][0]["mentions"], json!(["mem:1", "mem:2"]));
     assert_eq!(t["relations"][0]["predicate"], "maintains");
     assert_eq!(t["relations"][0]["declared_at"], "2026-05-10T12:00:00+00:00");
 
-    let r = rs(m.declare_associations(js(json!({"agent_id": "a", "retract": {"relations": [1]}}))).unwrap());
+    let r = rs(m.call("declare_associations", js(json!({"agent_id": "a", "retract": {"relations": [1]}}))).unwrap());
     assert_eq!(r["retracted"], json!({"relations": 1, "mentions": 0}));
-    let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "みずあい"}))).unwrap());
+    let t = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "みずあい"}))).unwrap());
     assert_eq!(names(&t), vec!["MizEye", "カメラ"]);
 
-    rs(m.delete_memory(js(json!({"agent_id": "a", "memory_id": 1}))).unwrap());
-    let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "みずあい"}))).unwrap());
+    rs(m.call("delete_memory", js(json!({"agent_id": "a", "memory_id": 1}))).unwrap());
+    let t = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "みずあい"}))).unwrap());
     assert_eq!(names(&t), vec!["MizEye"], "the relation anchored on mem:1 went with it");
     assert_eq!(t["entities"][0]["mentions"], json!(["mem:2"]));
 
-    let contents = rs(m.get_contents(js(json!({"agent_id": "a", "refs": ["mem:1", "mem:2"]}))).unwrap());
+    let contents = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:1", "mem:2"]}))).unwrap());
     assert_eq!(contents["missing"], json!(["mem:1"]));
-    assert_eq!(rs(m.list_entities(js(json!({"agent_id": "a"}))).unwrap())["total"], 3);
+    assert_eq!(rs(m.call("list_entities", js(json!({"agent_id": "a"}))).unwrap())["total"], 3);
 }
 
 pub fn errors_are_js_errors_with_code_and_field() {
     let mut m = JsMemory::open_in_memory(None).unwrap();
-    let err = m.traverse(js(json!({"agent_id": "a", "entity": "x", "max_hops": 9}))).unwrap_err();
+    let err = m.call("traverse", js(json!({"agent_id": "a", "entity": "x", "max_hops": 9}))).unwrap_err();
     assert!(err.is_instance_of::<js_sys::Error>());
     assert_eq!(get(&err, "name"), "AssociativeMemoryError");
     assert_eq!(get(&err, "code"), "out_of_range");
     assert_eq!(get(&err, "field"), "max_hops");
-    let err = m.store(js(json!({"agent_id": "a"}))).unwrap_err();
+    let err = m.call("store", js(json!({"agent_id": "a"}))).unwrap_err();
     assert_eq!(get(&err, "code"), "missing_field");
     assert_eq!(get(&err, "field"), "content");
     let err = m.call("nope", JsValue::UNDEFINED).unwrap_err();
@@ -104,12 +110,15 @@ pub fn errors_are_js_errors_with_code_and_field() {
 
 pub fn export_import_round_trip() {
     let mut m = JsMemory::open_in_memory(None).unwrap();
-    m.store(js(json!({"agent_id": "a", "content": "保存", "associations": {"entities": [{"name": "東京", "aliases": ["Tokyo"]}]}})))
-        .unwrap();
+    m.call(
+        "store",
+        js(json!({"agent_id": "a", "content": "保存", "associations": {"entities": [{"name": "東京", "aliases": ["Tokyo"]}]}})),
+    )
+    .unwrap();
     let bytes = m.export_bytes().unwrap();
     let mut copy = JsMemory::open_in_memory(None).unwrap();
     copy.import_bytes(&bytes).unwrap();
-    let t = rs(copy.traverse(js(json!({"agent_id": "a", "entity": "tokyo"}))).unwrap());
+    let t = rs(copy.call("traverse", js(json!({"agent_id": "a", "entity": "tokyo"}))).unwrap());
     assert_eq!(t["entities"][0]["name"], "東京");
     let err = copy.import_bytes(b"garbage").unwrap_err();
     assert_eq!(get(&err, "code"), "not_a_memory");
@@ -140,7 +149,7 @@ pub fn page_sizes_agree_across_targets() {
     // wasm's SQLite defaults to 8192-byte pages, native to 4096: every memory fixes 4096, so
     // bytes exported natively import here and back; an image of another size imports too
     let mut m = JsMemory::open_in_memory(None).unwrap();
-    m.store(js(json!({"agent_id": "a", "content": "ページ", "associations": {"entities": [{"name": "東京"}]}}))).unwrap();
+    m.call("store", js(json!({"agent_id": "a", "content": "ページ", "associations": {"entities": [{"name": "東京"}]}}))).unwrap();
     assert_eq!(pages::page_size_of(&m.export_bytes().unwrap()), 4096);
     let mut odd = pages::memory_with_page_size(8192);
     odd.call("store", &json!({"agent_id": "a", "content": "8192", "associations": {"entities": [{"name": "東京", "aliases": ["Tokyo"]}]}}))
@@ -148,10 +157,11 @@ pub fn page_sizes_agree_across_targets() {
     let bytes = odd.export().unwrap();
     assert_eq!(pages::page_size_of(&bytes), 8192);
     m.import_bytes(&bytes).unwrap();
-    let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "tokyo"}))).unwrap());
+    let t = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "tokyo"}))).unwrap());
     assert_eq!(t["entities"][0]["mentions"], json!(["mem:1"]));
-    m.store(js(json!({"agent_id": "a", "content": "after the import", "associations": {"entities": [{"name": "Tokyo"}]}}))).unwrap();
-    let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "東京"}))).unwrap());
+    m.call("store", js(json!({"agent_id": "a", "content": "after the import", "associations": {"entities": [{"name": "Tokyo"}]}})))
+        .unwrap();
+    let t = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "東京"}))).unwrap());
     assert_eq!(t["entities"][0]["mentions"], json!(["mem:1", "mem:2"]));
 }
 
@@ -160,23 +170,28 @@ pub fn the_other_operations_have_bindings_too() {
     // its own method (the sequence above covers the rest)
     let clock = js_sys::Function::new_no_args("return Date.UTC(2026, 4, 10, 12)");
     let mut m = JsMemory::open_in_memory(Some(clock)).unwrap();
-    m.store(js(json!({"agent_id": "a", "content": "Atlas ships in March.", "associations": {"entities": [{"name": "Atlas"}],
-        "relations": [{"subject": "Atlas", "predicate": "owned_by", "object": "Priya"}]}})))
+    m.call(
+        "store",
+        js(json!({"agent_id": "a", "content": "Atlas ships in March.", "associations": {"entities": [{"name": "Atlas"}],
+        "relations": [{"subject": "Atlas", "predicate": "owned_by", "object": "Priya"}]}})),
+    )
+    .unwrap();
+    m.call("store", js(json!({"agent_id": "a", "content": "Priya moved to Lisbon.", "associations": {"entities": [{"name": "Priya"}]}})))
         .unwrap();
-    m.store(js(json!({"agent_id": "a", "content": "Priya moved to Lisbon.", "associations": {"entities": [{"name": "Priya"}]}}))).unwrap();
-    let ep = rs(m.archive_episode(js(json!({"agent_id": "a", "summary": "Atlas planning call", "keywords": "atlas march"}))).unwrap());
+    let ep =
+        rs(m.call("archive_episode", js(json!({"agent_id": "a", "summary": "Atlas planning call", "keywords": "atlas march"}))).unwrap());
     assert_eq!(ep["episode_id"], 1);
-    let recalled = rs(m.recall(js(json!({"agent_id": "a", "query": "Atlas"}))).unwrap());
+    let recalled = rs(m.call("recall", js(json!({"agent_id": "a", "query": "Atlas"}))).unwrap());
     let refs: Vec<&str> = recalled["messages"].as_array().unwrap().iter().map(|x| x["ref"].as_str().unwrap()).collect();
     assert_eq!(refs, ["mem:1", "ep:1"], "same score and time: memories first; {recalled}");
-    let r = rs(m.reconstruct(js(json!({"agent_id": "a", "query": "when does Atlas ship", "max_hops": 1}))).unwrap());
+    let r = rs(m.call("reconstruct", js(json!({"agent_id": "a", "query": "when does Atlas ship", "max_hops": 1}))).unwrap());
     let item = r["items"].as_array().unwrap().iter().find(|i| i["head_ref"] == "mem:1").unwrap();
     let walked = item["claims"].as_array().unwrap().iter().find(|c| c["ref"] == "mem:2").unwrap();
     assert_eq!(walked["why"], "relation:owned_by");
     assert_eq!((walked["hops"].clone(), walked["path"].clone(), walked["via_entity"].clone()), (json!(1), json!([1]), json!(2)));
-    assert_eq!(rs(m.delete_episode(js(json!({"agent_id": "a", "episode_id": 1}))).unwrap())["ok"], true);
-    assert_eq!(rs(m.recall(js(json!({"agent_id": "a", "query": "planning call"}))).unwrap())["messages"], json!([]));
-    rs(m.delete_entity(js(json!({"agent_id": "a", "entity_id": 2}))).unwrap());
-    let t = rs(m.traverse(js(json!({"agent_id": "a", "entity": "Atlas"}))).unwrap());
+    assert_eq!(rs(m.call("delete_episode", js(json!({"agent_id": "a", "episode_id": 1}))).unwrap())["ok"], true);
+    assert_eq!(rs(m.call("recall", js(json!({"agent_id": "a", "query": "planning call"}))).unwrap())["messages"], json!([]));
+    rs(m.call("delete_entity", js(json!({"agent_id": "a", "entity_id": 2}))).unwrap());
+    let t = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "Atlas"}))).unwrap());
     assert_eq!(names(&t), vec!["Atlas"], "Priya and the relation to her are gone");
 }
