@@ -36,6 +36,7 @@ mod bm25;
 mod clock;
 mod entities;
 mod error;
+mod import;
 mod memory;
 mod normalize;
 mod recall;
