@@ -81,7 +81,11 @@ fn unreadable(e: rusqlite::Error) -> Error {
 /// The image on a read-only connection that trusts nothing in it.
 fn open_image(bytes: &[u8]) -> Result<Connection> {
     if !bytes.starts_with(b"SQLite format 3\0") {
-        return Err(refuse(if bytes.is_empty() { "the bytes are empty".into() } else { "the bytes are not an SQLite database".to_string() }));
+        return Err(refuse(if bytes.is_empty() {
+            "the bytes are empty".into()
+        } else {
+            "the bytes are not an SQLite database".to_string()
+        }));
     }
     let mut conn = Connection::open_in_memory()?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
@@ -89,7 +93,8 @@ fn open_image(bytes: &[u8]) -> Result<Connection> {
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_VIEW, false)?;
     conn.pragma_update(None, "cell_size_check", true)?;
-    conn.deserialize_read_exact(MAIN_DB, bytes, bytes.len(), true).map_err(|e| refuse(format!("the bytes are not an SQLite image: {e}")))?;
+    conn.deserialize_read_exact(MAIN_DB, bytes, bytes.len(), true)
+        .map_err(|e| refuse(format!("the bytes are not an SQLite image: {e}")))?;
     conn.pragma_update(None, "query_only", true)?;
     let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(unreadable)?;
     if check != "ok" {
@@ -186,7 +191,11 @@ fn copy_rows(image: &Connection, fresh: &Connection) -> Result<()> {
                 _ => continue,
             };
             let nulls = if *not_null { "" } else { ", 'null'" };
-            let sql = format!("SELECT typeof({c}) FROM {t} WHERE typeof({c}) NOT IN ({allowed}{nulls}) LIMIT 1", c = ident(name), t = ident(table));
+            let sql = format!(
+                "SELECT typeof({c}) FROM {t} WHERE typeof({c}) NOT IN ({allowed}{nulls}) LIMIT 1",
+                c = ident(name),
+                t = ident(table)
+            );
             let bad: Option<String> = image.query_row(&sql, [], |r| r.get(0)).map(Some).or_else(none_if_empty).map_err(unreadable)?;
             if let Some(bad) = bad {
                 return Err(refuse(format!("`{table}.{name}` holds a value of type {bad} where ours holds {}", declared.to_lowercase())));
@@ -203,7 +212,8 @@ fn copy_rows(image: &Connection, fresh: &Connection) -> Result<()> {
         }
     }
     // The next id of each table as the image had it, when it is one our inserts allow.
-    let has_sequence: bool = image.query_row("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'", [], |r| r.get(0)).map_err(unreadable)?;
+    let has_sequence: bool =
+        image.query_row("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'", [], |r| r.get(0)).map_err(unreadable)?;
     if has_sequence {
         let mut stmt = image.prepare("SELECT name, seq FROM sqlite_sequence").map_err(unreadable)?;
         let sequences: Vec<(Value, Value)> =
@@ -334,7 +344,9 @@ fn check_invariants(conn: &Connection) -> Result<()> {
         while let Some(r) = rows.next()? {
             let (id, text, normalized): (i64, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
             if normalize(&text) != normalized || normalized.is_empty() {
-                return Err(refuse(format!("the {what} {text:?} (id {id}) is stored with a normalized form {normalized:?} that is not its own")));
+                return Err(refuse(format!(
+                    "the {what} {text:?} (id {id}) is stored with a normalized form {normalized:?} that is not its own"
+                )));
             }
         }
     }
