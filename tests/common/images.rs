@@ -83,6 +83,11 @@ pub fn cases() -> Vec<Case> {
         Case { name: "newer_user_version", craft: Sql("PRAGMA user_version = 99;"), outcome: Newer },
         Case { name: "negative_user_version", craft: Sql("PRAGMA user_version = -1;"), outcome: Refused("schema version -1") },
         Case { name: "no_user_version", craft: Sql("PRAGMA user_version = 0;"), outcome: Refused("without an associative-memory schema version") },
+        Case {
+            name: "trigger_edited_in_place",
+            craft: Bytes(|b| replace(b, ENTITY_ALIAS_CASCADE, EDITED_ENTITY_ALIAS_CASCADE)),
+            outcome: Refused("trigger `entities_cascade` differs from ours"),
+        },
         Case { name: "truncated_file", craft: Bytes(|b| b[..b.len() / 3].to_vec()), outcome: Refused("") },
         Case { name: "not_sqlite", craft: Bytes(|_| b"name,content\nkaito,ingestion\n".to_vec()), outcome: Refused("not an SQLite database") },
         Case { name: "empty_file", craft: Bytes(|_| Vec::new()), outcome: Refused("the bytes are empty") },
@@ -143,6 +148,20 @@ pub fn cases() -> Vec<Case> {
         },
         Case { name: "unknown_declarer", craft: Sql("UPDATE relations SET declared_by = 'root';"), outcome: Refused("`declared_by` is neither") },
     ]
+}
+
+/// A line of our entity cascade trigger, and the same number of bytes that delete nothing:
+/// the edit a hex editor makes (`www/test/explorer.test.mjs` makes it too).
+pub const ENTITY_ALIAS_CASCADE: &str = "\n    DELETE FROM entity_aliases WHERE entity_id = OLD.id;";
+pub const EDITED_ENTITY_ALIAS_CASCADE: &str = "\n   DELETE FROM entity_aliases WHERE entity_id = -OLD.id;";
+
+/// `bytes` with the first occurrence of `from` replaced by `to`, of the same length.
+pub fn replace(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
+    assert_eq!(from.len(), to.len());
+    let at = bytes.windows(from.len()).position(|w| w == from.as_bytes()).expect("the text is in the image");
+    let mut out = bytes.to_vec();
+    out[at..at + to.len()].copy_from_slice(to.as_bytes());
+    out
 }
 
 /// The memory every image is crafted from: records of two agents, an embedding, entities
