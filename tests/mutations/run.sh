@@ -35,6 +35,8 @@ mutations=(
   "row-in-two-places~src/reconstruct/walk.rs~                if pool.contains(r) || taken.contains(r) {~                if pool.is_empty() {~invariants~reading_3_one_row_one_place"
   "reading-bound-unreported~src/reconstruct/mod.rs~        if outside.len() > bound {~        if outside.len() > usize::MAX - 1 {~invariants~reading_4_reading_is_bounded_and_says_so"
   "relation-bundle-mislabelled~src/reconstruct/bundle.rs~            u.union(s, o, &format!(\"relation:{predicate}\"));~            u.union(s, o, \"cluster:adjacent\");~invariants~reading_5_why_and_independence"
+  "import-adopts-any-schema~src/import.rs~    if differences.is_empty() {~    if true {~hostile_images~crafted_images_import_as_ours_or_are_refused"
+  "import-trusts-rows~src/import.rs~    for (sql, what) in &checks {~    for (sql, what) in checks.iter().take(0) {~hostile_images~crafted_images_import_as_ours_or_are_refused"
   "alias-admits~src/recall.rs~    let gate_scores = if req.extra_terms.is_empty() {~    let gate_scores = if !req.terms.is_empty() {~invariants~reading_6_an_alias_adds_a_vote_not_an_admission"
 )
 
