@@ -5,7 +5,7 @@
 //! from the tests and the recorded scenarios by `fuzz/seed.py`) — or raw bytes that
 //! build a tool and options biased towards the engine's option names.
 #![no_main]
-use associative_memory_fuzz::{checked_call, options, populated, value, TOOLS};
+use associative_memory_fuzz::{checked_call, options, populated_copy, value, TOOLS};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -24,6 +24,6 @@ fuzz_target!(|data: &[u8]| {
             (tool.to_string(), args)
         }
     };
-    let mut m = populated();
+    let mut m = populated_copy();
     checked_call(&mut m, &tool, &args);
 });
