@@ -103,8 +103,11 @@ fn open_image(bytes: &[u8]) -> Result<Connection> {
     Ok(conn)
 }
 
-/// Every schema object of a database: (type, name) → (table, SQL).
-fn objects(conn: &Connection) -> Result<BTreeMap<(String, String), (String, Option<String>)>> {
+/// A database's schema objects: (type, name) → (table, SQL).
+type Objects = BTreeMap<(String, String), (String, Option<String>)>;
+
+/// Every schema object of a database.
+fn objects(conn: &Connection) -> Result<Objects> {
     let mut stmt = conn.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema").map_err(unreadable)?;
     let rows = stmt.query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?)))).map_err(unreadable)?;
     rows.collect::<rusqlite::Result<_>>().map_err(unreadable)
@@ -222,7 +225,7 @@ fn copy_rows(image: &Connection, fresh: &Connection) -> Result<()> {
             let (Value::Text(name), Value::Integer(seq)) = (&name, seq) else {
                 return Err(refuse("`sqlite_sequence` holds a row that is not a table name and a counter"));
             };
-            if !copied.iter().any(|t| *t == name) {
+            if !copied.contains(&name) {
                 return Err(refuse(format!("`sqlite_sequence` counts ids for `{name}`, which is not one of our tables")));
             }
             let max: i64 = fresh.query_row(&format!("SELECT coalesce(max(rowid), 0) FROM {}", ident(name)), [], |r| r.get(0))?;
