@@ -333,7 +333,7 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     edited.copy(bytes, at);
     const before = await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 1 })).total);
     await page.setInputFiles('#file', { name: 'edited.sqlite', mimeType: 'application/octet-stream', buffer: bytes });
-    await page.waitForSelector('#status[data-state="error"]');
+    await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'error' && document.querySelector('#status').textContent.includes('edited.sqlite'));
     assert.match(await page.locator('#status').textContent(), /Could not import edited\.sqlite: not_a_memory: .*trigger `entities_cascade` differs from ours/);
     assert.equal(await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 1 })).total), before);
   });
