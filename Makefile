@@ -1,5 +1,5 @@
 # The two commands of the README: `make demo` and `make test`. Each sets up what it needs.
-.PHONY: setup build test test-native test-wasm test-mutations test-www demo bench bench-package bench-opfs docs locomo
+.PHONY: setup build test test-native test-wasm test-mutations test-www demo bench bench-package bench-opfs docs locomo fuzz
 
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
@@ -93,3 +93,12 @@ endif
 	cargo bench --bench locomo -- --data $(DATA) $(if $(VECTORS),--vectors $(VECTORS)) --arm $(ARM) \
 		--json $(LOCOMO_OUT)/ours-$(LOCOMO_SETTING)-$(ARM).json --per-question $(LOCOMO_OUT)/ours-$(LOCOMO_SETTING)-$(ARM).jsonl \
 		$(if $(filter-out 0,$(REFERENCE)),--reference-json $(LOCOMO_OUT)/reference-$(LOCOMO_SETTING).json)
+
+## Fuzzing (not part of `make test`): each target of fuzz/ for FUZZ_SECONDS (default 300)
+## at the lowest priority, on its corpus in fuzz/corpus/<target>; a crash or an invariant
+## break stops with the input in fuzz/artifacts/. fuzz/README.md has the details.
+FUZZ_SECONDS ?= 300
+FUZZ_TARGETS ?= call normalize fts_query import ops
+
+fuzz:
+	bash fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

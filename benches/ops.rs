@@ -2,11 +2,9 @@
 //! native engine and prints per-op-kind latency: n, mean, p50, p95, max, total (ms).
 //!
 //! The replay follows the reference driver (`cpersona_driver.py --timing`): one fresh
-//! memory (in-memory by default, see BENCH_DB_DIR), the ops in file order, once, no warm-up; a fixed clock starting at
-//! the file's `clock.start` that moves on by `clock.step_seconds` after every write op
-//! (store / episode / declare / retract); a store without a timestamp is given the
-//! clock's current time; an explicit later timestamp first moves the clock to it.
-//! Each op's time is `Instant` around the one `Memory::call` (arguments built before).
+//! memory (in-memory by default, see BENCH_DB_DIR), the ops in file order, once, no
+//! warm-up. Op → tool and the clock rules are `tests/common/replay.rs`, the one replayer
+//! the conformance runner uses too. Each op's time is `Instant` around the one `Memory::call` (arguments built before).
 //!
 //! An op kind whose first call answers `unsupported` (or `unknown_tool`) is reported as
 //! skipped and not called again. Any other error is counted per kind and printed once.
@@ -25,26 +23,14 @@
 //!   BENCH_DUMP      write each op's result (run 1) as JSON lines {"i","op","result"|"error"}
 //!                   to this path, to check the replay did real work (not timed)
 
-use associative_memory::{format_iso, parse_iso, FixedClock, Memory};
+#[path = "../tests/common/replay.rs"]
+mod replay;
+
+use associative_memory::Memory;
+use replay::{Replayer, Step};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::time::Instant;
-
-/// Op kind -> tool name, as in the reference driver's `OP_TOOL`.
-fn tool_for(kind: &str) -> Option<&'static str> {
-    Some(match kind {
-        "store" => "store",
-        "episode" => "archive_episode",
-        "declare" | "retract" => "declare_associations",
-        "reconstruct" => "reconstruct",
-        "traverse" => "traverse",
-        "recall" => "recall",
-        "get_contents" => "get_contents",
-        _ => return None,
-    })
-}
-
-const WRITES: [&str; 4] = ["store", "episode", "declare", "retract"];
 
 // ---- statistics ----------------------------------------------------------------------
 
@@ -97,25 +83,20 @@ struct Run {
 }
 
 fn replay(workload: &Value, db_dir: Option<&std::path::Path>, run_no: usize, dump_path: Option<&str>) -> Run {
-    let agent = workload.get("agent_id").and_then(Value::as_str).unwrap_or("agent").to_string();
-    let clock_cfg = workload.get("clock").cloned().unwrap_or(json!({}));
-    let start = clock_cfg.get("start").and_then(Value::as_str).unwrap_or("2026-01-01T00:00:00+00:00");
-    let step_ms = (clock_cfg.get("step_seconds").and_then(Value::as_f64).unwrap_or(3600.0) * 1000.0) as i64;
     let ops = workload.get("ops").and_then(Value::as_array).expect("workload has no ops array");
 
     let wall = Instant::now();
-    let clock = FixedClock::new(parse_iso(start).expect("clock.start is ISO-8601"));
+    let replayer = Replayer::new(workload);
     let t0 = Instant::now();
     let db_file = db_dir.map(|d| d.join(format!("am-bench-{}-{run_no}.db", std::process::id())));
     if let Some(f) = &db_file {
         let _ = std::fs::remove_file(f);
     }
     let mut mem = match &db_file {
-        None => Memory::open_in_memory_with_clock(Box::new(clock.clone())).expect("open_in_memory_with_clock"),
-        Some(f) => Memory::open(f, Box::new(clock.clone())).expect("Memory::open"),
+        None => Memory::open_in_memory_with_clock(Box::new(replayer.clock.clone())).expect("open_in_memory_with_clock"),
+        Some(f) => Memory::open(f, Box::new(replayer.clock.clone())).expect("Memory::open"),
     };
     let open_ms = t0.elapsed().as_secs_f64() * 1000.0;
-    let mut now = parse_iso(start).expect("clock.start is ISO-8601");
 
     let mut order: Vec<String> = Vec::new();
     let mut kinds: BTreeMap<String, Kind> = BTreeMap::new();
@@ -126,55 +107,24 @@ fn replay(workload: &Value, db_dir: Option<&std::path::Path>, run_no: usize, dum
             order.push(kind.clone());
         }
         let entry = kinds.entry(kind.clone()).or_default();
-        if kind == "clock" {
-            if let Some(s) = op.get("set").and_then(Value::as_str) {
-                now = parse_iso(s).expect("clock.set is ISO-8601");
-            }
-            now += (op.get("advance").and_then(Value::as_f64).unwrap_or(0.0) * 1000.0) as i64;
-            clock.set_ms(now);
-            continue;
-        }
-        let Some(tool) = tool_for(&kind) else {
-            entry.skipped.get_or_insert_with(|| format!("op kind {kind:?} not replayed by this bench"));
-            continue;
-        };
-        let is_write = WRITES.contains(&kind.as_str());
         if entry.skipped.is_some() {
             // Skipped kinds are not called, but a skipped write still moves the clock,
             // so the later ops see the same times as in the reference run.
-            if is_write {
-                now += step_ms;
-                clock.set_ms(now);
-            }
+            replayer.done(op);
             continue;
         }
-        let mut args: Map<String, Value> =
-            op.as_object().unwrap().iter().filter(|(k, _)| k.as_str() != "op").map(|(k, v)| (k.clone(), v.clone())).collect();
-        if kind == "retract" && !args.contains_key("retract") {
-            let mut r = Map::new();
-            for k in ["relations", "mentions"] {
-                if let Some(v) = args.remove(k) {
-                    r.insert(k.into(), v);
-                }
+        let (tool, args) = match replayer.prepare(op) {
+            Step::Clock => continue,
+            Step::Call { tool, args } => (tool, args),
+            Step::Sql { .. } | Step::Unknown(_) => {
+                entry.skipped = Some(format!("op kind {kind:?} not replayed by this bench"));
+                replayer.done(op);
+                continue;
             }
-            args.insert("retract".into(), Value::Object(r));
-        }
-        args.entry("agent_id").or_insert_with(|| json!(agent));
-        if kind == "store" {
-            match args.get("timestamp").and_then(Value::as_str).filter(|s| !s.is_empty()) {
-                None => {
-                    args.insert("timestamp".into(), json!(format_iso(now)));
-                }
-                Some(ts) => {
-                    now = now.max(parse_iso(ts).expect("timestamp is ISO-8601"));
-                    clock.set_ms(now);
-                }
-            }
-        }
-        let args = Value::Object(args);
+        };
 
         let t = Instant::now();
-        let result = mem.call(tool, &args);
+        let result = mem.call(&tool, &args);
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         if let Some(w) = dump.as_mut() {
             use std::io::Write;
@@ -195,10 +145,7 @@ fn replay(workload: &Value, db_dir: Option<&std::path::Path>, run_no: usize, dum
                 entry.first_error.get_or_insert_with(|| format!("op {}: {}: {}", kind, e.code(), e));
             }
         }
-        if is_write {
-            now += step_ms;
-            clock.set_ms(now);
-        }
+        replayer.done(op);
     }
     drop(mem);
     if let Some(f) = &db_file {

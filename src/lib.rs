@@ -36,6 +36,7 @@ mod clock;
 mod entities;
 mod error;
 mod graph;
+mod import;
 mod memory;
 mod normalize;
 mod recall;

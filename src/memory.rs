@@ -208,20 +208,13 @@ impl Memory {
 
     /// Replaces this memory's whole content with database bytes from [`Memory::export`].
     ///
-    /// The bytes are opened and checked (and migrated, if older) in a scratch database
-    /// first; only then are they copied over this one, so bad bytes change nothing.
+    /// The bytes are never adopted as they are: their schema must be exactly the one our
+    /// migrations give their version, and their rows are copied into a fresh database
+    /// built by our own migrations and checked against the engine's invariants
+    /// (`src/import.rs`). Only then is the result copied over this one, so bad bytes
+    /// change nothing; a refusal is `not_a_memory` saying what was wrong.
     pub fn import(&mut self, bytes: &[u8]) -> Result<()> {
-        let mut scratch = Connection::open_in_memory()?;
-        scratch.deserialize_read_exact(MAIN_DB, bytes, bytes.len(), false).map_err(|e| Error::NotAMemory(e.to_string()))?;
-        let check: String = scratch.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(|e| Error::NotAMemory(e.to_string()))?;
-        if check != "ok" {
-            return Err(Error::NotAMemory(format!("integrity check failed: {check}")));
-        }
-        let version: i64 = scratch.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        if version == 0 {
-            return Err(Error::NotAMemory("the bytes hold an SQLite database without an associative-memory schema".into()));
-        }
-        migrate(&mut scratch)?;
+        let scratch = crate::import::rebuild(bytes, PAGE_SIZE)?;
         if self.conn.path().is_none_or(str::is_empty) {
             // Held in memory: the checked scratch database becomes the memory. (A backup
             // could not copy it over when the page sizes differ: an in-memory destination

@@ -230,6 +230,18 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     Ok(())
 }
 
+/// Gives an empty database the schema our migrations give `version`: what an image of that
+/// version is compared against on import (`src/import.rs`).
+pub(crate) fn create_at_version(conn: &mut Connection, version: i64) -> Result<()> {
+    let tx = conn.transaction()?;
+    for (from, sql) in MIGRATIONS.iter().enumerate().take(version as usize) {
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", from as i64 + 1)?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

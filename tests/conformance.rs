@@ -1,16 +1,22 @@
 //! The conformance runner: replays every recorded scenario of the reference implementation
 //! against this engine with the same fixed clock and compares outputs field by field.
 //!
-//! Scenarios come from `CONFORMANCE_SCENARIOS` (default `../shared/conformance/scenarios`):
-//! every `X.json` with a recorded `X.out.jsonl` beside it, so a newly recorded scenario needs
-//! no code change. Compared: store, episode, declare, retract, traverse, get_contents,
-//! delete, recall and reconstruct. Skipped: the driver's own `sql` op, which reads the
-//! reference's schema. An op whose difference is deliberate is listed, with its reason, in
+//! Scenarios come from `CONFORMANCE_SCENARIOS` (default `../shared/conformance/scenarios`)
+//! and from the project's own `tests/scenarios/`: every `X.json` with a recorded `X.out.jsonl` beside it, so a newly recorded scenario needs
+//! no code change. Every op is compared, nothing skipped: the tool ops (store, episode,
+//! declare, retract, traverse, get_contents, delete, recall, reconstruct, `tool`) through
+//! `Memory::call`, and the driver's read-only `sql` op run on our own database (its tables
+//! are the design's). The replay itself (op → tool, clock rules) is `tests/common/replay.rs`,
+//! shared with the ops bench. An op whose difference is deliberate is listed, with its reason, in
 //! the table of `tests/CONFORMANCE.md`; the runner reads that table, counts those ops as
 //! documented, and fails on any other difference.
 
-use associative_memory::{format_iso, parse_iso, Clock, FixedClock, Memory};
-use serde_json::{json, Map, Value};
+#[path = "common/replay.rs"]
+mod replay;
+
+use associative_memory::Memory;
+use replay::{sql_rows, Replayer, Step};
+use serde_json::{json, Value};
 use std::path::PathBuf;
 
 /// Fields that exist only because the reference is a server (see the conformance README).
@@ -30,45 +36,14 @@ const SERVER_ONLY: &[&str] = &[
 /// Fields this engine adds to the reference's shapes (see `tests/CONFORMANCE.md`): compared
 /// when the reference has them, not reported as extra when it does not.
 const EXTENSIONS: &[&str] = &["path", "via_entity"];
-const COMPARED: &[&str] = &["store", "episode", "declare", "retract", "traverse", "get_contents", "delete", "recall", "reconstruct"];
-const WRITES: &[&str] = &["store", "episode", "declare", "retract"];
 
-fn scenarios_dir() -> PathBuf {
-    std::env::var_os("CONFORMANCE_SCENARIOS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/scenarios"))
-}
-
-/// The tool and arguments the reference driver would call for one scenario op.
-fn translate(op: &Map<String, Value>, agent: &str) -> (String, Value) {
-    let kind = op["op"].as_str().unwrap();
-    let mut args: Map<String, Value> = op.iter().filter(|(k, _)| *k != "op").map(|(k, v)| (k.clone(), v.clone())).collect();
-    let tool = match kind {
-        "store" => "store",
-        "episode" => "archive_episode",
-        "declare" | "retract" => "declare_associations",
-        "traverse" => "traverse",
-        "recall" => "recall",
-        "reconstruct" => "reconstruct",
-        "get_contents" => "get_contents",
-        "delete" => {
-            let r = args.remove("ref").and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-            let (prefix, id) = r.split_once(':').expect("delete ref");
-            let id: i64 = id.parse().expect("delete id");
-            let (tool, field) = if prefix == "mem" { ("delete_memory", "memory_id") } else { ("delete_episode", "episode_id") };
-            args.insert(field.into(), json!(id));
-            tool
-        }
-        "tool" => return (op["name"].as_str().unwrap().to_owned(), op.get("args").cloned().unwrap_or(json!({}))),
-        other => other,
-    };
-    if kind == "retract" && !args.contains_key("retract") {
-        let retract: Map<String, Value> =
-            ["relations", "mentions"].iter().filter_map(|k| args.remove(*k).map(|v| (k.to_string(), v))).collect();
-        args.insert("retract".into(), Value::Object(retract));
-    }
-    args.entry("agent_id").or_insert(json!(agent));
-    (tool.to_owned(), Value::Object(args))
+/// The reference's recorded scenarios, then the project's own (`tests/scenarios/`,
+/// recorded with the same driver).
+fn scenario_dirs() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let shared =
+        std::env::var_os("CONFORMANCE_SCENARIOS").map(PathBuf::from).unwrap_or_else(|| root.join("../shared/conformance/scenarios"));
+    vec![shared, root.join("tests/scenarios")]
 }
 
 /// The first difference between the recorded and our output, as a path and both values.
@@ -105,7 +80,6 @@ struct Tally {
     matched: usize,
     documented: usize,
     differing: Vec<String>,
-    skipped: usize,
 }
 
 /// `(scenario, op index)` of every deliberate difference in tests/CONFORMANCE.md's table.
@@ -120,39 +94,19 @@ fn documented() -> Vec<(String, usize)> {
 }
 
 fn run(name: &str, scenario: &Value, recorded: &[Value], documented: &[(String, usize)]) -> Tally {
-    let agent = scenario["agent_id"].as_str().unwrap_or("agent");
-    let start = scenario["clock"]["start"].as_str().unwrap_or("2026-01-01T00:00:00+00:00");
-    let step_ms = scenario["clock"]["step_seconds"].as_f64().unwrap_or(3600.0) as i64 * 1000;
-    let clock = FixedClock::new(parse_iso(start).unwrap());
-    let mut memory = Memory::open_in_memory_with_clock(Box::new(clock.clone())).unwrap();
+    let replayer = Replayer::new(scenario);
+    let mut memory = Memory::open_in_memory_with_clock(Box::new(replayer.clock.clone())).unwrap();
     let mut tally = Tally::default();
     for (i, op) in scenario["ops"].as_array().unwrap().iter().enumerate() {
-        let op = op.as_object().unwrap();
         let kind = op["op"].as_str().unwrap();
-        if kind == "clock" {
-            if let Some(set) = op.get("set").and_then(Value::as_str) {
-                clock.set_ms(parse_iso(set).unwrap());
-            }
-            clock.advance_ms((op.get("advance").and_then(Value::as_f64).unwrap_or(0.0) * 1000.0) as i64);
-            continue;
-        }
-        if !COMPARED.contains(&kind) {
-            tally.skipped += 1;
-            continue;
-        }
-        let (tool, mut args) = translate(op, agent);
-        if kind == "store" {
-            match args.get("timestamp").and_then(Value::as_str).and_then(parse_iso) {
-                Some(ts) => clock.set_ms(clock.now_ms().max(ts)),
-                None => {
-                    args["timestamp"] = json!(format_iso(clock.now_ms()));
-                }
-            }
-        }
-        let ours = memory.call(&tool, &args);
-        if WRITES.contains(&kind) {
-            clock.advance_ms(step_ms);
-        }
+        let ours = match replayer.prepare(op) {
+            Step::Clock => continue,
+            Step::Unknown(kind) => panic!("{name} op {i}: the replayer does not know op kind {kind:?}"),
+            // The driver's read-only SQL, run on our database: the tables are the design's.
+            Step::Sql { query, params } => Ok(sql_rows(&memory.export().unwrap(), &query, &params)),
+            Step::Call { tool, args } => memory.call(&tool, &args),
+        };
+        replayer.done(op);
         let want = &recorded[i]["result"];
         let difference = match (&ours, is_error(want)) {
             (Err(_), true) => None,
@@ -171,14 +125,17 @@ fn run(name: &str, scenario: &Value, recorded: &[Value], documented: &[(String, 
 
 #[test]
 fn every_recorded_scenario_matches_the_reference() {
-    let dir = scenarios_dir();
-    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("scenario directory {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json") && p.with_extension("out.jsonl").exists())
-        .collect();
-    names.sort();
-    assert!(!names.is_empty(), "no recorded scenarios in {}", dir.display());
+    let mut names: Vec<PathBuf> = Vec::new();
+    for dir in scenario_dirs() {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("scenario directory {}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json") && p.with_extension("out.jsonl").exists())
+            .collect();
+        assert!(!found.is_empty(), "no recorded scenarios in {}", dir.display());
+        found.sort();
+        names.extend(found);
+    }
     let mut failures = Vec::new();
     let documented = documented();
     for path in &names {
@@ -187,13 +144,7 @@ fn every_recorded_scenario_matches_the_reference() {
             std::fs::read_to_string(path.with_extension("out.jsonl")).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
         let name = path.file_stem().unwrap().to_string_lossy();
         let tally = run(&name, &scenario, &recorded, &documented);
-        println!(
-            "{name}: {} matched, {} documented differences, {} differing, {} skipped",
-            tally.matched,
-            tally.documented,
-            tally.differing.len(),
-            tally.skipped
-        );
+        println!("{name}: {} matched, {} documented differences, {} differing", tally.matched, tally.documented, tally.differing.len());
         for d in &tally.differing {
             println!("  {d}");
         }

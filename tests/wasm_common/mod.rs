@@ -1,6 +1,8 @@
 //! The sequence every wasm suite runs through the JavaScript binding: declare → traverse →
 //! retract → delete → traverse, with Japanese aliases, plus errors and export/import.
 
+#[path = "../common/images.rs"]
+mod images;
 #[path = "../common/pages.rs"]
 mod pages;
 
@@ -19,7 +21,8 @@ macro_rules! shared_tests {
             export_import_round_trip,
             vector_recall_ranks_by_cosine_with_simd,
             page_sizes_agree_across_targets,
-            the_other_operations_have_bindings_too
+            the_other_operations_have_bindings_too,
+            crafted_images_import_as_ours_or_are_refused
         );
     };
     ($($name:ident),*) => {
@@ -194,4 +197,11 @@ pub fn the_other_operations_have_bindings_too() {
     rs(m.call("delete_entity", js(json!({"agent_id": "a", "entity_id": 2}))).unwrap());
     let t = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "Atlas"}))).unwrap());
     assert_eq!(names(&t), vec!["Atlas"], "Priya and the relation to her are gone");
+}
+
+/// The crafted-image table of the native suite (`tests/hostile_images.rs`), on this target's
+/// SQLite: each image imports to a memory that answers as the original does, or is refused
+/// with what differed and the memory unchanged.
+pub fn crafted_images_import_as_ours_or_are_refused() {
+    assert!(images::check_all().len() >= 12);
 }

@@ -390,6 +390,22 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     assert.match(await page.locator('#status').textContent(), /Could not import notes\.txt: not_a_memory/);
   });
 
+  it('refuses a database file whose schema was edited, says what differed, and keeps the memory it had', async () => {
+    // The export with one line of a cascade trigger edited in place (same length, so the file
+    // stays valid SQLite): the trigger would then leave aliases behind on every delete.
+    const line = Buffer.from('\n    DELETE FROM entity_aliases WHERE entity_id = OLD.id;');
+    const edited = Buffer.from('\n   DELETE FROM entity_aliases WHERE entity_id = -OLD.id;');
+    const bytes = Buffer.from(readFileSync(exported));
+    const at = bytes.indexOf(line);
+    assert.ok(at > 0, 'the trigger text is in the export');
+    edited.copy(bytes, at);
+    const before = await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 1 })).total);
+    await page.setInputFiles('#file', { name: 'edited.sqlite', mimeType: 'application/octet-stream', buffer: bytes });
+    await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'error' && document.querySelector('#status').textContent.includes('edited.sqlite'));
+    assert.match(await page.locator('#status').textContent(), /Could not import edited\.sqlite: not_a_memory: .*trigger `entities_cascade` differs from ours/);
+    assert.equal(await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 1 })).total), before);
+  });
+
   it('highlights on the graph the records the reconstruct walk reached, with predicate and hops', async () => {
     await page.goto(url);
     await page.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });

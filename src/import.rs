@@ -1,0 +1,366 @@
+//! Importing a database image: the rows are trusted once checked, the schema never is.
+//!
+//! A memory file travels (a file dropped on the explorer, IndexedDB, KV, R2), and a file
+//! from elsewhere must never change how the engine behaves. So an image is never adopted
+//! as it is. [`rebuild`]:
+//!
+//! 1. opens the bytes read only on a connection of their own, defensively:
+//!    `SQLITE_DBCONFIG_DEFENSIVE`, `trusted_schema = OFF`, `cell_size_check = ON`,
+//!    triggers and views disabled, `query_only`;
+//! 2. refuses anything that is not an SQLite image, fails `quick_check`, has no schema
+//!    version, or one newer than this library's ([`Error::NewerSchema`]);
+//! 3. builds a fresh database of the image's version **with our own migrations** and
+//!    compares the two schemas object by object — every table, index, trigger, view and
+//!    FTS shadow table, by type, name and SQL. Any difference (an extra trigger, a dropped
+//!    cascade, an altered table, a view, an index) refuses the image and says what differed;
+//! 4. copies the rows of every table the engine writes into the fresh database through
+//!    ordinary inserts, so our triggers re-derive what is derived (the FTS indexes, the
+//!    per-agent text statistics: any table an insert trigger writes). The image's derived
+//!    tables and FTS shadow tables are never read, so tampering with them changes nothing.
+//!    A value of the wrong storage class refuses the image;
+//! 5. checks the invariants the engine holds on its rows (design §1, §2, §5): every
+//!    relation, mention, alias and anchor names a row that exists for the same agent; one
+//!    normalized name or alias names at most one entity in a scope; normalized twins are
+//!    what [`normalize`] gives; an embedding holds four bytes per dimension; ids fit a
+//!    JavaScript number;
+//! 6. migrates the fresh database to the current version.
+//!
+//! Every refusal is [`Error::NotAMemory`] (or `NewerSchema`) saying what was wrong, and is
+//! returned before the caller's memory is touched.
+
+use crate::error::{Error, Result};
+use crate::normalize::normalize;
+use crate::records::Ref;
+use crate::schema::{create_at_version, migrate, SCHEMA_VERSION};
+use rusqlite::config::DbConfig;
+use rusqlite::types::Value;
+use rusqlite::{params_from_iter, Connection, MAIN_DB};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The largest id an image may hold: ids reach JavaScript as numbers.
+const MAX_ID: i64 = (1 << 53) - 1;
+
+/// How many differences a refusal lists before it counts the rest.
+const SHOWN: usize = 4;
+
+fn refuse(why: impl Into<String>) -> Error {
+    Error::NotAMemory(why.into())
+}
+
+/// The database held in `bytes`, rebuilt by our own migrations and triggers from its rows,
+/// at the current schema version and `page_size`. Nothing outside the returned
+/// connection is touched; any failure is a typed refusal.
+pub(crate) fn rebuild(bytes: &[u8], page_size: i64) -> Result<Connection> {
+    let image = open_image(bytes)?;
+    let version: i64 = image.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(unreadable)?;
+    if version == 0 {
+        return Err(refuse("the bytes hold an SQLite database without an associative-memory schema version"));
+    }
+    if version > SCHEMA_VERSION {
+        return Err(Error::NewerSchema { found: version, supported: SCHEMA_VERSION });
+    }
+    if version < 0 {
+        return Err(refuse(format!("schema version {version} is not one this library ever wrote")));
+    }
+    let mut fresh = Connection::open_in_memory()?;
+    fresh.pragma_update(None, "page_size", page_size)?;
+    create_at_version(&mut fresh, version)?;
+    compare_schemas(&image, &fresh, version)?;
+    let tx = fresh.transaction()?;
+    copy_rows(&image, &tx)?;
+    check_invariants(&tx)?;
+    tx.commit()?;
+    migrate(&mut fresh)?;
+    Ok(fresh)
+}
+
+fn unreadable(e: rusqlite::Error) -> Error {
+    refuse(format!("the image cannot be read: {e}"))
+}
+
+/// The image on a read-only connection that trusts nothing in it.
+fn open_image(bytes: &[u8]) -> Result<Connection> {
+    if !bytes.starts_with(b"SQLite format 3\0") {
+        return Err(refuse(if bytes.is_empty() {
+            "the bytes are empty".into()
+        } else {
+            "the bytes are not an SQLite database".to_string()
+        }));
+    }
+    let mut conn = Connection::open_in_memory()?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_VIEW, false)?;
+    conn.pragma_update(None, "cell_size_check", true)?;
+    conn.deserialize_read_exact(MAIN_DB, bytes, bytes.len(), true)
+        .map_err(|e| refuse(format!("the bytes are not an SQLite image: {e}")))?;
+    conn.pragma_update(None, "query_only", true)?;
+    let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(unreadable)?;
+    if check != "ok" {
+        return Err(refuse(format!("integrity check failed: {check}")));
+    }
+    Ok(conn)
+}
+
+/// A database's schema objects: (type, name) → (table, SQL).
+type Objects = BTreeMap<(String, String), (String, Option<String>)>;
+
+/// Every schema object of a database.
+fn objects(conn: &Connection) -> Result<Objects> {
+    let mut stmt = conn.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema").map_err(unreadable)?;
+    let rows = stmt.query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?)))).map_err(unreadable)?;
+    rows.collect::<rusqlite::Result<_>>().map_err(unreadable)
+}
+
+/// Refuses an image whose schema is not exactly the one our migrations give its version.
+fn compare_schemas(image: &Connection, fresh: &Connection, version: i64) -> Result<()> {
+    let theirs = objects(image)?;
+    let ours = objects(fresh)?;
+    let mut differences = Vec::new();
+    for ((kind, name), (table, sql)) in &theirs {
+        match ours.get(&(kind.clone(), name.clone())) {
+            None => differences.push(format!("an extra {kind} `{name}` (on `{table}`)")),
+            Some(mine) if mine != &(table.clone(), sql.clone()) => differences.push(format!("{kind} `{name}` differs from ours")),
+            Some(_) => {}
+        }
+    }
+    for (kind, name) in ours.keys().filter(|k| !theirs.contains_key(*k)) {
+        differences.push(format!("our {kind} `{name}` is missing"));
+    }
+    if differences.is_empty() {
+        return Ok(());
+    }
+    let more = differences.len().saturating_sub(SHOWN);
+    differences.truncate(SHOWN);
+    let tail = if more > 0 { format!(", and {more} more") } else { String::new() };
+    Err(refuse(format!("the schema differs from version {version} of ours: {}{tail}", differences.join("; "))))
+}
+
+/// The tables an insert trigger of our schema writes: derived, so re-derived, never copied.
+fn derived_tables(conn: &Connection) -> Result<BTreeSet<String>> {
+    let mut out = BTreeSet::new();
+    let mut stmt = conn.prepare("SELECT sql FROM sqlite_schema WHERE type = 'trigger'")?;
+    for sql in stmt.query_map([], |r| r.get::<_, String>(0))? {
+        let sql = sql?.to_lowercase();
+        let words: Vec<&str> = sql.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+        if !words.windows(2).any(|w| w == ["after", "insert"]) {
+            continue;
+        }
+        for pair in words.windows(2) {
+            if (pair[0] == "into" || pair[0] == "update") && !["of", "on"].contains(&pair[1]) {
+                out.insert(pair[1].to_owned());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A table's columns: (name, declared type, not null).
+fn columns(conn: &Connection, table: &str) -> Result<Vec<(String, String, bool)>> {
+    let mut stmt = conn.prepare("SELECT name, upper(type), \"notnull\" FROM pragma_table_info(?) ORDER BY cid")?;
+    let rows = stmt.query_map([table], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn ident(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// Copies every table the engine writes, in the order our schema created them, through
+/// inserts that fire our triggers; then the AUTOINCREMENT counters.
+fn copy_rows(image: &Connection, fresh: &Connection) -> Result<()> {
+    let virtuals: Vec<String> = fresh
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let derived = derived_tables(fresh)?;
+    let tables: Vec<String> = fresh
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let copied: Vec<&String> = tables
+        .iter()
+        .filter(|t| !virtuals.contains(t) && !virtuals.iter().any(|v| t.starts_with(&format!("{v}_"))) && !derived.contains(*t))
+        .collect();
+    for table in &copied {
+        let cols = columns(fresh, table)?;
+        for (name, declared, not_null) in &cols {
+            let allowed = match declared.as_str() {
+                "TEXT" => "'text'",
+                "INTEGER" => "'integer'",
+                "BLOB" => "'blob'",
+                "REAL" => "'real', 'integer'",
+                _ => continue,
+            };
+            let nulls = if *not_null { "" } else { ", 'null'" };
+            let sql = format!(
+                "SELECT typeof({c}) FROM {t} WHERE typeof({c}) NOT IN ({allowed}{nulls}) LIMIT 1",
+                c = ident(name),
+                t = ident(table)
+            );
+            let bad: Option<String> = image.query_row(&sql, [], |r| r.get(0)).map(Some).or_else(none_if_empty).map_err(unreadable)?;
+            if let Some(bad) = bad {
+                return Err(refuse(format!("`{table}.{name}` holds a value of type {bad} where ours holds {}", declared.to_lowercase())));
+            }
+        }
+        let list = cols.iter().map(|c| ident(&c.0)).collect::<Vec<_>>().join(", ");
+        let marks = vec!["?"; cols.len()].join(", ");
+        let mut insert = fresh.prepare(&format!("INSERT INTO {} ({list}) VALUES ({marks})", ident(table)))?;
+        let mut select = image.prepare(&format!("SELECT {list} FROM {}", ident(table))).map_err(unreadable)?;
+        let mut rows = select.query([]).map_err(unreadable)?;
+        while let Some(row) = rows.next().map_err(unreadable)? {
+            let values = (0..cols.len()).map(|i| row.get::<_, Value>(i)).collect::<rusqlite::Result<Vec<_>>>().map_err(unreadable)?;
+            insert.execute(params_from_iter(values)).map_err(|e| refuse(format!("a row of `{table}` breaks our schema: {e}")))?;
+        }
+    }
+    // The next id of each table as the image had it, when it is one our inserts allow.
+    let has_sequence: bool =
+        image.query_row("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'", [], |r| r.get(0)).map_err(unreadable)?;
+    if has_sequence {
+        let mut stmt = image.prepare("SELECT name, seq FROM sqlite_sequence").map_err(unreadable)?;
+        let sequences: Vec<(Value, Value)> =
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).map_err(unreadable)?.collect::<rusqlite::Result<_>>().map_err(unreadable)?;
+        for (name, seq) in sequences {
+            let (Value::Text(name), Value::Integer(seq)) = (&name, seq) else {
+                return Err(refuse("`sqlite_sequence` holds a row that is not a table name and a counter"));
+            };
+            if !copied.contains(&name) {
+                return Err(refuse(format!("`sqlite_sequence` counts ids for `{name}`, which is not one of our tables")));
+            }
+            let max: i64 = fresh.query_row(&format!("SELECT coalesce(max(rowid), 0) FROM {}", ident(name)), [], |r| r.get(0))?;
+            if !(max..=MAX_ID).contains(&seq) {
+                return Err(refuse(format!("the id counter of `{name}` is {seq}, outside {max}..={MAX_ID}")));
+            }
+            fresh.execute("DELETE FROM sqlite_sequence WHERE name = ?", [name])?;
+            fresh.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", rusqlite::params![name, seq])?;
+        }
+    }
+    Ok(())
+}
+
+fn none_if_empty<T>(e: rusqlite::Error) -> rusqlite::Result<Option<T>> {
+    match e {
+        rusqlite::Error::QueryReturnedNoRows => Ok(None),
+        e => Err(e),
+    }
+}
+
+/// The first row a query finds, described by its columns, or none.
+fn first(conn: &Connection, sql: &str) -> Result<Option<String>> {
+    let found = conn
+        .query_row(sql, [], |r| {
+            let n = r.as_ref().column_count();
+            (0..n).map(|i| r.get::<_, Value>(i)).collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .map(Some)
+        .or_else(none_if_empty)?;
+    Ok(found.map(|values| {
+        values
+            .iter()
+            .map(|v| match v {
+                Value::Null => "NULL".to_owned(),
+                Value::Integer(i) => i.to_string(),
+                Value::Real(f) => f.to_string(),
+                Value::Text(t) => format!("{t:?}"),
+                Value::Blob(b) => format!("<{} bytes>", b.len()),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }))
+}
+
+/// The record a `(kind, id)` endpoint names must exist for the relation's agent.
+const ENDPOINT_EXISTS: &str = "CASE {k} WHEN 'entity' THEN EXISTS (SELECT 1 FROM entities x WHERE x.id = {i} AND x.agent_id = r.agent_id)
+     WHEN 'mem' THEN EXISTS (SELECT 1 FROM memories x WHERE x.id = {i} AND x.agent_id = r.agent_id)
+     WHEN 'ep' THEN EXISTS (SELECT 1 FROM episodes x WHERE x.id = {i} AND x.agent_id = r.agent_id) ELSE 0 END";
+
+/// A `ref` column names a record of `agent`.
+fn ref_exists(column: &str, agent: &str) -> String {
+    format!(
+        "(({c} GLOB 'mem:[1-9]*' AND EXISTS (SELECT 1 FROM memories x WHERE 'mem:' || x.id = {c} AND x.agent_id = {agent}))
+       OR ({c} GLOB 'ep:[1-9]*' AND EXISTS (SELECT 1 FROM episodes x WHERE 'ep:' || x.id = {c} AND x.agent_id = {agent})))",
+        c = column
+    )
+}
+
+/// The engine's invariants over the copied rows; the first one broken refuses the image.
+fn check_invariants(conn: &Connection) -> Result<()> {
+    let endpoint = |k: &str, i: &str| ENDPOINT_EXISTS.replace("{k}", k).replace("{i}", i);
+    let checks: Vec<(String, String)> = vec![
+        (
+            format!("SELECT id FROM (SELECT id FROM memories UNION ALL SELECT id FROM episodes UNION ALL SELECT id FROM entities UNION ALL SELECT id FROM relations) WHERE id < 1 OR id > {MAX_ID} LIMIT 1"),
+            format!("an id is outside 1..={MAX_ID}"),
+        ),
+        ("SELECT entity_id, alias FROM entity_aliases a WHERE NOT EXISTS (SELECT 1 FROM entities e WHERE e.id = a.entity_id) LIMIT 1".into(), "an alias names a missing entity".into()),
+        ("SELECT entity_id, ref FROM entity_mentions m WHERE NOT EXISTS (SELECT 1 FROM entities e WHERE e.id = m.entity_id) LIMIT 1".into(), "a mention names a missing entity".into()),
+        (
+            format!("SELECT m.entity_id, m.ref FROM entity_mentions m JOIN entities e ON e.id = m.entity_id WHERE NOT {} LIMIT 1", ref_exists("m.ref", "e.agent_id")),
+            "a mention names a record that does not exist for the entity's agent".into(),
+        ),
+        (
+            format!("SELECT r.id, r.subject_kind, r.subject_id FROM relations r WHERE NOT ({}) LIMIT 1", endpoint("r.subject_kind", "r.subject_id")),
+            "a relation's subject does not exist for its agent".into(),
+        ),
+        (
+            format!("SELECT r.id, r.object_kind, r.object_id FROM relations r WHERE NOT ({}) LIMIT 1", endpoint("r.object_kind", "r.object_id")),
+            "a relation's object does not exist for its agent".into(),
+        ),
+        (
+            format!("SELECT r.id, r.anchor_ref FROM relations r WHERE r.anchor_ref <> '' AND NOT {} LIMIT 1", ref_exists("r.anchor_ref", "r.agent_id")),
+            "a relation's anchor is not a record of its agent".into(),
+        ),
+        (
+            "SELECT 'entity', id FROM entities WHERE declared_by NOT IN ('agent', 'operator')
+             UNION ALL SELECT 'mention', entity_id FROM entity_mentions WHERE declared_by NOT IN ('agent', 'operator')
+             UNION ALL SELECT 'relation', id FROM relations WHERE declared_by NOT IN ('agent', 'operator') LIMIT 1"
+                .into(),
+            "a declaration's `declared_by` is neither 'agent' nor 'operator'".into(),
+        ),
+        (
+            "WITH named AS (SELECT agent_id, project_id, channel, normalized AS n, id FROM entities
+                UNION SELECT e.agent_id, e.project_id, e.channel, a.normalized, e.id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id)
+             SELECT agent_id, project_id, channel, n FROM named GROUP BY agent_id, project_id, channel, n HAVING count(DISTINCT id) > 1 LIMIT 1"
+                .into(),
+            "one name or alias is claimed by two entities in one scope".into(),
+        ),
+        (
+            "SELECT 'memories', id FROM memories WHERE (embedding IS NULL) <> (embedding_dim IS NULL) OR length(embedding) <> 4 * embedding_dim OR embedding_dim < 1
+             UNION ALL SELECT 'episodes', id FROM episodes WHERE (embedding IS NULL) <> (embedding_dim IS NULL) OR length(embedding) <> 4 * embedding_dim OR embedding_dim < 1 LIMIT 1"
+                .into(),
+            "an embedding does not hold four bytes for each of its dimensions".into(),
+        ),
+    ];
+    for (sql, what) in &checks {
+        if let Some(row) = first(conn, sql)? {
+            return Err(refuse(format!("{what} ({row})")));
+        }
+    }
+    // Normalized twins: what a lookup compares must be what normalization gives.
+    for (sql, what) in [
+        ("SELECT id, name, normalized FROM entities", "entity"),
+        ("SELECT entity_id, alias, normalized FROM entity_aliases", "alias"),
+        ("SELECT id, predicate, predicate FROM relations", "predicate"),
+    ] {
+        let mut stmt = conn.prepare(sql)?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let (id, text, normalized): (i64, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
+            if normalize(&text) != normalized || normalized.is_empty() {
+                return Err(refuse(format!(
+                    "the {what} {text:?} (id {id}) is stored with a normalized form {normalized:?} that is not its own"
+                )));
+            }
+        }
+    }
+    // Mentions and anchors are written in one spelling (`mem:7`, never `mem:007`).
+    let mut stmt = conn.prepare("SELECT ref FROM entity_mentions UNION SELECT anchor_ref FROM relations WHERE anchor_ref <> ''")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let text: String = r.get(0)?;
+        if Ref::parse(&text).map(|p| p.to_string()).as_deref() != Some(text.as_str()) {
+            return Err(refuse(format!("the record ref {text:?} is not written as ours are")));
+        }
+    }
+    Ok(())
+}
