@@ -30,7 +30,7 @@
 
 use crate::error::{Error, Result};
 use crate::normalize::normalize;
-use crate::records::Ref;
+use crate::refs::Ref;
 use crate::schema::{create_at_version, migrate, SCHEMA_VERSION};
 use rusqlite::config::DbConfig;
 use rusqlite::types::Value;
