@@ -44,6 +44,7 @@ mod records;
 mod schema;
 mod scope;
 mod traverse;
+mod vectors;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -9,6 +9,7 @@ use crate::clock::{format_iso, Clock, SystemClock};
 use crate::error::{Error, Result};
 use crate::records::{self, Kind};
 use crate::schema::migrate;
+use crate::vectors::VectorIndex;
 use crate::{entities, recall, reconstruct, traverse};
 use rusqlite::{Connection, MAIN_DB};
 use serde::Serialize;
@@ -17,8 +18,10 @@ use serde_json::Value;
 /// An associative memory: records, the declared graph over them, and the operations on
 /// both. Open one per database; it is not shared between threads.
 pub struct Memory {
-    conn: Connection,
+    pub(crate) conn: Connection,
     clock: Box<dyn Clock>,
+    /// The vector arm's in-memory index (`crate::vectors`), kept current by the writes below.
+    pub(crate) vectors: VectorIndex,
 }
 
 impl std::fmt::Debug for Memory {
@@ -64,7 +67,7 @@ impl Memory {
         conn.pragma_update(None, "page_size", PAGE_SIZE)?;
         tune(&conn)?;
         migrate(&mut conn)?;
-        Ok(Memory { conn, clock })
+        Ok(Memory { conn, clock, vectors: VectorIndex::default() })
     }
 
     fn now(&self) -> String {
@@ -87,6 +90,9 @@ impl Memory {
             }
         };
         tx.commit()?;
+        if opts.embedding.is_some() {
+            self.vectors.stored(&self.conn, Kind::Mem, id);
+        }
         Ok(StoreResponse { ok: true, result: "stored", id, associations })
     }
 
@@ -96,6 +102,9 @@ impl Memory {
         let tx = self.conn.transaction()?;
         let response = records::archive_episode(&tx, opts, &now)?;
         tx.commit()?;
+        if opts.embedding.is_some() {
+            self.vectors.stored(&self.conn, Kind::Ep, response.episode_id);
+        }
         Ok(response)
     }
 
@@ -128,13 +137,21 @@ impl Memory {
     /// Ranked records for a query: lexical and vector arms fused and gated (SPEC §4).
     /// Reads no declaration: the graph never changes what recall returns.
     pub fn recall(&self, opts: &RecallOptions) -> Result<RecallResponse> {
-        recall::recall(&self.conn, opts)
+        recall::recall(&self.conn, &self.vectors, opts)
     }
 
     /// Retrieval read through the declared graph: items with claims, roles and walked
     /// evidence (design §3).
     pub fn reconstruct(&self, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
-        reconstruct::reconstruct(&self.conn, opts)
+        reconstruct::reconstruct(&self.conn, &self.vectors, opts)
+    }
+
+    /// A plain dot-product loop of `query` over every stored vector of its dimension, with
+    /// no scope, ranking or row reads: the floor the vector arm is measured against
+    /// (`plain_scan_ms` in the scale bench). Returns the sum of the products.
+    #[doc(hidden)]
+    pub fn plain_vector_scan(&self, query: &[f32]) -> Result<f32> {
+        self.vectors.plain_scan(&self.conn, query)
     }
 
     /// Full records for refs.
@@ -144,12 +161,16 @@ impl Memory {
 
     /// Deletes a memory with every mention and relation that depends on it.
     pub fn delete_memory(&mut self, opts: &DeleteOptions) -> Result<DeleteResponse> {
-        self.in_transaction(|tx| records::delete(tx, Kind::Mem, &opts.agent_id, opts.id, "memory_id"))
+        let out = self.in_transaction(|tx| records::delete(tx, Kind::Mem, &opts.agent_id, opts.id, "memory_id"))?;
+        self.vectors.removed(Kind::Mem, opts.id);
+        Ok(out)
     }
 
     /// Deletes an episode with every mention and relation that depends on it.
     pub fn delete_episode(&mut self, opts: &DeleteOptions) -> Result<DeleteResponse> {
-        self.in_transaction(|tx| records::delete(tx, Kind::Ep, &opts.agent_id, opts.id, "episode_id"))
+        let out = self.in_transaction(|tx| records::delete(tx, Kind::Ep, &opts.agent_id, opts.id, "episode_id"))?;
+        self.vectors.removed(Kind::Ep, opts.id);
+        Ok(out)
     }
 
     /// Deletes an entity with its aliases, mentions and relations.
@@ -191,6 +212,8 @@ impl Memory {
             return Err(Error::NotAMemory("the bytes hold an SQLite database without an associative-memory schema".into()));
         }
         migrate(&mut scratch)?;
+        // The database is replaced below: the vector index is rebuilt from it on next use.
+        self.vectors.clear();
         if self.conn.path().is_none_or(str::is_empty) {
             // Held in memory: the checked scratch database becomes the memory. (A backup
             // could not copy it over when the page sizes differ: an in-memory destination

@@ -17,6 +17,7 @@ use crate::recall::{retrieve, Hit, Request};
 use crate::records::{Kind, Ref};
 use crate::scope::ReadScope;
 use crate::traverse::{mentioning, neighbourhood};
+use crate::vectors::VectorIndex;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection, OptionalExtension};
 use std::collections::BTreeSet;
@@ -157,13 +158,13 @@ fn has_graph(conn: &Connection) -> Result<bool> {
 }
 
 /// Runs `reconstruct`.
-pub fn reconstruct(conn: &Connection, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
+pub fn reconstruct(conn: &Connection, vectors: &VectorIndex, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
     let graph_tables = has_graph(conn)?;
     // Stage 1
     let cue = if graph_tables { candidates::cue(conn, &opts.scope, &opts.query)? } else { candidates::Cue::default() };
     let request = Request {
         extra_terms: cue.normalized_terms.clone(),
-        ..Request::new(&opts.scope, &opts.source_id, &opts.query, opts.query_embedding.as_deref(), opts.top_k as usize, opts.deep)
+        ..Request::new(&opts.scope, &opts.source_id, &opts.query, opts.query_embedding.as_deref(), opts.top_k as usize, opts.deep, vectors)
     };
     let retrieval = retrieve(conn, &request)?;
     let hits: Vec<&Hit> = retrieval.admitted.iter().take(opts.top_k as usize).collect();
