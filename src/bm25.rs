@@ -24,48 +24,76 @@ fn fold(c: char) -> char {
 
 /// A record's text folded as the trigram tokenizer folds it, one column after another
 /// (a phrase never spans two columns); reused from row to row.
+///
+/// Text that is all ASCII (most of it, in every corpus measured here) is folded and
+/// searched as bytes: one byte is one character there, so positions, lengths and
+/// occurrences are the same as over characters, without decoding into a `Vec<char>` four
+/// times the size.
 #[derive(Default)]
 pub struct Folded {
+    /// Whether every column is ASCII: then `bytes` holds the text, else `chars`.
+    ascii: bool,
+    bytes: Vec<u8>,
     chars: Vec<char>,
-    /// Where each column ends in `chars`.
+    /// Where each column ends in `bytes` or `chars`.
     ends: Vec<usize>,
 }
 
 impl Folded {
     /// Replaces the content with these columns.
     pub fn set(&mut self, columns: &[&str]) {
+        self.bytes.clear();
         self.chars.clear();
         self.ends.clear();
+        self.ascii = columns.iter().all(|c| c.is_ascii());
         for column in columns {
-            self.chars.extend(column.chars().map(fold));
-            self.ends.push(self.chars.len());
+            if self.ascii {
+                self.bytes.extend(column.bytes().map(|b| b.to_ascii_lowercase()));
+                self.ends.push(self.bytes.len());
+            } else {
+                self.chars.extend(column.chars().map(fold));
+                self.ends.push(self.chars.len());
+            }
         }
     }
 
-    /// The folded columns, one slice each.
-    fn columns(&self) -> impl Iterator<Item = &[char]> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts.zip(&self.ends).map(|(start, &end)| &self.chars[start..end])
+    /// The column spans, start to end.
+    fn spans(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        std::iter::once(0).chain(self.ends.iter().copied()).zip(self.ends.iter().copied())
     }
 
     /// Tokens of every column together.
     pub fn tokens(&self) -> usize {
-        self.columns().map(|c| c.len().saturating_sub(2)).sum()
+        self.spans().map(|(start, end)| (end - start).saturating_sub(2)).sum()
     }
 
     /// Occurrences of `phrase` in the columns, overlapping ones included.
     pub fn occurrences(&self, phrase: &Phrase) -> usize {
-        let m = phrase.0.len();
-        self.columns().filter(|c| m > 0 && c.len() >= m).map(|c| c.windows(m).filter(|w| *w == phrase.0.as_slice()).count()).sum()
+        fn count<T: PartialEq>(column: &[T], phrase: &[T]) -> usize {
+            let m = phrase.len();
+            if m == 0 || column.len() < m {
+                return 0;
+            }
+            column.windows(m).filter(|w| *w == phrase).count()
+        }
+        if self.ascii {
+            // A phrase with a non-ASCII character (after folding) occurs in no ASCII text.
+            let Some(bytes) = &phrase.1 else { return 0 };
+            self.spans().map(|(start, end)| count(&self.bytes[start..end], bytes)).sum()
+        } else {
+            self.spans().map(|(start, end)| count(&self.chars[start..end], &phrase.0)).sum()
+        }
     }
 }
 
-/// A query phrase, folded once.
-pub struct Phrase(Vec<char>);
+/// A query phrase, folded once (as characters, and as bytes when the folded phrase is ASCII).
+pub struct Phrase(Vec<char>, Option<Vec<u8>>);
 
 impl Phrase {
     pub fn new(term: &str) -> Self {
-        Phrase(term.chars().map(fold).collect())
+        let chars: Vec<char> = term.chars().map(fold).collect();
+        let bytes = chars.iter().all(char::is_ascii).then(|| chars.iter().map(|&c| c as u8).collect());
+        Phrase(chars, bytes)
     }
 }
 
@@ -123,5 +151,10 @@ mod tests {
         assert_eq!(count(&mut f, &["ÜBER über"], "über"), 2);
         assert_eq!(count(&mut f, &["Kaito Mori, kaito  mori"], "kaito mori"), 1);
         assert_eq!(count(&mut f, &["kai", "to"], "kaito"), 0, "a phrase never spans two columns");
+        // ASCII text and a phrase whose non-ASCII character folds to ASCII (the Kelvin sign)
+        assert_eq!(count(&mut f, &["Kelvin KELVIN"], "\u{212A}elvin"), 2);
+        assert_eq!(count(&mut f, &["uber"], "über"), 0);
+        f.set(&["ab", "Ledger", ""]);
+        assert_eq!(f.tokens(), 4, "ASCII columns: 0 + 4 + 0");
     }
 }

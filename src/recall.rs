@@ -200,7 +200,7 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     if !long.is_empty() {
         let sql = format!("SELECT {} FROM {table} t WHERE t.id = ?", columns(kind));
         let mut rows = Vec::new();
-        for (_, id) in scored_matches(conn, req, &long, kind)?.into_iter().take(req.depth) {
+        for (_, id) in scored_matches(conn, req, &long, kind, req.depth)? {
             rows.extend(read_hits(conn, &sql, vec![Value::Integer(id)], kind, hits)?);
         }
         if !rows.is_empty() {
@@ -228,9 +228,9 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     read_hits(conn, &sql, params, kind, hits)
 }
 
-/// The readable records FTS5 matches on any of the `long` terms with their scores, best
-/// first by BM25 over the agent's own records (`crate::bm25`), then lower id.
-fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind) -> Result<Vec<(f64, i64)>> {
+/// The best `depth` readable records FTS5 matches on any of the `long` terms with their
+/// scores, best first by BM25 over the agent's own records (`crate::bm25`), then lower id.
+fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind, depth: usize) -> Result<Vec<(f64, i64)>> {
     let (table, fts, texts, tag) = match kind {
         Kind::Mem => ("memories", "memories_fts", "t.content, ''", "mem"),
         Kind::Ep => ("episodes", "episodes_fts", "t.summary, t.keywords", "ep"),
@@ -269,7 +269,13 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
         })?;
     let stats = Stats::new(records, tokens, &hits_per_phrase);
     let mut scored: Vec<(f64, i64)> = candidates.iter().map(|(id, freqs, len)| (stats.score(freqs, *len), *id)).collect();
-    scored.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    // Only the first `depth` are read: select them, then sort those, not every match.
+    let order = |x: &(f64, i64), y: &(f64, i64)| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1));
+    if depth > 0 && scored.len() > depth {
+        scored.select_nth_unstable_by(depth - 1, order);
+    }
+    scored.truncate(depth);
+    scored.sort_by(order);
     Ok(scored)
 }
 
@@ -421,7 +427,9 @@ mod tests {
                     .map(Result::unwrap)
                     .collect();
                 assert!(!want.is_empty(), "{query:?} matches some {table}");
-                assert_eq!(scored_matches(&conn, &req, &long, kind).unwrap(), want, "{query:?} over {table}");
+                assert_eq!(scored_matches(&conn, &req, &long, kind, 1000).unwrap(), want, "{query:?} over {table}");
+                // the first three alone, selected before sorting
+                assert_eq!(scored_matches(&conn, &req, &long, kind, 3).unwrap(), want[..want.len().min(3)], "{query:?} top 3");
             }
         }
     }
