@@ -69,12 +69,16 @@ impl Folded {
 
     /// Occurrences of `phrase` in the columns, overlapping ones included.
     pub fn occurrences(&self, phrase: &Phrase) -> usize {
+        // Compares the rest of the phrase only where its first character is: comparing
+        // every window called `memcmp` once per position, 17 % of a 10k lexical recall
+        // (perf, the scale bench).
         fn count<T: PartialEq>(column: &[T], phrase: &[T]) -> usize {
-            let m = phrase.len();
-            if m == 0 || column.len() < m {
+            let Some((first, rest)) = phrase.split_first() else { return 0 };
+            if column.len() < phrase.len() {
                 return 0;
             }
-            column.windows(m).filter(|w| *w == phrase).count()
+            let last_start = column.len() - phrase.len();
+            column[..=last_start].iter().enumerate().filter(|(i, c)| *c == first && column[i + 1..i + phrase.len()] == *rest).count()
         }
         if self.ascii {
             // A phrase with a non-ASCII character (after folding) occurs in no ASCII text.
