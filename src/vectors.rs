@@ -37,24 +37,56 @@ use std::collections::BTreeMap;
 /// chain.
 const LANES: usize = 16;
 
-/// `a · b` in [`LANES`] lanes summed in one fixed order, then the tail. The portable loop
-/// (auto-vectorized natively) and the SIMD128 one (wasm) add in the same order, so both
-/// targets give bit-identical scores. Both slices have the same length.
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+/// `a · b` in [`LANES`] lanes summed in one fixed order, then the tail. The portable loop,
+/// the SSE one (x86_64) and the SIMD128 one (wasm) add in the same order, so every target
+/// gives bit-identical scores. Both slices have the same length.
+#[cfg(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))))]
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     let n = a.len() / LANES * LANES;
-    let mut acc = [0.0f32; LANES];
+    let mut acc = [[0.0f32; 4]; 4];
     for (x, y) in a[..n].chunks_exact(LANES).zip(b[..n].chunks_exact(LANES)) {
-        for l in 0..LANES {
-            acc[l] += x[l] * y[l];
+        for (j, acc) in acc.iter_mut().enumerate() {
+            for l in 0..4 {
+                acc[l] += x[4 * j + l] * y[4 * j + l];
+            }
         }
     }
     let mut tail = 0.0f32;
     for (x, y) in a[n..].iter().zip(&b[n..]) {
         tail += x * y;
     }
-    let v: [f32; 4] = std::array::from_fn(|l| (acc[l] + acc[4 + l]) + (acc[8 + l] + acc[12 + l]));
+    let v: [f32; 4] = std::array::from_fn(|l| (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l]));
     ((v[0] + v[1]) + (v[2] + v[3])) + tail
+}
+
+/// The SSE form of the loop above (SSE2 is part of x86_64): left to itself LLVM vectorized
+/// the portable loop with a shuffle per four lanes, 35 instructions per 16 floats
+/// (callgrind), where four `mulps` and four `addps` do.
+#[cfg(target_arch = "x86_64")]
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    use core::arch::x86_64::*;
+    let n = a.len() / LANES * LANES;
+    let b = &b[..a.len()];
+    // SAFETY: SSE2 is always present on x86_64; every load reads 4 floats at i + 4j with
+    // i + 4j + 4 <= n <= a.len() == b.len(), and `loadu` needs no alignment.
+    unsafe {
+        let mut acc = [_mm_setzero_ps(); 4];
+        let mut i = 0;
+        while i < n {
+            for (j, acc) in acc.iter_mut().enumerate() {
+                let (x, y) = (_mm_loadu_ps(a.as_ptr().add(i + 4 * j)), _mm_loadu_ps(b.as_ptr().add(i + 4 * j)));
+                *acc = _mm_add_ps(*acc, _mm_mul_ps(x, y));
+            }
+            i += LANES;
+        }
+        let mut tail = 0.0f32;
+        for (x, y) in a[n..].iter().zip(&b[n..]) {
+            tail += x * y;
+        }
+        let mut v = [0.0f32; 4];
+        _mm_storeu_ps(v.as_mut_ptr(), _mm_add_ps(_mm_add_ps(acc[0], acc[1]), _mm_add_ps(acc[2], acc[3])));
+        ((v[0] + v[1]) + (v[2] + v[3])) + tail
+    }
 }
 
 /// The SIMD128 form of the loop above: four `f32x4` accumulators, lanes 4j..4j+3 in the j-th.
