@@ -29,6 +29,8 @@
 //!   cargo bench --bench scale -- --sizes 1000,10000 --settings lexical --json /tmp/scale.json
 //! Flags (env in brackets):
 //!   --sizes LIST       memory counts (default 1000,10000,100000) [SCALE_SIZES]
+//!   --million          add a 1,000,000-memory point to the lexical setting [SCALE_MILLION=1];
+//!                      off by default: its build alone takes minutes (BENCHMARKS.md)
 //!   --settings LIST    lexical,vectors (default both) [SCALE_SETTINGS]
 //!   --queries N        number of queries (default 200)
 //!   --rounds N         measured passes over the queries (default 1)
@@ -38,6 +40,15 @@
 //!   --cache-dir DIR    keep each built database there (`Memory::export`) and import it on
 //!                      later runs instead of storing again [SCALE_CACHE_DIR]; the file
 //!                      name carries the generator and schema versions. Off by default.
+//!
+//! With vectors, `plain_scan` is also timed once per query vector: a plain dot-product loop
+//! over every stored vector in the memory's own index (`Memory::plain_vector_scan`: no
+//! scope, no ranking, no row reads), the floor the vector arm is compared with.
+//!
+//! The JSON has one object per (setting, size) with, besides the detailed `recall`,
+//! `reconstruct` and `build` objects, the flat fields `build_s`, `recall_mean_ms`,
+//! `recall_p50_ms`, `recall_p95_ms`, `reconstruct_mean_ms`, `reconstruct_p50_ms`,
+//! `reconstruct_p95_ms` and, with vectors, `plain_scan_ms` (its mean).
 //!
 //! An op that answers `unsupported` is reported as skipped (the build is still measured).
 
@@ -293,6 +304,7 @@ fn stats(mut v: Vec<f64>) -> Value {
 
 struct Opts {
     sizes: Vec<usize>,
+    million: bool,
     settings: Vec<String>,
     queries: usize,
     rounds: usize,
@@ -311,13 +323,15 @@ fn parse_args() -> Opts {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let flag = |name: &str| argv.iter().position(|a| a == name).and_then(|i| argv.get(i + 1)).cloned();
     for (i, a) in argv.iter().enumerate() {
-        let is_value = i > 0 && argv[i - 1].starts_with("--") && argv[i - 1] != "--bench";
+        let is_value = i > 0 && argv[i - 1].starts_with("--") && argv[i - 1] != "--bench" && argv[i - 1] != "--million";
         if a.starts_with("--")
             && !is_value
-            && !["--bench", "--sizes", "--settings", "--queries", "--rounds", "--warmup", "--dim", "--json", "--cache-dir"]
+            && !["--bench", "--million", "--sizes", "--settings", "--queries", "--rounds", "--warmup", "--dim", "--json", "--cache-dir"]
                 .contains(&a.as_str())
         {
-            fail(format!("unknown argument {a:?}; flags: --sizes --settings --queries --rounds --warmup --dim --json --cache-dir"));
+            fail(format!(
+                "unknown argument {a:?}; flags: --sizes --million --settings --queries --rounds --warmup --dim --json --cache-dir"
+            ));
         }
     }
     let list = |s: String| s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect::<Vec<_>>();
@@ -329,6 +343,7 @@ fn parse_args() -> Opts {
     let o = Opts {
         sizes: list(sizes).into_iter().map(|s| s.replace('_', "").parse().unwrap_or_else(|_| fail(format!("bad size {s:?}")))).collect(),
         settings: list(settings),
+        million: argv.iter().any(|a| a == "--million") || std::env::var("SCALE_MILLION").is_ok_and(|v| v == "1"),
         queries: num("--queries", 200),
         rounds: num("--rounds", 1).max(1),
         warmup: num("--warmup", 50),
@@ -405,13 +420,22 @@ fn op_json(t: OpTimes) -> Value {
 
 fn main() {
     let o = parse_args();
-    let max_n = o.sizes.iter().copied().max().unwrap_or(0);
+    const MILLION: usize = 1_000_000;
+    let sizes_of = |setting: &str| -> Vec<usize> {
+        let mut v = o.sizes.clone();
+        if o.million && setting == "lexical" && !v.contains(&MILLION) {
+            v.push(MILLION);
+        }
+        v
+    };
+    let max_n = o.settings.iter().flat_map(|s| sizes_of(s)).max().unwrap_or(0);
     let lex = Lexicon::new();
     let t = Instant::now();
     let all_mems = memories(&lex, max_n);
     let qs = queries(&lex, o.queries);
     let want_vectors = o.settings.iter().any(|s| s == "vectors");
-    let (all_vecs, qvecs) = if want_vectors { vectors(max_n, o.queries, o.dim) } else { (vec![], vec![]) };
+    let max_vec_n = if want_vectors { sizes_of("vectors").into_iter().max().unwrap_or(0) } else { 0 };
+    let (all_vecs, qvecs) = if want_vectors { vectors(max_vec_n, o.queries, o.dim) } else { (vec![], vec![]) };
     eprintln!(
         "generated {} memories and {} queries{} in {:.1} s",
         max_n,
@@ -424,7 +448,7 @@ fn main() {
     let mut results: Vec<Value> = Vec::new();
     for setting in &o.settings {
         let with_vec = setting == "vectors";
-        for &n in &o.sizes {
+        for n in sizes_of(setting) {
             let fp = fingerprint(&all_mems[..n], &qs, with_vec.then(|| (&all_vecs[..n], &qvecs[..])));
             let clock = FixedClock::new(base + 60_000 * n as i64);
             let mut mem = Memory::open_in_memory_with_clock(Box::new(clock)).unwrap_or_else(|e| fail(e));
@@ -489,9 +513,33 @@ fn main() {
             let warm = o.warmup.min(qs.len());
             let recall = run_op(&mut mem, "recall", &qargs("recall"), warm, o.rounds);
             let reconstruct = run_op(&mut mem, "reconstruct", &qargs("reconstruct"), warm, o.rounds);
-            let row = json!({"n": n, "setting": setting, "dim": if with_vec { json!(o.dim) } else { json!(null) },
-                "fingerprint": fp, "imported": imported, "build": build,
-                "recall": op_json(recall), "reconstruct": op_json(reconstruct)});
+            let plain_scan = with_vec.then(|| {
+                let mut sink = 0.0f32;
+                for q in qvecs.iter().take(warm) {
+                    sink += mem.plain_vector_scan(q).unwrap_or_else(|e| fail(e));
+                }
+                let mut times = Vec::new();
+                for _ in 0..o.rounds {
+                    for q in &qvecs {
+                        let t0 = Instant::now();
+                        sink += mem.plain_vector_scan(q).unwrap_or_else(|e| fail(e));
+                        times.push(t0.elapsed().as_secs_f64() * 1000.0);
+                    }
+                }
+                std::hint::black_box(sink);
+                stats(times)
+            });
+            let (recall, reconstruct) = (op_json(recall), op_json(reconstruct));
+            let mut row = json!({"n": n, "setting": setting, "dim": if with_vec { json!(o.dim) } else { json!(null) },
+                "fingerprint": fp, "imported": imported, "build_s": build["seconds"],
+                "recall_mean_ms": recall["mean_ms"], "recall_p50_ms": recall["p50_ms"], "recall_p95_ms": recall["p95_ms"],
+                "reconstruct_mean_ms": reconstruct["mean_ms"], "reconstruct_p50_ms": reconstruct["p50_ms"],
+                "reconstruct_p95_ms": reconstruct["p95_ms"],
+                "build": build, "recall": recall, "reconstruct": reconstruct});
+            if let Some(p) = plain_scan {
+                row["plain_scan_ms"] = p["mean_ms"].clone();
+                row["plain_scan"] = p;
+            }
             eprintln!("n={n} {setting}: recall {} reconstruct {}", row["recall"], row["reconstruct"]);
             results.push(row);
         }
@@ -506,8 +554,21 @@ fn main() {
         o.warmup.min(o.queries)
     );
     println!(
-        "{:<8} {:>8} {:>9} {:>11} | {:>9} {:>9} {:>13} | {:>9} {:>9} {:>13}",
-        "setting", "n", "build s", "store mean", "rec mean", "rec p95", "rec ratio", "recon mean", "recon p95", "recon ratio"
+        "{:<8} {:>8} {:>9} {:>11} | {:>9} {:>9} {:>9} {:>13} | {:>9} {:>9} {:>9} {:>13} | {:>9} {:>9}",
+        "setting",
+        "n",
+        "build s",
+        "store mean",
+        "rec mean",
+        "rec p50",
+        "rec p95",
+        "rec ratio",
+        "recon mean",
+        "recon p50",
+        "recon p95",
+        "recon ratio",
+        "plain ms",
+        "rec÷plain"
     );
     for setting in &o.settings {
         let rows: Vec<&Value> = results.iter().filter(|r| r["setting"] == json!(setting)).collect();
@@ -524,18 +585,26 @@ fn main() {
                 _ => r[op].get("skipped").map(|_| "skipped".to_string()).unwrap_or_else(|| "-".into()),
             };
             let f = |x: Option<f64>| x.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
+            let plain = r["plain_scan_ms"].as_f64();
             println!(
-                "{:<8} {:>8} {:>9} {:>11} | {:>9} {:>9} {:>13} | {:>9} {:>9} {:>13}",
+                "{:<8} {:>8} {:>9} {:>11} | {:>9} {:>9} {:>9} {:>13} | {:>9} {:>9} {:>9} {:>13} | {:>9} {:>9}",
                 setting,
                 r["n"],
                 r["build"]["seconds"].as_f64().map(|s| format!("{s:.1}")).unwrap_or_else(|| "cached".into()),
                 f(r["build"]["store"]["mean_ms"].as_f64()),
                 f(cell("recall", "mean_ms")),
+                f(cell("recall", "p50_ms")),
                 f(cell("recall", "p95_ms")),
                 ratio("recall"),
                 f(cell("reconstruct", "mean_ms")),
+                f(cell("reconstruct", "p50_ms")),
                 f(cell("reconstruct", "p95_ms")),
                 ratio("reconstruct"),
+                f(plain),
+                match (cell("recall", "mean_ms"), plain) {
+                    (Some(m), Some(p)) if p > 0.0 => format!("{:.2}", m / p),
+                    _ => "-".into(),
+                },
             );
         }
     }

@@ -46,6 +46,7 @@ mod refs;
 mod schema;
 mod scope;
 mod traverse;
+mod vectors;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

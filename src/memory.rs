@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::records;
 use crate::refs::{Kind, Ref};
 use crate::schema::migrate;
+use crate::vectors::VectorIndex;
 use crate::{entities, recall, reconstruct, traverse};
 use rusqlite::{Connection, MAIN_DB};
 use serde::Serialize;
@@ -21,8 +22,10 @@ use serde_json::Value;
 /// An associative memory: records, the declared graph over them, and the operations on
 /// both. Open one per database; it is not shared between threads.
 pub struct Memory {
-    conn: Connection,
+    pub(crate) conn: Connection,
     clock: Box<dyn Clock>,
+    /// The vector arm's in-memory index (`crate::vectors`), kept current by the writes below.
+    pub(crate) vectors: VectorIndex,
 }
 
 impl std::fmt::Debug for Memory {
@@ -75,7 +78,7 @@ impl Memory {
         conn.pragma_update(None, "page_size", PAGE_SIZE)?;
         tune(&conn)?;
         migrate(&mut conn)?;
-        Ok(Memory { conn, clock })
+        Ok(Memory { conn, clock, vectors: VectorIndex::default() })
     }
 
     fn now(&self) -> String {
@@ -103,6 +106,9 @@ impl Memory {
             }
         };
         tx.commit()?;
+        if opts.embedding.is_some() {
+            self.vectors.stored(&self.conn, Kind::Mem, id);
+        }
         Ok(StoreResponse { ok: true, result: "stored", id, associations })
     }
 
@@ -113,6 +119,9 @@ impl Memory {
         let tx = self.conn.savepoint()?;
         let response = records::archive_episode(&tx, opts, &now)?;
         tx.commit()?;
+        if opts.embedding.is_some() {
+            self.vectors.stored(&self.conn, Kind::Ep, response.episode_id);
+        }
         Ok(response)
     }
 
@@ -153,14 +162,22 @@ impl Memory {
     /// Reads no declaration: the graph never changes what recall returns.
     pub fn recall(&self, opts: &RecallOptions) -> Result<RecallResponse> {
         opts.validate()?;
-        recall::recall(&self.conn, opts)
+        recall::recall(&self.conn, &self.vectors, opts)
     }
 
     /// Retrieval read through the declared graph: items with claims, roles and walked
     /// evidence (design §3).
     pub fn reconstruct(&self, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
         opts.validate()?;
-        reconstruct::reconstruct(&self.conn, opts)
+        reconstruct::reconstruct(&self.conn, &self.vectors, opts)
+    }
+
+    /// A plain dot-product loop of `query` over every stored vector of its dimension, with
+    /// no scope, ranking or row reads: the floor the vector arm is measured against
+    /// (`plain_scan_ms` in the scale bench). Returns the sum of the products.
+    #[doc(hidden)]
+    pub fn plain_vector_scan(&self, query: &[f32]) -> Result<f32> {
+        self.vectors.plain_scan(&self.conn, query)
     }
 
     /// Full records for refs.
@@ -172,13 +189,17 @@ impl Memory {
     /// Deletes a memory with every mention and relation that depends on it.
     pub fn delete_memory(&mut self, opts: &DeleteMemoryOptions) -> Result<DeleteResponse> {
         opts.validate()?;
-        self.in_transaction(|tx| records::delete(tx, Kind::Mem, &opts.agent_id, opts.memory_id, "memory_id"))
+        let out = self.in_transaction(|tx| records::delete(tx, Kind::Mem, &opts.agent_id, opts.memory_id, "memory_id"))?;
+        self.vectors.removed(Kind::Mem, opts.memory_id);
+        Ok(out)
     }
 
     /// Deletes an episode with every mention and relation that depends on it.
     pub fn delete_episode(&mut self, opts: &DeleteEpisodeOptions) -> Result<DeleteResponse> {
         opts.validate()?;
-        self.in_transaction(|tx| records::delete(tx, Kind::Ep, &opts.agent_id, opts.episode_id, "episode_id"))
+        let out = self.in_transaction(|tx| records::delete(tx, Kind::Ep, &opts.agent_id, opts.episode_id, "episode_id"))?;
+        self.vectors.removed(Kind::Ep, opts.episode_id);
+        Ok(out)
     }
 
     /// Deletes an entity with its aliases, mentions and relations.
@@ -215,6 +236,8 @@ impl Memory {
     /// change nothing; a refusal is `not_a_memory` saying what was wrong.
     pub fn import(&mut self, bytes: &[u8]) -> Result<()> {
         let scratch = crate::import::rebuild(bytes, PAGE_SIZE)?;
+        // The database is replaced below: the vector index is rebuilt from it on next use.
+        self.vectors.clear();
         if self.conn.path().is_none_or(str::is_empty) {
             // Held in memory: the checked scratch database becomes the memory. (A backup
             // could not copy it over when the page sizes differ: an in-memory destination
@@ -280,10 +303,13 @@ impl Memory {
                     let abort = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ABORT);
                     Error::Sqlite(rusqlite::Error::SqliteFailure(abort, Some("the group's transaction was rolled back".into())))
                 };
+                // The vector index followed the calls' writes: rebuild it from the database.
+                self.vectors.clear();
                 return Err(results.pop().and_then(Result::err).unwrap_or_else(rolled_back));
             }
         }
         if let Err(e) = self.conn.execute_batch("COMMIT") {
+            self.vectors.clear();
             if !self.conn.is_autocommit() {
                 self.conn.execute_batch("ROLLBACK")?;
             }

@@ -10,8 +10,8 @@
 //!   characters cannot match a trigram index; they are matched with `LIKE` only when the
 //!   FTS5 expression matched no row at all.
 //! - **Vector arm**, only when the caller gives `query_embedding`: exact cosine over every
-//!   readable record stored with a vector of the same dimension; others are skipped and
-//!   counted.
+//!   readable record stored with a vector of the same dimension, scanned in the memory's
+//!   in-memory index (`crate::vectors`); others are skipped and counted.
 //! - **Fusion** (the order): weighted reciprocal rank, `weight / (RANK_K + rank)` summed
 //!   over the arms that ranked a row, the lexical arms weighted 1 and the vector arm
 //!   [`VECTOR_WEIGHT`]. Ties break by newer timestamp, then memories before episodes, then
@@ -81,6 +81,7 @@ use crate::error::Result;
 use crate::normalize::normalize;
 use crate::refs::Kind;
 use crate::scope::ReadScope;
+use crate::vectors::{Search, VectorIndex};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
 use std::collections::BTreeMap;
@@ -174,6 +175,8 @@ pub struct Request<'a> {
     pub depth: usize,
     /// Halves the gate ratio.
     pub deep: bool,
+    /// The vector arm's index.
+    pub vectors: &'a VectorIndex,
 }
 
 impl<'a> Request<'a> {
@@ -185,8 +188,9 @@ impl<'a> Request<'a> {
         query_embedding: Option<&'a [f32]>,
         depth: usize,
         deep: bool,
+        vectors: &'a VectorIndex,
     ) -> Self {
-        Request { scope, source_id, terms: terms(query), extra_terms: Vec::new(), query_embedding, depth, deep }
+        Request { scope, source_id, terms: terms(query), extra_terms: Vec::new(), query_embedding, depth, deep, vectors }
     }
 }
 
@@ -249,7 +253,7 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     if !long.is_empty() {
         let sql = format!("SELECT {} FROM {table} t WHERE t.id = ?", columns(kind));
         let mut rows = Vec::new();
-        for (_, id) in scored_matches(conn, req, &long, kind)?.into_iter().take(req.depth) {
+        for (_, id) in scored_matches(conn, req, &long, kind, req.depth)? {
             rows.extend(read_hits(conn, &sql, vec![Value::Integer(id)], kind, hits)?);
         }
         if !rows.is_empty() {
@@ -277,9 +281,9 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     read_hits(conn, &sql, params, kind, hits)
 }
 
-/// The readable records FTS5 matches on any of the `long` terms with their scores, best
-/// first by BM25 over the agent's own records (`crate::bm25`), then lower id.
-fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind) -> Result<Vec<(f64, i64)>> {
+/// The best `depth` readable records FTS5 matches on any of the `long` terms with their
+/// scores, best first by BM25 over the agent's own records (`crate::bm25`), then lower id.
+fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind, depth: usize) -> Result<Vec<(f64, i64)>> {
     let (table, fts, texts, tag) = match kind {
         Kind::Mem => ("memories", "memories_fts", "t.content, ''", "mem"),
         Kind::Ep => ("episodes", "episodes_fts", "t.summary, t.keywords", "ep"),
@@ -318,39 +322,24 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
         })?;
     let stats = Stats::new(records, tokens, &hits_per_phrase);
     let mut scored: Vec<(f64, i64)> = candidates.iter().map(|(id, freqs, len)| (stats.score(freqs, *len), *id)).collect();
-    scored.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    // Only the first `depth` are read: select them, then sort those, not every match.
+    let order = |x: &(f64, i64), y: &(f64, i64)| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1));
+    if depth > 0 && scored.len() > depth {
+        scored.select_nth_unstable_by(depth - 1, order);
+    }
+    scored.truncate(depth);
+    scored.sort_by(order);
     Ok(scored)
 }
 
-/// The vector arm: exact cosine of every readable record with a vector of the query's
-/// dimension; returns the ranked rows and how many records had another dimension.
+/// The vector arm: the `depth` readable records closest to the query by exact cosine, over
+/// the in-memory index (`crate::vectors`); returns the ranked rows and how many records had
+/// another dimension.
 fn vector(conn: &Connection, req: &Request, query: &[f32], hits: &mut BTreeMap<(Kind, i64), Hit>) -> Result<(Vec<Row>, usize)> {
-    let qnorm = norm(query);
-    let mut scored: Vec<(f64, Kind, i64)> = Vec::new();
-    let mut skipped = 0;
-    for kind in [Kind::Mem, Kind::Ep] {
-        if kind == Kind::Ep && !req.source_id.is_empty() {
-            continue;
-        }
-        let (iso, params) = scope_sql(req, kind);
-        let table = if kind == Kind::Mem { "memories" } else { "episodes" };
-        let sql = format!("SELECT t.id, t.embedding, t.embedding_dim FROM {table} t WHERE t.embedding IS NOT NULL AND {iso}");
-        let mut stmt = conn.prepare_cached(&sql)?;
-        let mut rows = stmt.query(params_from_iter(params))?;
-        while let Some(r) = rows.next()? {
-            let dim: i64 = r.get(2)?;
-            if dim as usize != query.len() {
-                skipped += 1;
-                continue;
-            }
-            let blob = r.get_ref(1)?.as_blob().unwrap_or(&[]);
-            scored.push((cosine(query, qnorm, blob), kind, r.get(0)?));
-        }
-    }
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    scored.truncate(req.depth);
+    let search = Search { scope: req.scope, source_id: req.source_id, query, depth: req.depth };
+    let found = req.vectors.search(conn, &search)?;
     let mut ranked = Vec::new();
-    for (_, kind, id) in scored {
+    for (_, kind, id) in found.rows {
         if !hits.contains_key(&(kind, id)) {
             let (iso, iso_params) = scope_sql(req, kind);
             let table = if kind == Kind::Mem { "memories" } else { "episodes" };
@@ -360,74 +349,7 @@ fn vector(conn: &Connection, req: &Request, query: &[f32], hits: &mut BTreeMap<(
         }
         ranked.push(Row { kind, id });
     }
-    Ok((ranked, skipped))
-}
-
-fn norm(v: &[f32]) -> f64 {
-    v.iter().map(|x| f64::from(*x) * f64::from(*x)).sum::<f64>().sqrt()
-}
-
-/// Cosine of the query and a stored little-endian f32 vector of the same dimension.
-fn cosine(query: &[f32], qnorm: f64, blob: &[u8]) -> f64 {
-    let (dot, sq) = dot_and_square(query, blob);
-    let denom = qnorm * f64::from(sq).sqrt();
-    if denom == 0.0 {
-        0.0
-    } else {
-        f64::from(dot) / denom
-    }
-}
-
-/// Combines four lane sums in one fixed order, then adds the tail.
-fn lanes(sum: [f32; 4], tail: f32) -> f32 {
-    ((sum[0] + sum[1]) + (sum[2] + sum[3])) + tail
-}
-
-/// `(query · x, x · x)` for a stored vector `x`, in four lanes. The portable loop and the
-/// SIMD128 one (wasm) add in the same order, so both targets give bit-identical scores and
-/// the same ranking.
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn dot_and_square(query: &[f32], blob: &[u8]) -> (f32, f32) {
-    let (mut dot, mut sq) = ([0.0f32; 4], [0.0f32; 4]);
-    let n = query.len() / 4 * 4;
-    let value = |i: usize| f32::from_le_bytes([blob[4 * i], blob[4 * i + 1], blob[4 * i + 2], blob[4 * i + 3]]);
-    for i in (0..n).step_by(4) {
-        for lane in 0..4 {
-            let x = value(i + lane);
-            dot[lane] += query[i + lane] * x;
-            sq[lane] += x * x;
-        }
-    }
-    let (mut dot_tail, mut sq_tail) = (0.0f32, 0.0f32);
-    for (i, q) in query.iter().enumerate().skip(n) {
-        let x = value(i);
-        dot_tail += q * x;
-        sq_tail += x * x;
-    }
-    (lanes(dot, dot_tail), lanes(sq, sq_tail))
-}
-
-/// The SIMD128 form of the loop above (wasm is little-endian, so the blob loads as f32s).
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn dot_and_square(query: &[f32], blob: &[u8]) -> (f32, f32) {
-    use core::arch::wasm32::*;
-    let n = query.len() / 4 * 4;
-    let (mut dot, mut sq) = (f32x4_splat(0.0), f32x4_splat(0.0));
-    for i in (0..n).step_by(4) {
-        // SAFETY: i + 4 <= n <= query.len(), and blob holds 4 bytes per query value;
-        // v128_load has no alignment requirement.
-        let (q, x) = unsafe { (v128_load(query.as_ptr().add(i).cast()), v128_load(blob.as_ptr().add(4 * i).cast())) };
-        dot = f32x4_add(dot, f32x4_mul(q, x));
-        sq = f32x4_add(sq, f32x4_mul(x, x));
-    }
-    let (mut dot_tail, mut sq_tail) = (0.0f32, 0.0f32);
-    for i in n..query.len() {
-        let x = f32::from_le_bytes([blob[4 * i], blob[4 * i + 1], blob[4 * i + 2], blob[4 * i + 3]]);
-        dot_tail += query[i] * x;
-        sq_tail += x * x;
-    }
-    let split = |v: v128| [f32x4_extract_lane::<0>(v), f32x4_extract_lane::<1>(v), f32x4_extract_lane::<2>(v), f32x4_extract_lane::<3>(v)];
-    (lanes(split(dot), dot_tail), lanes(split(sq), sq_tail))
+    Ok((ranked, found.dimension_skipped))
 }
 
 /// A fused row: its score and its rank in each arm that ranked it.
@@ -494,10 +416,11 @@ pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
 }
 
 /// Runs `recall`.
-pub fn recall(conn: &Connection, opts: &crate::api::RecallOptions) -> Result<crate::api::RecallResponse> {
+pub fn recall(conn: &Connection, vectors: &VectorIndex, opts: &crate::api::RecallOptions) -> Result<crate::api::RecallResponse> {
     let (scope, limit) = (opts.scope(), opts.limit() as usize);
     let depth = limit.max(20);
-    let request = Request::new(&scope, opts.source_id(), &opts.query, opts.query_embedding.as_deref(), depth, opts.deep.unwrap_or(false));
+    let request =
+        Request::new(&scope, opts.source_id(), &opts.query, opts.query_embedding.as_deref(), depth, opts.deep.unwrap_or(false), vectors);
     let retrieval = retrieve(conn, &request)?;
     let messages = retrieval
         .admitted
@@ -554,7 +477,8 @@ mod tests {
         {
             let long: Vec<String> = query.iter().map(|t| t.to_string()).collect();
             let long: Vec<&String> = long.iter().collect();
-            let req = Request::new(&scope, "", "", None, 1000, false);
+            let index = VectorIndex::default();
+            let req = Request::new(&scope, "", "", None, 1000, false, &index);
             let expression = long.iter().map(|t| quoted(t)).collect::<Vec<_>>().join(" OR ");
             for (kind, fts, table) in [(Kind::Mem, "memories_fts", "memories"), (Kind::Ep, "episodes_fts", "episodes")] {
                 let sql = format!("SELECT -bm25({fts}), t.id FROM {fts} f JOIN {table} t ON t.id = f.rowid WHERE {fts} MATCH ? ORDER BY bm25({fts}), t.id");
@@ -566,7 +490,9 @@ mod tests {
                     .map(Result::unwrap)
                     .collect();
                 assert!(!want.is_empty(), "{query:?} matches some {table}");
-                assert_eq!(scored_matches(&conn, &req, &long, kind).unwrap(), want, "{query:?} over {table}");
+                assert_eq!(scored_matches(&conn, &req, &long, kind, 1000).unwrap(), want, "{query:?} over {table}");
+                // the first three alone, selected before sorting
+                assert_eq!(scored_matches(&conn, &req, &long, kind, 3).unwrap(), want[..want.len().min(3)], "{query:?} top 3");
             }
         }
     }

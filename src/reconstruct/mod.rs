@@ -16,13 +16,14 @@ use crate::error::Result;
 use crate::recall::{retrieve, Request};
 use crate::refs::Ref;
 use crate::scope::ReadScope;
+use crate::vectors::VectorIndex;
 use rusqlite::Connection;
 use std::collections::BTreeSet;
 use structure::{Draft, Row};
 
 /// Runs `reconstruct` on validated options.
-pub fn reconstruct(conn: &Connection, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
-    let call = Call { conn, opts, scope: opts.scope(), bounds: opts.applied(), graph: load::has_graph(conn)? };
+pub fn reconstruct(conn: &Connection, vectors: &VectorIndex, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
+    let call = Call { conn, vectors, opts, scope: opts.scope(), bounds: opts.applied(), graph: load::has_graph(conn)? };
     let mut found = call.candidates()?;
     let bundled = call.bundle(&mut found)?;
     let walked = call.walk(&found, &bundled)?;
@@ -33,6 +34,8 @@ pub fn reconstruct(conn: &Connection, opts: &ReconstructOptions) -> Result<Recon
 /// What every stage of one call shares.
 struct Call<'a> {
     conn: &'a Connection,
+    /// The vector arm's index (`crate::vectors`).
+    vectors: &'a VectorIndex,
     opts: &'a ReconstructOptions,
     scope: ReadScope,
     bounds: Applied,
@@ -84,7 +87,15 @@ impl Call<'_> {
         let deep = opts.deep.unwrap_or(false);
         let request = Request {
             extra_terms: cue.normalized_terms.clone(),
-            ..Request::new(&self.scope, opts.source_id(), &opts.query, opts.query_embedding.as_deref(), self.bounds.top_k, deep)
+            ..Request::new(
+                &self.scope,
+                opts.source_id(),
+                &opts.query,
+                opts.query_embedding.as_deref(),
+                self.bounds.top_k,
+                deep,
+                self.vectors,
+            )
         };
         let retrieval = retrieve(self.conn, &request)?;
         let hits = &retrieval.admitted[..retrieval.admitted.len().min(self.bounds.top_k)];

@@ -228,6 +228,14 @@ impl JsMemory {
         self.inner.export().map_err(to_js_error)
     }
 
+    /// A plain dot-product loop of `query` over every stored vector of its dimension (no
+    /// scope, ranking or row reads): the floor the scale bench compares the vector arm with.
+    /// Returns the sum of the products. Not part of the package's API.
+    #[wasm_bindgen(js_name = plainVectorScan, skip_typescript)]
+    pub fn plain_vector_scan(&self, query: &[f32]) -> Result<f32, JsValue> {
+        self.inner.plain_vector_scan(query).map_err(to_js_error)
+    }
+
     /// Replaces this memory's content with bytes from `export`; bad bytes change nothing.
     #[wasm_bindgen(js_name = "import")]
     pub fn import_bytes(&mut self, bytes: &[u8]) -> Result<(), JsValue> {

@@ -16,6 +16,11 @@
 // passes: every recall {query, limit 10}, then every reconstruct {query, count 10} (with
 // query_embedding when vectors). Each call timed alone with performance.now(), arguments
 // built before. Vectors cross the boundary as plain arrays of numbers, as an app passes them.
+// With vectors, plain_scan is timed once per query vector too: `plainVectorScan`, a plain
+// SIMD dot-product loop over every stored vector in the memory's own index (no scope,
+// ranking or row reads), the floor the vector arm is compared with. Each JSON row has the
+// flat fields build_s, recall_mean_ms/p50/p95, reconstruct_mean_ms/p50/p95 and, with
+// vectors, plain_scan_ms (its mean), as benches/scale.rs writes them.
 //
 // Usage (from the crate root, after `bash scripts/build-wasm.sh`):
 //   node www/bench/scale-bench.mjs [--sizes 1000,10000,100000] [--settings lexical,vectors]
@@ -348,8 +353,26 @@ for (const setting of settings) {
     const warm = Math.min(warmup, qs.length);
     const recall = opJson(runOp(mem, 'recall', qargs('recall'), warm));
     const reconstruct = opJson(runOp(mem, 'reconstruct', qargs('reconstruct'), warm));
+    let plainScan = null;
+    if (withVec && typeof mem.plainVectorScan === 'function') {
+      let sink = 0;
+      for (const q of qVecs.slice(0, warm)) sink += mem.plainVectorScan(q);
+      const times = [];
+      for (let r = 0; r < rounds; r++) {
+        for (const q of qVecs) {
+          const t0 = performance.now();
+          sink += mem.plainVectorScan(q);
+          times.push(performance.now() - t0);
+        }
+      }
+      plainScan = { ...stats(times), sink };
+    }
     mem.free?.();
-    const row = { n, setting, dim: withVec ? dim : null, fingerprint: fp, imported, build, recall, reconstruct };
+    const row = { n, setting, dim: withVec ? dim : null, fingerprint: fp, imported, build_s: build ? build.seconds : null,
+      recall_mean_ms: recall.mean_ms ?? null, recall_p50_ms: recall.p50_ms ?? null, recall_p95_ms: recall.p95_ms ?? null,
+      reconstruct_mean_ms: reconstruct.mean_ms ?? null, reconstruct_p50_ms: reconstruct.p50_ms ?? null,
+      reconstruct_p95_ms: reconstruct.p95_ms ?? null, build, recall, reconstruct };
+    if (plainScan) { row.plain_scan_ms = plainScan.mean_ms; row.plain_scan = plainScan; }
     console.error(`n=${n} ${setting}: recall ${JSON.stringify(recall)} reconstruct ${JSON.stringify(reconstruct)}`);
     results.push(row);
   }
@@ -360,7 +383,7 @@ for (const setting of settings) {
 const f = (x, d = 3) => (typeof x === 'number' ? x.toFixed(d) : '-');
 const pad = (s, w) => String(s).padStart(w);
 console.log(`\nscale: wasm (Node), in-memory; ${nQueries} queries x ${rounds} round(s) after ${Math.min(warmup, nQueries)} warm-up calls; ms; ratio = mean (p95) / the same at the smallest size`);
-console.log(`${'setting'.padEnd(8)} ${pad('n', 8)} ${pad('build s', 9)} ${pad('store mean', 11)} | ${pad('rec mean', 9)} ${pad('rec p95', 9)} ${pad('rec ratio', 13)} | ${pad('recon mean', 10)} ${pad('recon p95', 9)} ${pad('recon ratio', 13)}`);
+console.log(`${'setting'.padEnd(8)} ${pad('n', 8)} ${pad('build s', 9)} ${pad('store mean', 11)} | ${pad('rec mean', 9)} ${pad('rec p50', 9)} ${pad('rec p95', 9)} ${pad('rec ratio', 13)} | ${pad('recon mean', 10)} ${pad('recon p50', 9)} ${pad('recon p95', 9)} ${pad('recon ratio', 13)} | ${pad('plain ms', 9)} ${pad('rec÷plain', 9)}`);
 for (const setting of settings) {
   const rows = results.filter((r) => r.setting === setting);
   const first = rows[0];
@@ -369,8 +392,9 @@ for (const setting of settings) {
       ? `${(r[op].mean_ms / first[op].mean_ms).toFixed(2)} (${(r[op].p95_ms / first[op].p95_ms).toFixed(2)})`
       : (r[op].skipped ? 'skipped' : '-'));
     console.log(`${setting.padEnd(8)} ${pad(r.n, 8)} ${pad(r.build ? r.build.seconds.toFixed(1) : 'cached', 9)} ${pad(f(r.build?.store?.mean_ms), 11)} | ` +
-      `${pad(f(r.recall.mean_ms), 9)} ${pad(f(r.recall.p95_ms), 9)} ${pad(ratio('recall'), 13)} | ` +
-      `${pad(f(r.reconstruct.mean_ms), 10)} ${pad(f(r.reconstruct.p95_ms), 9)} ${pad(ratio('reconstruct'), 13)}`);
+      `${pad(f(r.recall.mean_ms), 9)} ${pad(f(r.recall.p50_ms), 9)} ${pad(f(r.recall.p95_ms), 9)} ${pad(ratio('recall'), 13)} | ` +
+      `${pad(f(r.reconstruct.mean_ms), 10)} ${pad(f(r.reconstruct.p50_ms), 9)} ${pad(f(r.reconstruct.p95_ms), 9)} ${pad(ratio('reconstruct'), 13)} | ` +
+      `${pad(f(r.plain_scan_ms), 9)} ${pad(r.plain_scan_ms ? (r.recall.mean_ms / r.plain_scan_ms).toFixed(2) : '-', 9)}`);
   }
 }
 
