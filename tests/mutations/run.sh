@@ -20,6 +20,8 @@ mutations=(
   "normalize-skips-nfkc~src/normalize.rs~text.nfkc().flat_map(char::to_lowercase).flat_map(full_fold).collect();\n    let folded: String = folded.nfkc().collect();~text.chars().flat_map(char::to_lowercase).flat_map(full_fold).collect();~declarations~spellings_that_normalize_alike_are_one_entity_across_calls"
   "alias-claimed-twice~src/associations.rs~Some(owner) if owner != id =>~Some(owner) if owner != id && false =>~declarations~an_alias_names_at_most_one_entity"
   "unknown-options-ignored~src/api/mod.rs~        #[serde(deny_unknown_fields)]\n~~bad_input~error_messages_tell_the_caller_what_to_do"
+  "query-unbounded~src/api/recall.rs~        text(\"query\", &self.query, MAX_QUERY)?;\n~~bad_input~rejected_calls_name_the_field_and_write_nothing"
+  "lexical-fallback-flat~src/recall.rs~format!(\"({} {op} {})\", balanced(left, op), balanced(right, op))~items.join(&format!(\" {op} \"))~bad_input~the_longest_queries_work"
   "timestamp-not-validated~src/api/mod.rs~Some(s) if canonical_time(s).is_none() =>~Some(s) if false && canonical_time(s).is_none() =>~bad_input~rejected_calls_name_the_field_and_write_nothing"
   "recall-reads-the-graph~src/recall.rs~    let request = Request::new(&scope, opts.source_id(), &opts.query, opts.query_embedding.as_deref(), depth, opts.deep.unwrap_or(false));~    let request = Request { extra_terms: crate::reconstruct::candidates::cue(conn, &scope, &opts.query)?.normalized_terms, ..Request::new(&scope, opts.source_id(), &opts.query, opts.query_embedding.as_deref(), depth, opts.deep.unwrap_or(false)) };~invariants~invariant_1_recall_is_unchanged_by_the_graph"
   "graph-read-unconditionally~src/reconstruct/load.rs~    Ok(n == 4)~    Ok(n == 4 || n >= 0)~invariants~invariant_2_empty_graph_is_a_noop"
