@@ -38,7 +38,8 @@ pub struct Declarer<'a> {
     pub now: &'a str,
 }
 
-/// A declared string within the bounds: trimmed, non-empty, at most [`MAX_TEXT`] characters.
+/// A declared string within the bounds: trimmed, non-empty, at most [`MAX_TEXT`] characters,
+/// free of NUL.
 fn text(v: Option<&Value>) -> std::result::Result<String, String> {
     match v {
         Some(Value::String(s)) => {
@@ -47,6 +48,9 @@ fn text(v: Option<&Value>) -> std::result::Result<String, String> {
                 Err("must be a nonempty string".into())
             } else if t.chars().count() > MAX_TEXT {
                 Err(format!("is longer than {MAX_TEXT} characters"))
+            } else if t.contains('\0') {
+                // refused as in every option (`crate::api::text`), dropped here as declarations are
+                Err("must not contain a NUL character (U+0000)".into())
             } else {
                 Ok(t.to_owned())
             }
@@ -178,10 +182,11 @@ impl Declarer<'_> {
                     Err(format!("{s} is not a record of this agent"))
                 });
             }
-            // Shaped as a ref but past SQLite's integer range: no record has it, and
-            // registering the string as an entity name would invent one.
-            let digits = s.strip_prefix("mem:").or_else(|| s.strip_prefix("ep:"));
-            if digits.is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) {
+            // Shaped as a ref but naming no record (`mem:`, `mem:-1`, `mem:1.5`, an id past
+            // SQLite's integer range): registering the string as an entity name would invent
+            // one. A kind prefix followed by a word (`ep:x`) is a name.
+            let id = s.strip_prefix("mem:").or_else(|| s.strip_prefix("ep:"));
+            if id.is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit() || b"+-.".contains(&b))) {
                 return Ok(Err(format!("{s} is not a record of this agent")));
             }
         }

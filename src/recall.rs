@@ -267,10 +267,10 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     // LIKE fallback: ranked by how many terms a row contains, then newer first.
     let like: Vec<String> = all.iter().map(|_| format!("(lower({text}) LIKE ? ESCAPE '\\')")).collect();
     let sql = format!(
-        "SELECT {}, {} AS n FROM {table} t WHERE ({}) AND {iso} ORDER BY n DESC, t.id DESC LIMIT ?",
+        "SELECT {}, {} AS n FROM {table} t WHERE {} AND {iso} ORDER BY n DESC, t.id DESC LIMIT ?",
         columns(kind),
-        like.join(" + "),
-        like.join(" OR ")
+        balanced(&like, "+"),
+        balanced(&like, "OR")
     );
     let patterns: Vec<Value> =
         all.iter().map(|t| Value::Text(format!("%{}%", t.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")))).collect();
@@ -279,6 +279,20 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     params.extend(iso_params);
     params.push(Value::Integer(req.depth as i64));
     read_hits(conn, &sql, params, kind, hits)
+}
+
+/// `items` joined by a binary operator as a balanced tree, `((a op b) op (c op d))`: a
+/// query of many distinct words stays far within SQLite's expression depth (1000), which
+/// a flat `a op b op c …` (one level per word) would pass.
+fn balanced(items: &[String], op: &str) -> String {
+    match items {
+        [] => unreachable!("a lexical fallback has terms"),
+        [one] => one.clone(),
+        _ => {
+            let (left, right) = items.split_at(items.len() / 2);
+            format!("({} {op} {})", balanced(left, op), balanced(right, op))
+        }
+    }
 }
 
 /// The best `depth` readable records FTS5 matches on any of the `long` terms with their

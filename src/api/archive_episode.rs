@@ -1,6 +1,8 @@
 //! `archive_episode`: a summarized conversation, kept as one record.
 
-use super::{embedding, nonempty, scoped_options, timestamp};
+use super::{at_most, embedding, nonempty, optional_text, scoped_options, text, timestamp};
+use super::{MAX_CONTENT, MAX_HISTORY, MAX_ID, MAX_TURNS};
+use crate::error::Error;
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
@@ -9,24 +11,45 @@ scoped_options! {
     /// Archives an episode: a summarized conversation (its ref is `ep:<id>`), found by
     /// recall and reconstruct through its summary and keywords.
     pub struct EpisodeOptions {
-        /// What the episode was about.
+        /// What the episode was about, at most 1048576 characters.
+        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_CONTENT)))]
         pub summary: String,
-        /// Search keywords, space-separated.
+        /// Search keywords, space-separated; at most 1048576 characters.
+        #[cfg_attr(test, schemars(length(max = crate::api::MAX_CONTENT)))]
         pub keywords: Option<String>,
-        /// The conversation, oldest first; its timestamps give the episode's time span.
+        /// The conversation, oldest first; its timestamps give the episode's time span. At most
+        /// 10000 turns, of 8388608 characters of roles and contents in all.
+        #[cfg_attr(test, schemars(length(max = crate::api::MAX_TURNS)))]
         pub history: Option<Vec<Turn>>,
-        /// The summary's embedding, for vector retrieval.
+        /// The summary's embedding, for vector retrieval: 1–8192 finite numbers.
+        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
         pub embedding: Option<Vec<f32>>,
     }
 }
 
 impl EpisodeOptions {
-    /// Checks what the type cannot: a non-empty summary, the timestamps, the embedding.
+    /// Checks what the type cannot: the scope, a non-empty summary, the history's turns and
+    /// their timestamps, the embedding; and every length.
     pub fn validate(&self) -> Result<()> {
-        nonempty("agent_id", &self.agent_id)?;
+        self.validate_scope()?;
         nonempty("summary", &self.summary)?;
-        for (i, turn) in self.history.iter().flatten().enumerate() {
+        text("summary", &self.summary, MAX_CONTENT)?;
+        optional_text("keywords", self.keywords.as_deref(), MAX_CONTENT)?;
+        let history = self.history.as_deref().unwrap_or_default();
+        at_most("history", history, MAX_TURNS, "turns")?;
+        let mut total = 0;
+        for (i, turn) in history.iter().enumerate() {
+            text(&format!("history[{i}].role"), &turn.role, MAX_ID)?;
+            text(&format!("history[{i}].content"), &turn.content, MAX_CONTENT)?;
             timestamp(&format!("history[{i}].timestamp"), turn.timestamp.as_deref())?;
+            total += turn.role.chars().count() + turn.content.chars().count();
+        }
+        if total > MAX_HISTORY {
+            return Err(Error::OutOfRange {
+                field: "history".into(),
+                range: format!("at most {MAX_HISTORY} characters of roles and contents in all"),
+                got: format!("{total} characters"),
+            });
         }
         embedding("embedding", self.embedding.as_deref())
     }
@@ -37,14 +60,17 @@ impl EpisodeOptions {
 #[serde(deny_unknown_fields)]
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct Turn {
-    /// Who spoke (`user`, `assistant`…).
+    /// Who spoke (`user`, `assistant`…), at most 256 characters.
     #[serde(default)]
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
     pub role: String,
-    /// What was said.
+    /// What was said, at most 1048576 characters.
     #[serde(default)]
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_CONTENT)))]
     pub content: String,
     /// When, ISO-8601; stored in UTC.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
     pub timestamp: Option<String>,
 }
 

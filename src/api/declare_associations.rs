@@ -1,7 +1,7 @@
 //! `declare_associations`: entities, aliases, mentions and relations declared after the
 //! fact, and retractions; and the report every declaration (a store's too) gives back.
 
-use super::{nonempty, scoped_options};
+use super::{optional_text, scoped_options, MAX_REF};
 use crate::error::{Error, Result};
 use crate::refs::Ref;
 use serde::{Deserialize, Serialize};
@@ -17,6 +17,8 @@ scoped_options! {
         pub associations: Option<Associations>,
         /// The record the declaration rests on, `"mem:<id>"` or `"ep:<id>"`: every entity
         /// declared is marked as mentioned by it, and relations carry it as their evidence.
+        /// At most 64 characters.
+        #[cfg_attr(test, schemars(length(max = crate::api::MAX_REF)))]
         pub anchor_ref: Option<String>,
         /// Declarations to take back.
         pub retract: Option<Retract>,
@@ -28,9 +30,11 @@ scoped_options! {
 }
 
 impl DeclareOptions {
-    /// Checks what the type cannot: the anchor is a record ref.
+    /// Checks what the type cannot: the scope, and that the anchor is a record ref. The
+    /// declarations themselves are read leniently.
     pub fn validate(&self) -> Result<()> {
-        nonempty("agent_id", &self.agent_id)?;
+        self.validate_scope()?;
+        optional_text("anchor_ref", self.anchor_ref.as_deref(), MAX_REF)?;
         self.anchor().map(|_| ())
     }
 
@@ -44,18 +48,27 @@ impl DeclareOptions {
 }
 
 /// Declarations: the entities a record mentions and the relations it asserts. The lists
-/// are the shape a call must have; their items are read leniently (a malformed item is
-/// reported in `dropped`, never a reason to refuse the call).
+/// are the shape a call must have; their items are read leniently (a malformed item, or one
+/// past a bound, is reported in `dropped`, never a reason to refuse the call).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct Associations {
     /// Entities the text is about. Each is registered if new (names compare after Unicode
-    /// normalization and case folding) and marked as mentioned by the anchor record.
-    #[cfg_attr(test, ts(as = "Option<Vec<EntityDeclaration>>"), schemars(with = "Option<Vec<EntityDeclaration>>"))]
+    /// normalization and case folding) and marked as mentioned by the anchor record. At most
+    /// 64; more are dropped.
+    #[cfg_attr(
+        test,
+        ts(as = "Option<Vec<EntityDeclaration>>"),
+        schemars(with = "Option<Vec<EntityDeclaration>>", length(max = crate::associations::MAX_ITEMS))
+    )]
     pub entities: Option<Vec<Value>>,
-    /// Facts as subject–predicate–object.
-    #[cfg_attr(test, ts(as = "Option<Vec<RelationDeclaration>>"), schemars(with = "Option<Vec<RelationDeclaration>>"))]
+    /// Facts as subject–predicate–object. At most 64; more are dropped.
+    #[cfg_attr(
+        test,
+        ts(as = "Option<Vec<RelationDeclaration>>"),
+        schemars(with = "Option<Vec<RelationDeclaration>>", length(max = crate::associations::MAX_ITEMS))
+    )]
     pub relations: Option<Vec<Value>>,
 }
 
@@ -63,20 +76,29 @@ pub struct Associations {
 /// One declared entity.
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields), serde(deny_unknown_fields))]
 pub struct EntityDeclaration {
-    /// Its canonical name, kept as written.
+    /// Its canonical name, kept as written; at most 256 characters.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::associations::MAX_TEXT)))]
     pub name: String,
-    /// Other names for it, in any script. A name belongs to one entity only.
+    /// Other names for it, in any script, each at most 256 characters. A name belongs to one
+    /// entity only. At most 32; more are dropped.
+    #[cfg_attr(test, schemars(length(max = crate::associations::MAX_ALIASES), inner(length(min = 1, max = crate::associations::MAX_TEXT))))]
     pub aliases: Option<Vec<String>>,
 }
 
 /// One declared relation.
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), serde(deny_unknown_fields))]
 pub struct RelationDeclaration {
-    /// An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`.
+    /// An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`; at most
+    /// 256 characters.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::associations::MAX_TEXT)))]
     pub subject: String,
-    /// What the subject is to the object (`maintains`, `supersedes`…), stored normalized.
+    /// What the subject is to the object (`maintains`, `supersedes`…), stored normalized; at
+    /// most 256 characters.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::associations::MAX_TEXT)))]
     pub predicate: String,
-    /// An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`.
+    /// An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`; at most
+    /// 256 characters.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::associations::MAX_TEXT)))]
     pub object: String,
 }
 
@@ -85,11 +107,11 @@ pub struct RelationDeclaration {
 #[serde(deny_unknown_fields)]
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct Retract {
-    /// Ids of relations to remove.
-    #[cfg_attr(test, ts(as = "Option<Vec<i64>>"), schemars(with = "Option<Vec<i64>>"))]
+    /// Ids of relations to remove. At most 64; more are dropped.
+    #[cfg_attr(test, ts(as = "Option<Vec<i64>>"), schemars(with = "Option<Vec<i64>>", length(max = crate::associations::MAX_ITEMS)))]
     pub relations: Option<Vec<Value>>,
-    /// Mentions to remove.
-    #[cfg_attr(test, ts(as = "Option<Vec<MentionRef>>"), schemars(with = "Option<Vec<MentionRef>>"))]
+    /// Mentions to remove. At most 64; more are dropped.
+    #[cfg_attr(test, ts(as = "Option<Vec<MentionRef>>"), schemars(with = "Option<Vec<MentionRef>>", length(max = crate::associations::MAX_ITEMS)))]
     pub mentions: Option<Vec<Value>>,
 }
 

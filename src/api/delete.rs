@@ -1,7 +1,7 @@
 //! `delete_memory`, `delete_episode` and `delete_entity`: one row, with everything that
 //! depends on it.
 
-use super::nonempty;
+use super::id_text;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -13,7 +13,8 @@ macro_rules! delete_options {
         #[serde(deny_unknown_fields)]
         #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
         pub struct $name {
-            /// Whose memory this is.
+            /// Whose memory this is. At most 256 characters.
+            #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
             pub agent_id: String,
             #[doc = concat!("The ", $what, "'s id.")]
             #[cfg_attr(test, schemars(range(min = 1)))]
@@ -23,7 +24,7 @@ macro_rules! delete_options {
         impl $name {
             /// Checks the id.
             pub fn validate(&self) -> Result<()> {
-                nonempty("agent_id", &self.agent_id)?;
+                id_text("agent_id", &self.agent_id)?;
                 positive(stringify!($id), self.$id)
             }
         }

@@ -1,6 +1,6 @@
 //! `get_contents`: full records for refs.
 
-use super::nonempty;
+use super::{id_text, text, MAX_REF};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -15,23 +15,29 @@ pub const GET_CONTENTS_MAX_REFS: usize = 20;
 #[serde(deny_unknown_fields)]
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct GetContentsOptions {
-    /// Whose memory this is; another agent's refs come back in `missing`.
+    /// Whose memory this is; another agent's refs come back in `missing`. At most 256
+    /// characters.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
     pub agent_id: String,
-    /// 1–20 refs.
-    #[cfg_attr(test, schemars(length(min = 1, max = GET_CONTENTS_MAX_REFS)))]
+    /// 1–20 refs, each at most 64 characters. A ref of another shape names no record and
+    /// comes back in `missing`.
+    #[cfg_attr(test, schemars(length(min = 1, max = GET_CONTENTS_MAX_REFS), inner(length(max = crate::api::MAX_REF))))]
     pub refs: Vec<String>,
 }
 
 impl GetContentsOptions {
-    /// Checks the number of refs.
+    /// Checks the agent, the number of refs and each one's length.
     pub fn validate(&self) -> Result<()> {
-        nonempty("agent_id", &self.agent_id)?;
+        id_text("agent_id", &self.agent_id)?;
         if self.refs.is_empty() || self.refs.len() > GET_CONTENTS_MAX_REFS {
             return Err(Error::OutOfRange {
                 field: "refs".into(),
                 range: format!("1–{GET_CONTENTS_MAX_REFS} refs"),
                 got: self.refs.len().to_string(),
             });
+        }
+        for (i, r) in self.refs.iter().enumerate() {
+            text(&format!("refs[{i}]"), r, MAX_REF)?;
         }
         Ok(())
     }

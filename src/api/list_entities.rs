@@ -1,6 +1,6 @@
 //! `list_entities`: a page of an agent's entities, for the explorer.
 
-use super::{in_range, scoped_options};
+use super::{in_range, optional_text, scoped_options, MAX_NAME};
 use crate::error::Result;
 use serde::Serialize;
 
@@ -12,7 +12,9 @@ scoped_options! {
     /// A page of the agent's entities with alias, mention and relation counts, by normalized
     /// name then id.
     pub struct ListEntitiesOptions {
-        /// Only entities whose normalized name or an alias contains this, normalized.
+        /// Only entities whose normalized name or an alias contains this, normalized; at most
+        /// 256 characters (the longest name a declaration accepts).
+        #[cfg_attr(test, schemars(length(max = crate::api::MAX_NAME)))]
         pub query: Option<String>,
         /// Entities to skip.
         #[cfg_attr(test, schemars(range(min = 0)))]
@@ -26,7 +28,8 @@ scoped_options! {
 impl ListEntitiesOptions {
     /// Checks the page bounds.
     pub fn validate(&self) -> Result<()> {
-        super::nonempty("agent_id", &self.agent_id)?;
+        self.validate_scope()?;
+        optional_text("query", self.query.as_deref(), MAX_NAME)?;
         in_range("offset", self.offset, 0, i64::MAX)?;
         in_range("limit", self.limit, 1, LIST_ENTITIES_LIMIT.1)
     }

@@ -52,16 +52,28 @@ macro_rules! scoped_options {
         #[serde(deny_unknown_fields)]
         #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
         pub struct $name {
-            /// Whose memory this is. Agents never read each other's records.
+            /// Whose memory this is. Agents never read each other's records. At most 256 characters.
+            #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
             pub agent_id: String,
-            /// Omitted: every project; `""`: the global pool only; `"X"`: project X and the global pool.
+            /// Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
+            /// pool. At most 256 characters.
+            #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
             pub project_id: Option<String>,
-            /// Omitted or `""`: every channel; `"X"`: channel X and channel-global records.
+            /// Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
+            /// 256 characters.
+            #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
             pub channel: Option<String>,
             $($fields)*
         }
 
         impl $name {
+            /// Checks the isolation axes: a non-empty agent, each axis within [`crate::api::MAX_ID`].
+            fn validate_scope(&self) -> crate::error::Result<()> {
+                crate::api::id_text("agent_id", &self.agent_id)?;
+                crate::api::optional_text("project_id", self.project_id.as_deref(), crate::api::MAX_ID)?;
+                crate::api::optional_text("channel", self.channel.as_deref(), crate::api::MAX_ID)
+            }
+
             /// What the call may read.
             pub fn scope(&self) -> crate::scope::ReadScope {
                 crate::scope::ReadScope {
@@ -78,16 +90,27 @@ macro_rules! scoped_options {
         #[serde(deny_unknown_fields)]
         #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
         pub struct $name {
-            /// Whose memory this is. Agents never read each other's records.
+            /// Whose memory this is. Agents never read each other's records. At most 256 characters.
+            #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
             pub agent_id: String,
-            /// The project to write into; omitted or `""` is the global pool.
+            /// The project to write into; omitted or `""` is the global pool. At most 256 characters.
+            #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
             pub project_id: Option<String>,
-            /// The channel to write into (`"chat"`, say); omitted or `""` is channel-global.
+            /// The channel to write into (`"chat"`, say); omitted or `""` is channel-global. At most
+            /// 256 characters.
+            #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
             pub channel: Option<String>,
             $($fields)*
         }
 
         impl $name {
+            /// Checks the isolation axes: a non-empty agent, each axis within [`crate::api::MAX_ID`].
+            fn validate_scope(&self) -> crate::error::Result<()> {
+                crate::api::id_text("agent_id", &self.agent_id)?;
+                crate::api::optional_text("project_id", self.project_id.as_deref(), crate::api::MAX_ID)?;
+                crate::api::optional_text("channel", self.channel.as_deref(), crate::api::MAX_ID)
+            }
+
             /// The one bucket the call writes to.
             pub fn scope(&self) -> crate::scope::WriteScope {
                 crate::scope::WriteScope {
@@ -101,10 +124,116 @@ macro_rules! scoped_options {
 }
 pub(crate) use scoped_options;
 
+// Limits on what an operation takes (issue: limits instead of accidents). Every string and
+// list has one, checked by `validate()` (both doors) before anything is read or written, so
+// nothing reaches SQLite or the wasm heap by accident: past a limit the call fails with
+// `out_of_range` naming the field. Each limit is far above what a real call needs; the doc
+// comments of the option types state them, and from there the generated TypeScript docs and
+// tool schemas (`maxLength`, `maxItems`). Lengths are in characters (Unicode scalar values),
+// as JSON Schema's `maxLength` counts them. Declarations are the exception: past their
+// bounds (`crate::associations::MAX_ITEMS`, `MAX_ALIASES`, `MAX_TEXT`) an item is dropped and
+// reported, never an error (design §2).
+
+/// Characters of an identifier: `agent_id`, `project_id`, `channel`, `source_id`, a source's
+/// `type`, `id` and `name`, a turn's `role`. Identifiers are names chosen by programs (UUIDs
+/// are 36 characters, a URL-ish project key rarely 100); 256 leaves room for any of them and
+/// keeps the scope columns every query compares small.
+pub const MAX_ID: usize = 256;
+
+/// Characters of a stored text: a memory's `content`, an episode's `summary` and `keywords`, a
+/// turn's `content`. 1 Mi characters is a whole book chapter, or a long log pasted at once;
+/// a memory is meant to be one thing remembered, and reconstruct quotes at most 200 000
+/// characters of all its items together. Past it a store would only grow the FTS indexes
+/// and a wasm heap by megabytes for text no read can show.
+pub const MAX_CONTENT: usize = 1 << 20;
+
+/// Characters of a `query` (recall, reconstruct). A question or a search phrase is a line or
+/// a paragraph; 4096 characters is several paragraphs. Each distinct word becomes a quoted
+/// FTS5 term and a `LIKE` pattern: this keeps the longest pattern far below SQLite's
+/// 50 000-byte `LIKE` limit (a one-megabyte query used to fail there with the generic
+/// `sqlite` error) and the number of terms small enough to search fast.
+pub const MAX_QUERY: usize = 4096;
+
+/// Characters of a name looked up: traverse's `entity`, list_entities' `query`. A declared
+/// name, alias or predicate is at most this long ([`crate::associations::MAX_TEXT`]), so a
+/// longer lookup could never match.
+pub const MAX_NAME: usize = crate::associations::MAX_TEXT;
+
+/// Characters of a timestamp. The longest ISO-8601 spelling accepted,
+/// `2026-05-10T12:00:00.123456789+02:00`, is 35.
+pub const MAX_TIMESTAMP: usize = 64;
+
+/// Characters of a record ref given as an option (`anchor_ref`, each of get_contents'
+/// `refs`). `ep:` and the 19 digits of the largest id are 22; the rest is room for
+/// surrounding whitespace, which is allowed.
+pub const MAX_REF: usize = 64;
+
+/// Turns of an episode's history: a conversation of a turn a minute for a week.
+pub const MAX_TURNS: usize = 10_000;
+
+/// Characters of an episode's history in all (every turn's role and content): the history is
+/// stored as one JSON text in one row, and a row must stay far below SQLite's
+/// one-gigabyte value limit and a wasm heap's comfort. 8 Mi characters.
+pub const MAX_HISTORY: usize = 8 * MAX_CONTENT;
+
+/// Characters of a memory's `metadata` written as JSON. Metadata is a small object of the
+/// caller's (a URL, a message id, tags); 64 Ki characters is generous.
+pub const MAX_METADATA: usize = 64 * 1024;
+
+/// A string option within `max` characters and free of NUL.
+///
+/// NUL (U+0000) is refused in every string an operation takes, because nowhere is it text: SQLite's
+/// SQL functions (`LIKE`, `lower`, `length`, `instr`) stop at it, so what follows a NUL would be
+/// stored but invisible to the lexical fallback, and C strings and most tools that read an
+/// exported database cut there too. Inside `metadata` (stored as JSON, where it is spelled
+/// `\u0000`) it is kept; inside declarations an item carrying one is dropped.
+pub(crate) fn text(field: &str, value: &str, max: usize) -> Result<()> {
+    at_most_chars(field, value, max)?;
+    if value.contains('\0') {
+        return Err(Error::Invalid { field: field.into(), reason: "must not contain a NUL character (U+0000)".into() });
+    }
+    Ok(())
+}
+
+/// A string within `max` characters.
+fn at_most_chars(field: &str, value: &str, max: usize) -> Result<()> {
+    // a string of at most `max` bytes has at most `max` characters: count only past that
+    if value.len() > max {
+        let chars = value.chars().count();
+        if chars > max {
+            return Err(Error::OutOfRange {
+                field: field.into(),
+                range: format!("at most {max} characters"),
+                got: format!("{chars} characters"),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// An optional string option within `max` characters and free of NUL.
+pub(crate) fn optional_text(field: &str, value: Option<&str>, max: usize) -> Result<()> {
+    value.map_or(Ok(()), |v| text(field, v, max))
+}
+
+/// A required identifier: not empty after trimming, within [`MAX_ID`], free of NUL.
+pub(crate) fn id_text(field: &str, value: &str) -> Result<()> {
+    nonempty(field, value)?;
+    text(field, value, MAX_ID)
+}
+
 /// A required text that is not empty after trimming.
 fn nonempty(field: &str, text: &str) -> Result<()> {
     if text.trim().is_empty() {
         return Err(Error::Invalid { field: field.into(), reason: "must not be empty".into() });
+    }
+    Ok(())
+}
+
+/// A list of at most `max` items.
+fn at_most<T>(field: &str, items: &[T], max: usize, what: &str) -> Result<()> {
+    if items.len() > max {
+        return Err(Error::OutOfRange { field: field.into(), range: format!("at most {max} {what}"), got: items.len().to_string() });
     }
     Ok(())
 }
@@ -126,6 +255,7 @@ pub(crate) fn canonical_time(text: &str) -> Option<String> {
 
 /// An optional ISO-8601 timestamp.
 fn timestamp(field: &str, given: Option<&str>) -> Result<()> {
+    optional_text(field, given, MAX_TIMESTAMP)?;
     match given {
         Some(s) if canonical_time(s).is_none() => Err(Error::Invalid {
             field: field.into(),
@@ -156,11 +286,24 @@ fn embedding(field: &str, given: Option<&[f32]>) -> Result<()> {
 #[serde(deny_unknown_fields)]
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct Source {
-    /// The kind of source: `User`, `Agent`, `System`, a tool's name…
+    /// The kind of source: `User`, `Agent`, `System`, a tool's name… At most 256 characters.
     #[serde(rename = "type")]
+    #[cfg_attr(test, schemars(length(max = MAX_ID)))]
     pub kind: Option<String>,
-    /// The source's id; recall, reconstruct and traverse can filter on it (`source_id`).
+    /// The source's id; recall, reconstruct and traverse can filter on it (`source_id`). At
+    /// most 256 characters.
+    #[cfg_attr(test, schemars(length(max = MAX_ID)))]
     pub id: Option<String>,
-    /// A display name.
+    /// A display name. At most 256 characters.
+    #[cfg_attr(test, schemars(length(max = MAX_ID)))]
     pub name: Option<String>,
+}
+
+impl Source {
+    /// Checks each field's length.
+    fn validate(&self, field: &str) -> Result<()> {
+        optional_text(&format!("{field}.type"), self.kind.as_deref(), MAX_ID)?;
+        optional_text(&format!("{field}.id"), self.id.as_deref(), MAX_ID)?;
+        optional_text(&format!("{field}.name"), self.name.as_deref(), MAX_ID)
+    }
 }

@@ -1,6 +1,6 @@
 //! `recall`: ranked records for a query (SPEC §4).
 
-use super::{embedding, in_range, nonempty, scoped_options};
+use super::{embedding, in_range, nonempty, optional_text, scoped_options, text, MAX_ID, MAX_QUERY};
 use crate::error::Result;
 use serde::Serialize;
 use serde_json::Value;
@@ -16,11 +16,13 @@ scoped_options! {
     /// with their ref, text, source, time and why each matched. Declared associations
     /// never change what recall returns.
     pub struct RecallOptions {
-        /// What to look for (not empty).
-        #[cfg_attr(test, schemars(length(min = 1)))]
+        /// What to look for (not empty), at most 4096 characters. Any text: punctuation and
+        /// search-syntax characters are read as text.
+        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_QUERY)))]
         pub query: String,
         /// The query's embedding; turns on vector retrieval over records stored with an
-        /// embedding of the same dimension.
+        /// embedding of the same dimension. 1–8192 finite numbers.
+        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
         pub query_embedding: Option<Vec<f32>>,
         /// Most messages returned, 1–100 (default 10).
         #[cfg_attr(test, schemars(range(min = 1, max = RECALL_LIMIT.1)))]
@@ -28,7 +30,8 @@ scoped_options! {
         /// Admit weaker matches too (halves the admission threshold).
         pub deep: Option<bool>,
         /// Only memories whose source id equals this (episodes, which have no source, are
-        /// then not read); omitted or `""`: no filter.
+        /// then not read); omitted or `""`: no filter. At most 256 characters.
+        #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
         pub source_id: Option<String>,
     }
 }
@@ -36,8 +39,10 @@ scoped_options! {
 impl RecallOptions {
     /// Checks the query, the embedding and the limit.
     pub fn validate(&self) -> Result<()> {
-        nonempty("agent_id", &self.agent_id)?;
+        self.validate_scope()?;
         nonempty("query", &self.query)?;
+        text("query", &self.query, MAX_QUERY)?;
+        optional_text("source_id", self.source_id.as_deref(), MAX_ID)?;
         embedding("query_embedding", self.query_embedding.as_deref())?;
         in_range("limit", self.limit, 1, RECALL_LIMIT.1)
     }

@@ -1,7 +1,7 @@
 //! `reconstruct`: retrieval read through the declared graph (design §3).
 
 use super::recall::is_zero;
-use super::{embedding, in_range, nonempty, scoped_options};
+use super::{embedding, in_range, nonempty, optional_text, scoped_options, text, MAX_ID, MAX_QUERY};
 use crate::error::Result;
 use serde::Serialize;
 
@@ -29,10 +29,12 @@ scoped_options! {
     /// character budget. A bound past its cap is lowered to the cap and `bounds.lowered`
     /// names it.
     pub struct ReconstructOptions {
-        /// The question to gather evidence for (not empty).
-        #[cfg_attr(test, schemars(length(min = 1)))]
+        /// The question to gather evidence for (not empty), at most 4096 characters. Any text:
+        /// punctuation and search-syntax characters are read as text.
+        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_QUERY)))]
         pub query: String,
-        /// The query's embedding; turns on vector retrieval.
+        /// The query's embedding; turns on vector retrieval. 1–8192 finite numbers.
+        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
         pub query_embedding: Option<Vec<f32>>,
         /// Most items returned (default 10, at most 50).
         #[cfg_attr(test, schemars(range(min = 0)))]
@@ -54,7 +56,8 @@ scoped_options! {
         /// Also return the candidate refs, the clusters and the name cues used.
         pub trace: Option<bool>,
         /// Only memories whose source id equals this (episodes are then not read); omitted or
-        /// `""`: no filter.
+        /// `""`: no filter. At most 256 characters.
+        #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
         pub source_id: Option<String>,
     }
 }
@@ -80,8 +83,10 @@ impl ReconstructOptions {
     /// Checks the query, the embedding and each bound's minimum (a bound has no maximum:
     /// past its cap it is lowered).
     pub fn validate(&self) -> Result<()> {
-        nonempty("agent_id", &self.agent_id)?;
+        self.validate_scope()?;
         nonempty("query", &self.query)?;
+        text("query", &self.query, MAX_QUERY)?;
+        optional_text("source_id", self.source_id.as_deref(), MAX_ID)?;
         embedding("query_embedding", self.query_embedding.as_deref())?;
         for (field, value, min) in self.bounds() {
             in_range(field, value, min, i64::MAX)?;

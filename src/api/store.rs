@@ -1,6 +1,7 @@
 //! `store`: one memory, and the declarations riding on it.
 
-use super::{embedding, nonempty, scoped_options, timestamp, DeclareReport, Source};
+use super::{at_most_chars, embedding, nonempty, scoped_options, text, timestamp, DeclareReport, Source};
+use super::{MAX_CONTENT, MAX_METADATA};
 use crate::error::Result;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -12,17 +13,20 @@ scoped_options! {
     /// follow. The memory is stored even when its associations are malformed: what was
     /// dropped is listed in the response.
     pub struct StoreOptions {
-        /// The text to remember.
-        #[cfg_attr(test, schemars(length(min = 1)))]
+        /// The text to remember, at most 1048576 characters.
+        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_CONTENT)))]
         pub content: String,
         /// When it happened, ISO-8601 (an offset or `Z`); stored in UTC. Defaults to now.
+        #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
         pub timestamp: Option<String>,
         /// Who produced the text.
         pub source: Option<Source>,
-        /// Any JSON object, kept with the memory and returned by get_contents.
+        /// Any JSON object, kept with the memory and returned by get_contents; at most 65536
+        /// characters written as JSON.
         #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
         pub metadata: Option<Map<String, Value>>,
-        /// The text's embedding, for vector retrieval.
+        /// The text's embedding, for vector retrieval: 1–8192 finite numbers.
+        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
         pub embedding: Option<Vec<f32>>,
         /// What the text mentions and asserts. Read leniently: a malformed item is listed in
         /// `associations.dropped` and skipped; it never blocks the store.
@@ -32,11 +36,20 @@ scoped_options! {
 }
 
 impl StoreOptions {
-    /// Checks what the type cannot: a non-empty content, the timestamp, the embedding.
+    /// Checks what the type cannot: the scope, a non-empty content, the timestamp, the
+    /// source, the metadata's size, the embedding; and every length.
     pub fn validate(&self) -> Result<()> {
-        nonempty("agent_id", &self.agent_id)?;
+        self.validate_scope()?;
         nonempty("content", &self.content)?;
+        text("content", &self.content, MAX_CONTENT)?;
         timestamp("timestamp", self.timestamp.as_deref())?;
+        if let Some(source) = &self.source {
+            source.validate("source")?;
+        }
+        if let Some(metadata) = &self.metadata {
+            let written = serde_json::to_string(metadata).expect("a JSON object serializes");
+            at_most_chars("metadata", &written, MAX_METADATA)?;
+        }
         embedding("embedding", self.embedding.as_deref())
     }
 }

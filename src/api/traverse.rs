@@ -1,6 +1,6 @@
 //! `traverse`: an entity's neighbourhood (design §4).
 
-use super::{in_range, scoped_options};
+use super::{in_range, optional_text, scoped_options, text, MAX_ID, MAX_NAME};
 use crate::error::Result;
 use serde::Serialize;
 
@@ -16,7 +16,9 @@ scoped_options! {
     /// relations followed from either end up to `max_hops`, those relations, and the refs of
     /// the records that mention each entity.
     pub struct TraverseOptions {
-        /// A declared name or alias of the entity.
+        /// A declared name or alias of the entity, at most 256 characters (the longest a
+        /// declaration accepts).
+        #[cfg_attr(test, schemars(length(max = crate::api::MAX_NAME)))]
         pub entity: String,
         /// Relations to follow, 0–5 (default 1); 0 returns the entity alone.
         #[cfg_attr(test, schemars(range(min = 0, max = TRAVERSE_HOPS.1)))]
@@ -25,7 +27,8 @@ scoped_options! {
         #[cfg_attr(test, schemars(range(min = 1, max = TRAVERSE_LIMIT.1)))]
         pub limit: Option<i64>,
         /// Only records whose source id equals this are listed (episodes, which have no
-        /// source, are then left out); omitted or `""`: no filter.
+        /// source, are then left out); omitted or `""`: no filter. At most 256 characters.
+        #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
         pub source_id: Option<String>,
     }
 }
@@ -33,7 +36,9 @@ scoped_options! {
 impl TraverseOptions {
     /// Checks the bounds.
     pub fn validate(&self) -> Result<()> {
-        super::nonempty("agent_id", &self.agent_id)?;
+        self.validate_scope()?;
+        text("entity", &self.entity, MAX_NAME)?;
+        optional_text("source_id", self.source_id.as_deref(), MAX_ID)?;
         in_range("max_hops", self.max_hops, 0, TRAVERSE_HOPS.1)?;
         in_range("limit", self.limit, 1, TRAVERSE_LIMIT.1)
     }

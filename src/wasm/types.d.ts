@@ -7,15 +7,16 @@
  */
 export type Source = {
   /**
-   * The kind of source: `User`, `Agent`, `System`, a tool's name…
+   * The kind of source: `User`, `Agent`, `System`, a tool's name… At most 256 characters.
    */
   type?: string,
   /**
-   * The source's id; recall, reconstruct and traverse can filter on it (`source_id`).
+   * The source's id; recall, reconstruct and traverse can filter on it (`source_id`). At
+   * most 256 characters.
    */
   id?: string,
   /**
-   * A display name.
+   * A display name. At most 256 characters.
    */
   name?: string,
 };
@@ -25,11 +26,12 @@ export type Source = {
  */
 export type EntityDeclaration = {
   /**
-   * Its canonical name, kept as written.
+   * Its canonical name, kept as written; at most 256 characters.
    */
   name: string,
   /**
-   * Other names for it, in any script. A name belongs to one entity only.
+   * Other names for it, in any script, each at most 256 characters. A name belongs to one
+   * entity only. At most 32; more are dropped.
    */
   aliases?: Array<string>,
 };
@@ -39,32 +41,36 @@ export type EntityDeclaration = {
  */
 export type RelationDeclaration = {
   /**
-   * An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`.
+   * An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`; at most
+   * 256 characters.
    */
   subject: string,
   /**
-   * What the subject is to the object (`maintains`, `supersedes`…), stored normalized.
+   * What the subject is to the object (`maintains`, `supersedes`…), stored normalized; at
+   * most 256 characters.
    */
   predicate: string,
   /**
-   * An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`.
+   * An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`; at most
+   * 256 characters.
    */
   object: string,
 };
 
 /**
  * Declarations: the entities a record mentions and the relations it asserts. The lists
- * are the shape a call must have; their items are read leniently (a malformed item is
- * reported in `dropped`, never a reason to refuse the call).
+ * are the shape a call must have; their items are read leniently (a malformed item, or one
+ * past a bound, is reported in `dropped`, never a reason to refuse the call).
  */
 export type Associations = {
   /**
    * Entities the text is about. Each is registered if new (names compare after Unicode
-   * normalization and case folding) and marked as mentioned by the anchor record.
+   * normalization and case folding) and marked as mentioned by the anchor record. At most
+   * 64; more are dropped.
    */
   entities?: Array<EntityDeclaration>,
   /**
-   * Facts as subject–predicate–object.
+   * Facts as subject–predicate–object. At most 64; more are dropped.
    */
   relations?: Array<RelationDeclaration>,
 };
@@ -88,11 +94,11 @@ export type MentionRef = {
  */
 export type Retract = {
   /**
-   * Ids of relations to remove.
+   * Ids of relations to remove. At most 64; more are dropped.
    */
   relations?: Array<number>,
   /**
-   * Mentions to remove.
+   * Mentions to remove. At most 64; more are dropped.
    */
   mentions?: Array<MentionRef>,
 };
@@ -107,11 +113,11 @@ export type DeclaredBy = "agent" | "operator";
  */
 export type Turn = {
   /**
-   * Who spoke (`user`, `assistant`…).
+   * Who spoke (`user`, `assistant`…), at most 256 characters.
    */
   role: string,
   /**
-   * What was said.
+   * What was said, at most 1048576 characters.
    */
   content: string,
   /**
@@ -128,19 +134,20 @@ export type Turn = {
  */
 export type StoreOptions = {
   /**
-   * Whose memory this is. Agents never read each other's records.
+   * Whose memory this is. Agents never read each other's records. At most 256 characters.
    */
   agent_id: string,
   /**
-   * The project to write into; omitted or `""` is the global pool.
+   * The project to write into; omitted or `""` is the global pool. At most 256 characters.
    */
   project_id?: string,
   /**
-   * The channel to write into (`"chat"`, say); omitted or `""` is channel-global.
+   * The channel to write into (`"chat"`, say); omitted or `""` is channel-global. At most
+   * 256 characters.
    */
   channel?: string,
   /**
-   * The text to remember.
+   * The text to remember, at most 1048576 characters.
    */
   content: string,
   /**
@@ -152,11 +159,12 @@ export type StoreOptions = {
    */
   source?: Source,
   /**
-   * Any JSON object, kept with the memory and returned by get_contents.
+   * Any JSON object, kept with the memory and returned by get_contents; at most 65536
+   * characters written as JSON.
    */
   metadata?: Record<string, unknown>,
   /**
-   * The text's embedding, for vector retrieval.
+   * The text's embedding, for vector retrieval: 1–8192 finite numbers.
    */
   embedding?: Array<number>,
   /**
@@ -172,31 +180,33 @@ export type StoreOptions = {
  */
 export type EpisodeOptions = {
   /**
-   * Whose memory this is. Agents never read each other's records.
+   * Whose memory this is. Agents never read each other's records. At most 256 characters.
    */
   agent_id: string,
   /**
-   * The project to write into; omitted or `""` is the global pool.
+   * The project to write into; omitted or `""` is the global pool. At most 256 characters.
    */
   project_id?: string,
   /**
-   * The channel to write into (`"chat"`, say); omitted or `""` is channel-global.
+   * The channel to write into (`"chat"`, say); omitted or `""` is channel-global. At most
+   * 256 characters.
    */
   channel?: string,
   /**
-   * What the episode was about.
+   * What the episode was about, at most 1048576 characters.
    */
   summary: string,
   /**
-   * Search keywords, space-separated.
+   * Search keywords, space-separated; at most 1048576 characters.
    */
   keywords?: string,
   /**
-   * The conversation, oldest first; its timestamps give the episode's time span.
+   * The conversation, oldest first; its timestamps give the episode's time span. At most
+   * 10000 turns, of 8388608 characters of roles and contents in all.
    */
   history?: Array<Turn>,
   /**
-   * The summary's embedding, for vector retrieval.
+   * The summary's embedding, for vector retrieval: 1–8192 finite numbers.
    */
   embedding?: Array<number>,
 };
@@ -208,15 +218,16 @@ export type EpisodeOptions = {
  */
 export type DeclareOptions = {
   /**
-   * Whose memory this is. Agents never read each other's records.
+   * Whose memory this is. Agents never read each other's records. At most 256 characters.
    */
   agent_id: string,
   /**
-   * The project to write into; omitted or `""` is the global pool.
+   * The project to write into; omitted or `""` is the global pool. At most 256 characters.
    */
   project_id?: string,
   /**
-   * The channel to write into (`"chat"`, say); omitted or `""` is channel-global.
+   * The channel to write into (`"chat"`, say); omitted or `""` is channel-global. At most
+   * 256 characters.
    */
   channel?: string,
   /**
@@ -226,6 +237,7 @@ export type DeclareOptions = {
   /**
    * The record the declaration rests on, `"mem:<id>"` or `"ep:<id>"`: every entity
    * declared is marked as mentioned by it, and relations carry it as their evidence.
+   * At most 64 characters.
    */
   anchor_ref?: string,
   /**
@@ -246,19 +258,22 @@ export type DeclareOptions = {
  */
 export type TraverseOptions = {
   /**
-   * Whose memory this is. Agents never read each other's records.
+   * Whose memory this is. Agents never read each other's records. At most 256 characters.
    */
   agent_id: string,
   /**
-   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global pool.
+   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
+   * pool. At most 256 characters.
    */
   project_id?: string,
   /**
-   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records.
+   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
+   * 256 characters.
    */
   channel?: string,
   /**
-   * A declared name or alias of the entity.
+   * A declared name or alias of the entity, at most 256 characters (the longest a
+   * declaration accepts).
    */
   entity: string,
   /**
@@ -271,7 +286,7 @@ export type TraverseOptions = {
   limit?: number,
   /**
    * Only records whose source id equals this are listed (episodes, which have no
-   * source, are then left out); omitted or `""`: no filter.
+   * source, are then left out); omitted or `""`: no filter. At most 256 characters.
    */
   source_id?: string,
 };
@@ -283,11 +298,13 @@ export type TraverseOptions = {
  */
 export type GetContentsOptions = {
   /**
-   * Whose memory this is; another agent's refs come back in `missing`.
+   * Whose memory this is; another agent's refs come back in `missing`. At most 256
+   * characters.
    */
   agent_id: string,
   /**
-   * 1–20 refs.
+   * 1–20 refs, each at most 64 characters. A ref of another shape names no record and
+   * comes back in `missing`.
    */
   refs: Array<string>,
 };
@@ -297,7 +314,7 @@ export type GetContentsOptions = {
  */
 export type DeleteMemoryOptions = {
   /**
-   * Whose memory this is.
+   * Whose memory this is. At most 256 characters.
    */
   agent_id: string,
   /**
@@ -311,7 +328,7 @@ export type DeleteMemoryOptions = {
  */
 export type DeleteEpisodeOptions = {
   /**
-   * Whose memory this is.
+   * Whose memory this is. At most 256 characters.
    */
   agent_id: string,
   /**
@@ -325,7 +342,7 @@ export type DeleteEpisodeOptions = {
  */
 export type DeleteEntityOptions = {
   /**
-   * Whose memory this is.
+   * Whose memory this is. At most 256 characters.
    */
   agent_id: string,
   /**
@@ -342,24 +359,27 @@ export type DeleteEntityOptions = {
  */
 export type RecallOptions = {
   /**
-   * Whose memory this is. Agents never read each other's records.
+   * Whose memory this is. Agents never read each other's records. At most 256 characters.
    */
   agent_id: string,
   /**
-   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global pool.
+   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
+   * pool. At most 256 characters.
    */
   project_id?: string,
   /**
-   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records.
+   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
+   * 256 characters.
    */
   channel?: string,
   /**
-   * What to look for (not empty).
+   * What to look for (not empty), at most 4096 characters. Any text: punctuation and
+   * search-syntax characters are read as text.
    */
   query: string,
   /**
    * The query's embedding; turns on vector retrieval over records stored with an
-   * embedding of the same dimension.
+   * embedding of the same dimension. 1–8192 finite numbers.
    */
   query_embedding?: Array<number>,
   /**
@@ -372,7 +392,7 @@ export type RecallOptions = {
   deep?: boolean,
   /**
    * Only memories whose source id equals this (episodes, which have no source, are
-   * then not read); omitted or `""`: no filter.
+   * then not read); omitted or `""`: no filter. At most 256 characters.
    */
   source_id?: string,
 };
@@ -386,23 +406,26 @@ export type RecallOptions = {
  */
 export type ReconstructOptions = {
   /**
-   * Whose memory this is. Agents never read each other's records.
+   * Whose memory this is. Agents never read each other's records. At most 256 characters.
    */
   agent_id: string,
   /**
-   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global pool.
+   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
+   * pool. At most 256 characters.
    */
   project_id?: string,
   /**
-   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records.
+   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
+   * 256 characters.
    */
   channel?: string,
   /**
-   * The question to gather evidence for (not empty).
+   * The question to gather evidence for (not empty), at most 4096 characters. Any text:
+   * punctuation and search-syntax characters are read as text.
    */
   query: string,
   /**
-   * The query's embedding; turns on vector retrieval.
+   * The query's embedding; turns on vector retrieval. 1–8192 finite numbers.
    */
   query_embedding?: Array<number>,
   /**
@@ -435,7 +458,7 @@ export type ReconstructOptions = {
   trace?: boolean,
   /**
    * Only memories whose source id equals this (episodes are then not read); omitted or
-   * `""`: no filter.
+   * `""`: no filter. At most 256 characters.
    */
   source_id?: string,
 };
@@ -446,19 +469,22 @@ export type ReconstructOptions = {
  */
 export type ListEntitiesOptions = {
   /**
-   * Whose memory this is. Agents never read each other's records.
+   * Whose memory this is. Agents never read each other's records. At most 256 characters.
    */
   agent_id: string,
   /**
-   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global pool.
+   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
+   * pool. At most 256 characters.
    */
   project_id?: string,
   /**
-   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records.
+   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
+   * 256 characters.
    */
   channel?: string,
   /**
-   * Only entities whose normalized name or an alias contains this, normalized.
+   * Only entities whose normalized name or an alias contains this, normalized; at most
+   * 256 characters (the longest name a declaration accepts).
    */
   query?: string,
   /**

@@ -22,7 +22,8 @@ macro_rules! shared_tests {
             vector_recall_ranks_by_cosine_with_simd,
             page_sizes_agree_across_targets,
             the_other_operations_have_bindings_too,
-            crafted_images_import_as_ours_or_are_refused
+            crafted_images_import_as_ours_or_are_refused,
+            lone_surrogates_are_refused_naming_the_field
         );
     };
     ($($name:ident),*) => {
@@ -204,4 +205,40 @@ pub fn the_other_operations_have_bindings_too() {
 /// with what differed and the memory unchanged.
 pub fn crafted_images_import_as_ours_or_are_refused() {
     assert!(images::check_all().len() >= 12);
+}
+
+/// A JavaScript string may hold a lone surrogate, which no Rust string can: it is refused,
+/// naming the field, rather than stored as U+FFFD; a real U+FFFD is kept. Nothing is written.
+pub fn lone_surrogates_are_refused_naming_the_field() {
+    let mut m = JsMemory::open_in_memory(None).unwrap();
+    m.call("store", js(json!({"agent_id": "a", "content": "seed \u{FFFD}"}))).unwrap();
+    let before = m.export_bytes().unwrap();
+    let lone = JsValue::from(js_sys::JsString::from_char_code(&[0x61, 0xD800, 0x62]));
+    let with = |path: &[&str], base: Value| {
+        let options = js(base);
+        let mut at = options.clone();
+        for key in &path[..path.len() - 1] {
+            at = js_sys::Reflect::get(&at, &(*key).into()).unwrap();
+        }
+        js_sys::Reflect::set(&at, &path[path.len() - 1].into(), &lone).unwrap();
+        options
+    };
+    let cases = [
+        ("store", with(&["content"], json!({"agent_id": "a"})), "content"),
+        ("store", with(&["source", "name"], json!({"agent_id": "a", "content": "x", "source": {}})), "source.name"),
+        (
+            "store",
+            with(&["associations", "entities", "0", "name"], json!({"agent_id": "a", "content": "x", "associations": {"entities": [{}]}})),
+            "associations.entities[0].name",
+        ),
+        ("recall", with(&["query"], json!({"agent_id": "a"})), "query"),
+        ("traverse", with(&["entity"], json!({"agent_id": "a"})), "entity"),
+    ];
+    for (tool, options, field) in cases {
+        let err = m.call(tool, options).unwrap_err();
+        assert_eq!((get(&err, "code"), get(&err, "field")), (JsValue::from("invalid_value"), JsValue::from(field)), "{tool} {field}");
+    }
+    assert_eq!(m.export_bytes().unwrap(), before, "a refused call writes nothing");
+    let got = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:1"]}))).unwrap());
+    assert_eq!(got["items"][0]["content"], "seed \u{FFFD}", "a real replacement character is text");
 }

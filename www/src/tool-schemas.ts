@@ -17,24 +17,30 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is. Agents never read each other's records."
+          "description": "Whose memory this is. Agents never read each other's records. At most 256 characters.",
+          "minLength": 1,
+          "maxLength": 256
         },
         "project_id": {
           "type": "string",
-          "description": "The project to write into; omitted or `\"\"` is the global pool."
+          "description": "The project to write into; omitted or `\"\"` is the global pool. At most 256 characters.",
+          "maxLength": 256
         },
         "channel": {
           "type": "string",
-          "description": "The channel to write into (`\"chat\"`, say); omitted or `\"\"` is channel-global."
+          "description": "The channel to write into (`\"chat\"`, say); omitted or `\"\"` is channel-global. At most 256 characters.",
+          "maxLength": 256
         },
         "content": {
           "type": "string",
-          "description": "The text to remember.",
-          "minLength": 1
+          "description": "The text to remember, at most 1048576 characters.",
+          "minLength": 1,
+          "maxLength": 1048576
         },
         "timestamp": {
           "type": "string",
-          "description": "When it happened, ISO-8601 (an offset or `Z`); stored in UTC. Defaults to now."
+          "description": "When it happened, ISO-8601 (an offset or `Z`); stored in UTC. Defaults to now.",
+          "maxLength": 64
         },
         "source": {
           "type": "object",
@@ -42,15 +48,18 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "properties": {
             "type": {
               "type": "string",
-              "description": "The kind of source: `User`, `Agent`, `System`, a tool's name…"
+              "description": "The kind of source: `User`, `Agent`, `System`, a tool's name… At most 256 characters.",
+              "maxLength": 256
             },
             "id": {
               "type": "string",
-              "description": "The source's id; recall, reconstruct and traverse can filter on it (`source_id`)."
+              "description": "The source's id; recall, reconstruct and traverse can filter on it (`source_id`). At most 256 characters.",
+              "maxLength": 256
             },
             "name": {
               "type": "string",
-              "description": "A display name."
+              "description": "A display name. At most 256 characters.",
+              "maxLength": 256
             }
           },
           "description": "Who produced the text."
@@ -58,14 +67,16 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         "metadata": {
           "type": "object",
           "additionalProperties": true,
-          "description": "Any JSON object, kept with the memory and returned by get_contents."
+          "description": "Any JSON object, kept with the memory and returned by get_contents; at most 65536 characters written as JSON."
         },
         "embedding": {
           "type": "array",
           "items": {
             "type": "number"
           },
-          "description": "The text's embedding, for vector retrieval."
+          "description": "The text's embedding, for vector retrieval: 1–8192 finite numbers.",
+          "minItems": 1,
+          "maxItems": 8192
         },
         "associations": {
           "type": "object",
@@ -78,15 +89,20 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                 "type": "object",
                 "properties": {
                   "name": {
-                    "description": "Its canonical name, kept as written.",
-                    "type": "string"
+                    "description": "Its canonical name, kept as written; at most 256 characters.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 256
                   },
                   "aliases": {
-                    "description": "Other names for it, in any script. A name belongs to one entity only.",
+                    "description": "Other names for it, in any script, each at most 256 characters. A name belongs to one entity only. At most 32; more are dropped.",
                     "type": "array",
                     "items": {
-                      "type": "string"
-                    }
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 256
+                    },
+                    "maxItems": 32
                   }
                 },
                 "additionalProperties": false,
@@ -94,7 +110,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                   "name"
                 ]
               },
-              "description": "Entities the text is about. Each is registered if new (names compare after Unicode normalization and case folding) and marked as mentioned by the anchor record."
+              "description": "Entities the text is about. Each is registered if new (names compare after Unicode normalization and case folding) and marked as mentioned by the anchor record. At most 64; more are dropped.",
+              "maxItems": 64
             },
             "relations": {
               "type": "array",
@@ -103,16 +120,22 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                 "type": "object",
                 "properties": {
                   "subject": {
-                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`.",
-                    "type": "string"
+                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`; at most 256 characters.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 256
                   },
                   "predicate": {
-                    "description": "What the subject is to the object (`maintains`, `supersedes`…), stored normalized.",
-                    "type": "string"
+                    "description": "What the subject is to the object (`maintains`, `supersedes`…), stored normalized; at most 256 characters.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 256
                   },
                   "object": {
-                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`.",
-                    "type": "string"
+                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`; at most 256 characters.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 256
                   }
                 },
                 "additionalProperties": false,
@@ -122,7 +145,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                   "object"
                 ]
               },
-              "description": "Facts as subject–predicate–object."
+              "description": "Facts as subject–predicate–object. At most 64; more are dropped.",
+              "maxItems": 64
             }
           },
           "description": "What the text mentions and asserts. Read leniently: a malformed item is listed in `associations.dropped` and skipped; it never blocks the store."
@@ -143,27 +167,34 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is. Agents never read each other's records."
+          "description": "Whose memory this is. Agents never read each other's records. At most 256 characters.",
+          "minLength": 1,
+          "maxLength": 256
         },
         "project_id": {
           "type": "string",
-          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool."
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool. At most 256 characters.",
+          "maxLength": 256
         },
         "channel": {
           "type": "string",
-          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records."
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records. At most 256 characters.",
+          "maxLength": 256
         },
         "query": {
           "type": "string",
-          "description": "What to look for (not empty).",
-          "minLength": 1
+          "description": "What to look for (not empty), at most 4096 characters. Any text: punctuation and search-syntax characters are read as text.",
+          "minLength": 1,
+          "maxLength": 4096
         },
         "query_embedding": {
           "type": "array",
           "items": {
             "type": "number"
           },
-          "description": "The query's embedding; turns on vector retrieval over records stored with an embedding of the same dimension."
+          "description": "The query's embedding; turns on vector retrieval over records stored with an embedding of the same dimension. 1–8192 finite numbers.",
+          "minItems": 1,
+          "maxItems": 8192
         },
         "limit": {
           "type": "integer",
@@ -177,7 +208,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         },
         "source_id": {
           "type": "string",
-          "description": "Only memories whose source id equals this (episodes, which have no source, are then not read); omitted or `\"\"`: no filter."
+          "description": "Only memories whose source id equals this (episodes, which have no source, are then not read); omitted or `\"\"`: no filter. At most 256 characters.",
+          "maxLength": 256
         }
       },
       "required": [
@@ -195,27 +227,34 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is. Agents never read each other's records."
+          "description": "Whose memory this is. Agents never read each other's records. At most 256 characters.",
+          "minLength": 1,
+          "maxLength": 256
         },
         "project_id": {
           "type": "string",
-          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool."
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool. At most 256 characters.",
+          "maxLength": 256
         },
         "channel": {
           "type": "string",
-          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records."
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records. At most 256 characters.",
+          "maxLength": 256
         },
         "query": {
           "type": "string",
-          "description": "The question to gather evidence for (not empty).",
-          "minLength": 1
+          "description": "The question to gather evidence for (not empty), at most 4096 characters. Any text: punctuation and search-syntax characters are read as text.",
+          "minLength": 1,
+          "maxLength": 4096
         },
         "query_embedding": {
           "type": "array",
           "items": {
             "type": "number"
           },
-          "description": "The query's embedding; turns on vector retrieval."
+          "description": "The query's embedding; turns on vector retrieval. 1–8192 finite numbers.",
+          "minItems": 1,
+          "maxItems": 8192
         },
         "count": {
           "type": "integer",
@@ -252,7 +291,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         },
         "source_id": {
           "type": "string",
-          "description": "Only memories whose source id equals this (episodes are then not read); omitted or `\"\"`: no filter."
+          "description": "Only memories whose source id equals this (episodes are then not read); omitted or `\"\"`: no filter. At most 256 characters.",
+          "maxLength": 256
         }
       },
       "required": [
@@ -270,19 +310,24 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is. Agents never read each other's records."
+          "description": "Whose memory this is. Agents never read each other's records. At most 256 characters.",
+          "minLength": 1,
+          "maxLength": 256
         },
         "project_id": {
           "type": "string",
-          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool."
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool. At most 256 characters.",
+          "maxLength": 256
         },
         "channel": {
           "type": "string",
-          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records."
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records. At most 256 characters.",
+          "maxLength": 256
         },
         "entity": {
           "type": "string",
-          "description": "A declared name or alias of the entity."
+          "description": "A declared name or alias of the entity, at most 256 characters (the longest a declaration accepts).",
+          "maxLength": 256
         },
         "max_hops": {
           "type": "integer",
@@ -298,7 +343,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         },
         "source_id": {
           "type": "string",
-          "description": "Only records whose source id equals this are listed (episodes, which have no source, are then left out); omitted or `\"\"`: no filter."
+          "description": "Only records whose source id equals this are listed (episodes, which have no source, are then left out); omitted or `\"\"`: no filter. At most 256 characters.",
+          "maxLength": 256
         }
       },
       "required": [
@@ -316,15 +362,19 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is. Agents never read each other's records."
+          "description": "Whose memory this is. Agents never read each other's records. At most 256 characters.",
+          "minLength": 1,
+          "maxLength": 256
         },
         "project_id": {
           "type": "string",
-          "description": "The project to write into; omitted or `\"\"` is the global pool."
+          "description": "The project to write into; omitted or `\"\"` is the global pool. At most 256 characters.",
+          "maxLength": 256
         },
         "channel": {
           "type": "string",
-          "description": "The channel to write into (`\"chat\"`, say); omitted or `\"\"` is channel-global."
+          "description": "The channel to write into (`\"chat\"`, say); omitted or `\"\"` is channel-global. At most 256 characters.",
+          "maxLength": 256
         },
         "associations": {
           "type": "object",
@@ -337,15 +387,20 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                 "type": "object",
                 "properties": {
                   "name": {
-                    "description": "Its canonical name, kept as written.",
-                    "type": "string"
+                    "description": "Its canonical name, kept as written; at most 256 characters.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 256
                   },
                   "aliases": {
-                    "description": "Other names for it, in any script. A name belongs to one entity only.",
+                    "description": "Other names for it, in any script, each at most 256 characters. A name belongs to one entity only. At most 32; more are dropped.",
                     "type": "array",
                     "items": {
-                      "type": "string"
-                    }
+                      "type": "string",
+                      "minLength": 1,
+                      "maxLength": 256
+                    },
+                    "maxItems": 32
                   }
                 },
                 "additionalProperties": false,
@@ -353,7 +408,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                   "name"
                 ]
               },
-              "description": "Entities the text is about. Each is registered if new (names compare after Unicode normalization and case folding) and marked as mentioned by the anchor record."
+              "description": "Entities the text is about. Each is registered if new (names compare after Unicode normalization and case folding) and marked as mentioned by the anchor record. At most 64; more are dropped.",
+              "maxItems": 64
             },
             "relations": {
               "type": "array",
@@ -362,16 +418,22 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                 "type": "object",
                 "properties": {
                   "subject": {
-                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`.",
-                    "type": "string"
+                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`; at most 256 characters.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 256
                   },
                   "predicate": {
-                    "description": "What the subject is to the object (`maintains`, `supersedes`…), stored normalized.",
-                    "type": "string"
+                    "description": "What the subject is to the object (`maintains`, `supersedes`…), stored normalized; at most 256 characters.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 256
                   },
                   "object": {
-                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`.",
-                    "type": "string"
+                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`; at most 256 characters.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 256
                   }
                 },
                 "additionalProperties": false,
@@ -381,14 +443,16 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                   "object"
                 ]
               },
-              "description": "Facts as subject–predicate–object."
+              "description": "Facts as subject–predicate–object. At most 64; more are dropped.",
+              "maxItems": 64
             }
           },
           "description": "The entities and relations to declare."
         },
         "anchor_ref": {
           "type": "string",
-          "description": "The record the declaration rests on, `\"mem:<id>\"` or `\"ep:<id>\"`: every entity declared is marked as mentioned by it, and relations carry it as their evidence."
+          "description": "The record the declaration rests on, `\"mem:<id>\"` or `\"ep:<id>\"`: every entity declared is marked as mentioned by it, and relations carry it as their evidence. At most 64 characters.",
+          "maxLength": 64
         },
         "retract": {
           "type": "object",
@@ -399,7 +463,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
               "items": {
                 "type": "integer"
               },
-              "description": "Ids of relations to remove."
+              "description": "Ids of relations to remove. At most 64; more are dropped.",
+              "maxItems": 64
             },
             "mentions": {
               "type": "array",
@@ -422,7 +487,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                   "ref"
                 ]
               },
-              "description": "Mentions to remove."
+              "description": "Mentions to remove. At most 64; more are dropped.",
+              "maxItems": 64
             }
           },
           "description": "Declarations to take back."
@@ -442,14 +508,17 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is; another agent's refs come back in `missing`."
+          "description": "Whose memory this is; another agent's refs come back in `missing`. At most 256 characters.",
+          "minLength": 1,
+          "maxLength": 256
         },
         "refs": {
           "type": "array",
           "items": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 64
           },
-          "description": "1–20 refs.",
+          "description": "1–20 refs, each at most 64 characters. A ref of another shape names no record and comes back in `missing`.",
           "minItems": 1,
           "maxItems": 20
         }
@@ -469,7 +538,9 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is."
+          "description": "Whose memory this is. At most 256 characters.",
+          "minLength": 1,
+          "maxLength": 256
         },
         "memory_id": {
           "type": "integer",
