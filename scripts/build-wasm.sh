@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 cargo build --profile wasm-release --target wasm32-unknown-unknown
 target=${CARGO_TARGET_DIR:-target}
 raw=$target/wasm32-unknown-unknown/wasm-release/associative_memory.wasm
-opt=$target/wasm-opt/associative_memory.wasm
+opt=$target/wasm-opt/wasm-release/associative_memory.wasm   # per profile: never a stale optimized module from another profile
 # wasm-opt runs before wasm-bindgen: Debian's binaryen 108 breaks wasm-bindgen's externref
 # table when it runs after ("function-typed object must be null"); before, it only sees
 # rustc's output, and wasm-bindgen's own pass keeps the result small. Skipped when the
