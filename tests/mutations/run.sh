@@ -36,6 +36,8 @@ mutations=(
   "reading-bound-unreported~src/reconstruct/load.rs~        if outside.len() > bound {~        if outside.len() > usize::MAX - 1 {~invariants~reading_4_reading_is_bounded_and_says_so"
   "relation-bundle-mislabelled~src/reconstruct/bundle.rs~            u.union(s, o, &format!(\"relation:{predicate}\"));~            u.union(s, o, \"cluster:adjacent\");~invariants~reading_5_why_and_independence"
   "alias-admits~src/recall.rs~    let gate_scores = if req.extra_terms.is_empty() {~    let gate_scores = if !req.terms.is_empty() {~invariants~reading_6_an_alias_adds_a_vote_not_an_admission"
+  "update-keeps-stale-vector~src/data.rs~if opts.embedding.is_none() && conn.changes() > 0 {~if false {~data_tools~update_memory_changes_text_and_search_and_keeps_declarations"
+  "agent-delete-spares-entities~src/data.rs~    conn.execute(\"DELETE FROM entities WHERE agent_id = ?\", [agent])?;\n~~data_tools~delete_agent_data_takes_everything_of_one_agent_and_counts_it"
 )
 
 survived=0
