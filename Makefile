@@ -24,9 +24,11 @@ test-wasm: setup
 ## installed into a scratch project, in Node, a Vite app in Chromium (OPFS), workerd, tsc, the
 ## graph view in a host app and the explorer in Chromium. Each run installs into
 ## its own test-output/run-<pid>/ (WWW_TEST_DIR, inside the checkout so the tools resolve),
-## removed when it ends, so two runs in one checkout do not install over each other.
+## removed when it ends, so two runs in one checkout do not install over each other. The
+## MCP test drives the native stdio server too, built here (debug, beside cargo test's).
 test-www: build
 	npx tsc -p www/explorer/tsconfig.json
+	cargo build --features mcp --bin associative-memory-mcp
 	dir=$(CURDIR)/test-output/run-$$$$; trap 'rm -rf "$$dir"' EXIT; trap 'exit 130' INT TERM; \
 	WWW_TEST_DIR=$$dir node www/test/pack.mjs && WWW_TEST_DIR=$$dir node --test www/test/*.test.mjs
 

@@ -33,6 +33,7 @@ mod api;
 mod associations;
 mod bm25;
 mod clock;
+mod data;
 mod entities;
 mod error;
 mod graph;

@@ -14,7 +14,7 @@ use crate::records;
 use crate::refs::{Kind, Ref};
 use crate::schema::migrate;
 use crate::vectors::VectorIndex;
-use crate::{entities, recall, reconstruct, traverse};
+use crate::{data, entities, recall, reconstruct, traverse};
 use rusqlite::{Connection, MAIN_DB};
 use serde::Serialize;
 use serde_json::Value;
@@ -214,6 +214,32 @@ impl Memory {
         entities::list(&self.conn, opts)
     }
 
+    /// A page of the agent's memories, newest first.
+    pub fn list_memories(&self, opts: &ListMemoriesOptions) -> Result<ListMemoriesResponse> {
+        opts.validate()?;
+        data::list_memories(&self.conn, opts)
+    }
+
+    /// Corrects a memory's content, metadata, timestamp or embedding in place; the
+    /// declarations resting on it stay.
+    pub fn update_memory(&mut self, opts: &UpdateMemoryOptions) -> Result<UpdateMemoryResponse> {
+        opts.validate()?;
+        let out = self.in_transaction(|tx| data::update_memory(tx, opts))?;
+        // The vector may have changed or gone: the index takes the committed row again.
+        self.vectors.removed(Kind::Mem, opts.memory_id);
+        self.vectors.stored(&self.conn, Kind::Mem, opts.memory_id);
+        Ok(out)
+    }
+
+    /// Deletes every record, entity and relation of one agent.
+    pub fn delete_agent_data(&mut self, opts: &DeleteAgentDataOptions) -> Result<DeleteAgentDataResponse> {
+        opts.validate()?;
+        let out = self.in_transaction(|tx| data::delete_agent_data(tx, opts))?;
+        // Many rows of every kind went: the index is rebuilt from the database on next use.
+        self.vectors.clear();
+        Ok(out)
+    }
+
     fn in_transaction<T>(&mut self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         let tx = self.conn.savepoint()?;
         let out = f(&tx)?;
@@ -323,7 +349,7 @@ impl Memory {
     ///
     /// Tools: `store`, `archive_episode`, `declare_associations`, `traverse`,
     /// `get_contents`, `delete_memory`, `delete_episode`, `delete_entity`, `list_entities`,
-    /// `recall`, `reconstruct`.
+    /// `recall`, `reconstruct`, `list_memories`, `update_memory`, `delete_agent_data`.
     pub fn call(&mut self, tool: &str, args: &Value) -> Result<Value> {
         Ok(match tool {
             "store" => json(self.store(&from_json(args)?)?),
@@ -337,6 +363,9 @@ impl Memory {
             "list_entities" => json(self.list_entities(&from_json(args)?)?),
             "recall" => json(self.recall(&from_json(args)?)?),
             "reconstruct" => json(self.reconstruct(&from_json(args)?)?),
+            "list_memories" => json(self.list_memories(&from_json(args)?)?),
+            "update_memory" => json(self.update_memory(&from_json(args)?)?),
+            "delete_agent_data" => json(self.delete_agent_data(&from_json(args)?)?),
             other => return Err(Error::UnknownTool(other.into())),
         })
     }

@@ -7,6 +7,8 @@
 
 #[path = "bad_input.rs"]
 mod bad_input;
+#[path = "data_tools.rs"]
+mod data_tools;
 #[path = "declarations.rs"]
 mod declarations;
 #[path = "export_import.rs"]

@@ -13,6 +13,9 @@ use ts_rs::TS;
 const TYPES_FILE: &str = "src/wasm/types.d.ts";
 /// The tool definitions `tools()` returns.
 const TOOLS_FILE: &str = "www/src/tool-schemas.ts";
+/// The same definitions as JSON, which the native MCP server (`src/bin/`) embeds: the
+/// schemas exist only in test builds, so the binary reads them generated.
+const TOOLS_JSON: &str = "src/api/tool-definitions.json";
 
 /// The tools offered to function-calling models: name and options type.
 fn tools() -> Vec<(&'static str, Value)> {
@@ -24,6 +27,9 @@ fn tools() -> Vec<(&'static str, Value)> {
         ("declare_associations", schema::<DeclareOptions>()),
         ("get_contents", schema::<GetContentsOptions>()),
         ("delete_memory", schema::<DeleteMemoryOptions>()),
+        ("list_memories", schema::<ListMemoriesOptions>()),
+        ("update_memory", schema::<UpdateMemoryOptions>()),
+        ("delete_agent_data", schema::<DeleteAgentDataOptions>()),
     ]
 }
 
@@ -52,6 +58,9 @@ fn declarations() -> Vec<String> {
         decl::<RecallOptions>(),
         decl::<ReconstructOptions>(),
         decl::<ListEntitiesOptions>(),
+        decl::<ListMemoriesOptions>(),
+        decl::<UpdateMemoryOptions>(),
+        decl::<DeleteAgentDataOptions>(),
         decl::<Dropped>(),
         decl::<DeclaredEntity>(),
         decl::<DeclareReport>(),
@@ -68,6 +77,10 @@ fn declarations() -> Vec<String> {
         decl::<DeleteResponse>(),
         decl::<ListedEntity>(),
         decl::<ListEntitiesResponse>(),
+        decl::<ListedMemory>(),
+        decl::<ListMemoriesResponse>(),
+        decl::<UpdateMemoryResponse>(),
+        decl::<DeleteAgentDataResponse>(),
         decl::<MatchReason>(),
         decl::<Message>(),
         decl::<RecallResponse>(),
@@ -215,7 +228,11 @@ fn check(path: &str, generated: &str) -> Option<String> {
 
 #[test]
 fn generated_types_and_tool_schemas_are_checked_in() {
-    let stale: Vec<String> = [check(TYPES_FILE, &types_file()), check(TOOLS_FILE, &tools_file())].into_iter().flatten().collect();
+    let tools_json = serde_json::to_string_pretty(&tool_definitions()).expect("schemas serialize") + "\n";
+    let stale: Vec<String> = [check(TYPES_FILE, &types_file()), check(TOOLS_FILE, &tools_file()), check(TOOLS_JSON, &tools_json)]
+        .into_iter()
+        .flatten()
+        .collect();
     assert!(stale.is_empty(), "{}", stale.join("\n"));
 }
 

@@ -17,13 +17,16 @@
 mod archive_episode;
 mod declare_associations;
 mod delete;
+mod delete_agent_data;
 mod get_contents;
 mod list_entities;
+mod list_memories;
 pub(crate) mod read;
 mod recall;
 mod reconstruct;
 mod store;
 mod traverse;
+mod update_memory;
 
 // Writes the checked-in generated files: native only (wasm32 has no file system).
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -32,12 +35,15 @@ mod generate;
 pub use archive_episode::*;
 pub use declare_associations::*;
 pub use delete::*;
+pub use delete_agent_data::*;
 pub use get_contents::*;
 pub use list_entities::*;
+pub use list_memories::*;
 pub use recall::*;
 pub use reconstruct::*;
 pub use store::*;
 pub use traverse::*;
+pub use update_memory::*;
 
 use crate::clock::{format_iso, parse_iso};
 use crate::error::{Error, Result};

@@ -498,6 +498,79 @@ export type ListEntitiesOptions = {
 };
 
 /**
+ * A page of the agent's memories, newest first (by timestamp, then id), with their
+ * full content, source and metadata.
+ */
+export type ListMemoriesOptions = {
+  /**
+   * Whose memory this is. Agents never read each other's records. At most 256 characters.
+   */
+  agent_id: string,
+  /**
+   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
+   * pool. At most 256 characters.
+   */
+  project_id?: string,
+  /**
+   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
+   * 256 characters.
+   */
+  channel?: string,
+  /**
+   * Memories per page, 1–500 (default 100).
+   */
+  limit?: number,
+  /**
+   * Memories to skip (the `next_offset` of the previous page).
+   */
+  offset?: number,
+};
+
+/**
+ * Corrects one memory of the agent: its content, metadata or timestamp (at least one).
+ * Its id stays, and so do the mentions and relations declared on it; lexical search
+ * follows the new content at once. A new content drops a stored embedding unless a new
+ * one is given, since the old vector described the old text.
+ */
+export type UpdateMemoryOptions = {
+  /**
+   * Whose memory this is.
+   */
+  agent_id: string,
+  /**
+   * The memory's id.
+   */
+  memory_id: number,
+  /**
+   * The new text.
+   */
+  content?: string,
+  /**
+   * The new metadata, replacing the old (any JSON object).
+   */
+  metadata?: Record<string, unknown>,
+  /**
+   * The new time of the memory, ISO-8601; stored in UTC.
+   */
+  timestamp?: string,
+  /**
+   * The new text's embedding.
+   */
+  embedding?: Array<number>,
+};
+
+/**
+ * Deletes every memory, episode, entity (with its aliases and mentions) and relation of
+ * one agent, in every project and channel. Other agents' data is untouched.
+ */
+export type DeleteAgentDataOptions = {
+  /**
+   * The agent whose data is deleted.
+   */
+  agent_id: string,
+};
+
+/**
  * A declaration item that was not applied, and why.
  */
 export type Dropped = {
@@ -863,6 +936,110 @@ export type ListEntitiesResponse = {
    * The `offset` of the next page, when there is one.
    */
   next_offset?: number,
+};
+
+/**
+ * One memory of `list_memories`.
+ */
+export type ListedMemory = {
+  /**
+   * Its id (`mem:<id>`).
+   */
+  id: number,
+  /**
+   * Its text.
+   */
+  content: string,
+  /**
+   * When it happened (UTC).
+   */
+  timestamp: string,
+  /**
+   * When it was stored (UTC).
+   */
+  created_at: string,
+  /**
+   * Where it came from (`{type, id, name}`).
+   */
+  source: { type: string; id: string; name: string },
+  /**
+   * The caller's metadata, when it has some.
+   */
+  metadata: Record<string, unknown>,
+  /**
+   * Its project (`''`: global pool).
+   */
+  project_id: string,
+  /**
+   * Its channel (`''`: every channel).
+   */
+  channel: string,
+};
+
+/**
+ * The response of `list_memories`.
+ */
+export type ListMemoriesResponse = {
+  /**
+   * One page, newest first.
+   */
+  memories: Array<ListedMemory>,
+  /**
+   * Memories on this page.
+   */
+  count: number,
+  /**
+   * Memories the call can read in all.
+   */
+  total: number,
+  /**
+   * The `offset` of the next page, when there is one.
+   */
+  next_offset?: number,
+};
+
+/**
+ * The response of `update_memory`.
+ */
+export type UpdateMemoryResponse = {
+  /**
+   * Always true; updating nothing is an error.
+   */
+  ok: true,
+  /**
+   * The id updated.
+   */
+  updated_id: number,
+};
+
+/**
+ * The response of `delete_agent_data`: how many rows of each kind went.
+ */
+export type DeleteAgentDataResponse = {
+  /**
+   * Always true; an agent without data deletes nothing and says so with zeros.
+   */
+  ok: true,
+  /**
+   * The agent.
+   */
+  agent_id: string,
+  /**
+   * Memories deleted.
+   */
+  deleted_memories: number,
+  /**
+   * Episodes deleted.
+   */
+  deleted_episodes: number,
+  /**
+   * Entities deleted (with their aliases and mentions).
+   */
+  deleted_entities: number,
+  /**
+   * Relations deleted.
+   */
+  deleted_relations: number,
 };
 
 /**

@@ -6,12 +6,13 @@ import initWasm from './associative_memory.js';
 import type {
   DeclareOptions, DeclareResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse,
   EpisodeOptions, EpisodeResponse, GetContentsOptions, GetContentsResponse, ListEntitiesOptions, ListEntitiesResponse,
+  ListMemoriesOptions, ListMemoriesResponse, UpdateMemoryOptions, UpdateMemoryResponse, DeleteAgentDataOptions, DeleteAgentDataResponse,
   RecallOptions, RecallResponse, ReconstructOptions, ReconstructResponse, StoreOptions, StoreResponse,
   TraverseOptions, TraverseResponse,
 } from './types.js';
 import { localBackend, opfsBackend, type Backend } from './backend.js';
 import { memoryError } from './errors.js';
-import { checkToolCall, toolDefinitions, type ToolDefinition, type ToolName } from './tools.js';
+import { checkToolCall, formatTools, toolDefinitions, type ToolDefinitions, type ToolFormat, type ToolName, type ToolsOptions } from './tools.js';
 
 /** What `init` accepts: the module's bytes, a compiled module, a response or its URL. */
 export type WasmSource = WebAssembly.Module | BufferSource | Response | Promise<Response> | URL | string;
@@ -104,7 +105,7 @@ export type Scoped<T> = Omit<T, 'agent_id' | 'project_id' | 'channel'>;
 export type Agented<T> = Omit<T, 'agent_id'>;
 
 /** The tools that take project_id and channel; the others take agent_id only. */
-const SCOPED_TOOLS = new Set(['store', 'archive_episode', 'declare_associations', 'recall', 'reconstruct', 'traverse', 'list_entities']);
+const SCOPED_TOOLS = new Set(['store', 'archive_episode', 'declare_associations', 'recall', 'reconstruct', 'traverse', 'list_entities', 'list_memories']);
 
 /** An open memory. Every operation is an async method with snake_case options and responses. */
 export class AssociativeMemory {
@@ -131,8 +132,8 @@ export class AssociativeMemory {
   async call(tool: string, options: object): Promise<unknown> {
     if (this.#closed) throw memoryError('closed', 'this memory is closed');
     const args = { ...options } as Record<string, unknown>;
-    const embedInto = tool === 'store' ? 'embedding' : tool === 'recall' || tool === 'reconstruct' ? 'query_embedding' : null;
-    const text = tool === 'store' ? args.content : args.query;
+    const embedInto = tool === 'store' || (tool === 'update_memory' && typeof args.content === 'string') ? 'embedding' : tool === 'recall' || tool === 'reconstruct' ? 'query_embedding' : null;
+    const text = tool === 'store' || tool === 'update_memory' ? args.content : args.query;
     if (this.#embed && embedInto && args[embedInto] === undefined && typeof text === 'string') {
       const [vector] = await this.#embed([text]);
       if (!vector) throw memoryError('invalid_value', 'embed returned no vector', 'embed');
@@ -163,6 +164,12 @@ export class AssociativeMemory {
   deleteEntity(options: DeleteEntityOptions): Promise<DeleteResponse> { return this.call('delete_entity', options) as Promise<DeleteResponse>; }
   /** A page of the agent's entities with alias, mention and relation counts. */
   listEntities(options: ListEntitiesOptions): Promise<ListEntitiesResponse> { return this.call('list_entities', options) as Promise<ListEntitiesResponse>; }
+  /** A page of the agent's memories, newest first. */
+  listMemories(options: ListMemoriesOptions): Promise<ListMemoriesResponse> { return this.call('list_memories', options) as Promise<ListMemoriesResponse>; }
+  /** Corrects a memory's content, metadata or timestamp in place; the declarations resting on it stay. */
+  updateMemory(options: UpdateMemoryOptions): Promise<UpdateMemoryResponse> { return this.call('update_memory', options) as Promise<UpdateMemoryResponse>; }
+  /** Deletes every record, entity and relation of one agent, with counts. */
+  deleteAgentData(options: DeleteAgentDataOptions): Promise<DeleteAgentDataResponse> { return this.call('delete_agent_data', options) as Promise<DeleteAgentDataResponse>; }
 
   /** The whole database as SQLite bytes, to keep anywhere and `import` later. */
   export(): Promise<Uint8Array> {
@@ -188,8 +195,14 @@ export class AssociativeMemory {
     return new AgentMemory(this, agentId, scope);
   }
 
-  /** JSON-Schema definitions of store, recall, reconstruct, traverse, declare_associations, get_contents and delete_memory, for a function-calling model. */
-  tools(): ToolDefinition[] { return toolDefinitions(); }
+  /**
+   * JSON-Schema definitions of the tools (store, recall, reconstruct, traverse,
+   * declare_associations, get_contents, delete_memory, list_memories, update_memory,
+   * delete_agent_data), for a function-calling model, in `format` (default `'anthropic'`).
+   */
+  tools<F extends ToolFormat = 'anthropic'>(options: ToolsOptions<F> = {}): ToolDefinitions<F> {
+    return formatTools(toolDefinitions(), options.format) as ToolDefinitions<F>;
+  }
 
   /**
    * Runs one of the tools `tools()` describes; returns the response JSON. The engine
@@ -234,9 +247,15 @@ export class AgentMemory {
   deleteEpisode(options: Agented<DeleteEpisodeOptions>): Promise<DeleteResponse> { return this.#run('delete_episode', options); }
   deleteEntity(options: Agented<DeleteEntityOptions>): Promise<DeleteResponse> { return this.#run('delete_entity', options); }
   listEntities(options: Scoped<ListEntitiesOptions> = {}): Promise<ListEntitiesResponse> { return this.#run('list_entities', options); }
+  listMemories(options: Scoped<ListMemoriesOptions> = {}): Promise<ListMemoriesResponse> { return this.#run('list_memories', options); }
+  updateMemory(options: Agented<UpdateMemoryOptions>): Promise<UpdateMemoryResponse> { return this.#run('update_memory', options); }
+  /** Deletes every record, entity and relation of this handle's agent. */
+  deleteAgentData(): Promise<DeleteAgentDataResponse> { return this.#run('delete_agent_data', {}); }
 
   /** The tool definitions without the arguments this handle fills in (agent_id, and the scope's axes). */
-  tools(): ToolDefinition[] { return toolDefinitions(this.#bound()); }
+  tools<F extends ToolFormat = 'anthropic'>(options: ToolsOptions<F> = {}): ToolDefinitions<F> {
+    return formatTools(toolDefinitions(this.#bound()), options.format) as ToolDefinitions<F>;
+  }
   /** Like `memory.callTool`, with this handle's agent and scope filled in. */
   async callTool(name: ToolName | string, args: unknown): Promise<unknown> {
     return this.memory.call(name, this.#with(name, checkToolCall(name, args, this.#bound())));

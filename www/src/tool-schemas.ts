@@ -4,7 +4,7 @@
 import type { ToolDefinition } from './tools.js';
 
 /** The tools `tools()` describes and `callTool` runs. */
-export type ToolName = 'store' | 'recall' | 'reconstruct' | 'traverse' | 'declare_associations' | 'get_contents' | 'delete_memory';
+export type ToolName = 'store' | 'recall' | 'reconstruct' | 'traverse' | 'declare_associations' | 'get_contents' | 'delete_memory' | 'list_memories' | 'update_memory' | 'delete_agent_data';
 
 /** The tool definitions: each options type's JSON Schema, its doc comment the description. */
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
@@ -551,6 +551,108 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "required": [
         "agent_id",
         "memory_id"
+      ]
+    }
+  },
+  {
+    "name": "list_memories",
+    "description": "A page of the agent's memories, newest first (by timestamp, then id), with their full content, source and metadata.",
+    "input_schema": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "description": "Whose memory this is. Agents never read each other's records. At most 256 characters.",
+          "minLength": 1,
+          "maxLength": 256
+        },
+        "project_id": {
+          "type": "string",
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool. At most 256 characters.",
+          "maxLength": 256
+        },
+        "channel": {
+          "type": "string",
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records. At most 256 characters.",
+          "maxLength": 256
+        },
+        "limit": {
+          "type": "integer",
+          "maximum": 500,
+          "description": "Memories per page, 1–500 (default 100).",
+          "minimum": 1
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Memories to skip (the `next_offset` of the previous page)."
+        }
+      },
+      "required": [
+        "agent_id"
+      ]
+    }
+  },
+  {
+    "name": "update_memory",
+    "description": "Corrects one memory of the agent: its content, metadata or timestamp (at least one). Its id stays, and so do the mentions and relations declared on it; lexical search follows the new content at once. A new content drops a stored embedding unless a new one is given, since the old vector described the old text.",
+    "input_schema": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "description": "Whose memory this is."
+        },
+        "memory_id": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "The memory's id."
+        },
+        "content": {
+          "type": "string",
+          "description": "The new text.",
+          "minLength": 1
+        },
+        "metadata": {
+          "type": "object",
+          "additionalProperties": true,
+          "description": "The new metadata, replacing the old (any JSON object)."
+        },
+        "timestamp": {
+          "type": "string",
+          "description": "The new time of the memory, ISO-8601; stored in UTC."
+        },
+        "embedding": {
+          "type": "array",
+          "items": {
+            "type": "number"
+          },
+          "description": "The new text's embedding."
+        }
+      },
+      "required": [
+        "agent_id",
+        "memory_id"
+      ]
+    }
+  },
+  {
+    "name": "delete_agent_data",
+    "description": "Deletes every memory, episode, entity (with its aliases and mentions) and relation of one agent, in every project and channel. Other agents' data is untouched.",
+    "input_schema": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "description": "The agent whose data is deleted.",
+          "minLength": 1
+        }
+      },
+      "required": [
+        "agent_id"
       ]
     }
   }

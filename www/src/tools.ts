@@ -26,6 +26,87 @@ export interface ToolDefinition {
   input_schema: JsonSchema & { type: 'object' };
 }
 
+/** The function-calling formats `tools({ format })` writes the definitions in. */
+export type ToolFormat = 'anthropic' | 'openai' | 'mcp';
+
+/** A tool as OpenAI's Chat Completions `tools` array takes it. */
+export interface OpenAiToolDefinition {
+  type: 'function';
+  function: { name: ToolName; description: string; parameters: JsonSchema & { type: 'object' }; strict: boolean };
+}
+
+/** A tool as an MCP server lists it (`tools/list`). */
+export interface McpToolDefinition {
+  name: ToolName;
+  description: string;
+  inputSchema: JsonSchema & { type: 'object' };
+}
+
+/** The definitions in one format. */
+export type ToolDefinitions<F extends ToolFormat> =
+  F extends 'openai' ? OpenAiToolDefinition[] : F extends 'mcp' ? McpToolDefinition[] : ToolDefinition[];
+
+/** Options of `tools()`. */
+export interface ToolsOptions<F extends ToolFormat = ToolFormat> {
+  /** `'anthropic'` (default: `input_schema`), `'openai'` (`{type: 'function', function}`) or `'mcp'` (`inputSchema`). */
+  format?: F;
+}
+
+/** The definitions in `format`, built from the same generated schemas. */
+export function formatTools(tools: ToolDefinition[], format: ToolFormat = 'anthropic'): ToolDefinition[] | OpenAiToolDefinition[] | McpToolDefinition[] {
+  switch (format) {
+    case 'anthropic':
+      return tools;
+    case 'mcp':
+      return tools.map(({ name, description, input_schema }) => ({ name, description, inputSchema: input_schema }));
+    case 'openai':
+      return tools.map(({ name, description, input_schema }) => {
+        const parameters = strictSchema(input_schema) as (JsonSchema & { type: 'object' }) | null;
+        return {
+          type: 'function' as const,
+          function: parameters ? { name, description, parameters, strict: true } : { name, description, parameters: input_schema, strict: false },
+        };
+      });
+    default:
+      throw memoryError('invalid_value', `format must be 'anthropic', 'openai' or 'mcp', got ${JSON.stringify(format)}`, 'format');
+  }
+}
+
+/** Keywords OpenAI's strict mode does not accept; the engine checks them anyway. */
+const NOT_STRICT = ['minLength', 'maxLength', 'default'];
+
+/**
+ * A schema in OpenAI's strict-mode subset: every object closed (`additionalProperties:
+ * false`) with every property required, an optional one made nullable instead (the engine
+ * reads `null` as absent). `null` when the schema holds a free-form object (metadata),
+ * which strict mode cannot express: that tool is offered with `strict: false`.
+ */
+function strictSchema(schema: JsonSchema): JsonSchema | null {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!NOT_STRICT.includes(key) && key !== 'properties' && key !== 'items' && key !== 'required') out[key] = value;
+  }
+  if (schema.items) {
+    const items = strictSchema(schema.items);
+    if (!items) return null;
+    out.items = items;
+  }
+  if (schema.type === 'object') {
+    if (schema.additionalProperties !== false || !schema.properties) return null;
+    const required = new Set(schema.required ?? []);
+    const properties: Record<string, JsonSchema> = {};
+    for (const [name, property] of Object.entries(schema.properties)) {
+      const strict = strictSchema(property);
+      if (!strict) return null;
+      properties[name] = required.has(name) ? strict : { ...strict, type: [strict.type, 'null'] as unknown as JsonSchema['type'] };
+    }
+    out.properties = properties;
+    out.required = Object.keys(properties);
+    out.additionalProperties = false;
+  }
+  return out;
+}
+
 /** Fresh copies of the tool definitions, without the arguments in `bound`. */
 export function toolDefinitions(bound: readonly string[] = []): ToolDefinition[] {
   const copy: ToolDefinition[] = structuredClone(TOOL_DEFINITIONS) as ToolDefinition[];

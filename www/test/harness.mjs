@@ -45,12 +45,12 @@ function freePort() {
  * workerd/worker/browser, the .wasm left as a module import) and starts workerd on it
  * (127.0.0.1, a free port); returns its URL, process and log.
  */
-export async function startWorkerd(entry = join(CONSUMER, 'edge', 'worker.js')) {
+export async function startWorkerd(entry = join(CONSUMER, 'edge', 'worker.js'), bundling = {}) {
   const DIST = join(dirname(entry), 'dist');
   mkdirSync(DIST, { recursive: true });
   await build({
     entryPoints: [entry], bundle: true, format: 'esm', platform: 'neutral', outfile: join(DIST, 'worker.js'),
-    conditions: ['workerd', 'worker', 'browser'], external: ['*.wasm'], logLevel: 'warning',
+    conditions: ['workerd', 'worker', 'browser'], external: ['*.wasm'], logLevel: 'warning', ...bundling,
   });
   copyFileSync(join(CONSUMER, 'node_modules/associative-memory/associative_memory_bg.wasm'), join(DIST, 'associative_memory_bg.wasm'));
   const port = await freePort();

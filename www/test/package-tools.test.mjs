@@ -15,7 +15,7 @@ import Ajv from 'ajv';
 import { importPackage } from './pack.mjs';
 
 const SCENARIOS = fileURLToPath(new URL('../../../shared/conformance/scenarios/', import.meta.url));
-const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory'];
+const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data'];
 
 /**
  * Arguments a model might send: [tool, args, valid for the schema?, what callTool does]:
@@ -52,7 +52,7 @@ describe('tools() and callTool', () => {
   let pkg;
   before(async () => { pkg = await importPackage(); });
 
-  it('describes the seven tools with valid JSON Schemas', async () => {
+  it('describes the ten tools with valid JSON Schemas', async () => {
     const memory = await pkg.openMemory();
     const tools = memory.tools();
     assert.deepEqual(tools.map((t) => t.name), TOOL_NAMES);
@@ -91,7 +91,7 @@ describe('tools() and callTool', () => {
       }
     }
     await assert.rejects(memory.callTool('drop_database', { agent_id: 'a' }), { code: 'unknown_tool' });
-    await assert.rejects(memory.callTool('delete_entity', { agent_id: 'a', entity_id: 1 }), { code: 'unknown_tool' }, 'only the seven tools');
+    await assert.rejects(memory.callTool('delete_entity', { agent_id: 'a', entity_id: 1 }), { code: 'unknown_tool' }, 'only the ten tools');
   });
 
   it('keeps a stored memory whose relation lacks its object, and reports the drop', async () => {

@@ -1,0 +1,78 @@
+//! `list_memories`: a page of an agent's memories, newest first, for a dashboard or an
+//! agent reviewing what it keeps.
+
+use super::{in_range, scoped_options};
+use crate::error::Result;
+use serde::Serialize;
+use serde_json::Value;
+
+/// Memories per page: by default (the reference's default), and at most.
+pub const LIST_MEMORIES_LIMIT: (i64, i64) = (100, 500);
+
+scoped_options! {
+    read,
+    /// A page of the agent's memories, newest first (by timestamp, then id), with their
+    /// full content, source and metadata.
+    pub struct ListMemoriesOptions {
+        /// Memories per page, 1–500 (default 100).
+        #[cfg_attr(test, schemars(range(min = 1, max = LIST_MEMORIES_LIMIT.1)))]
+        pub limit: Option<i64>,
+        /// Memories to skip (the `next_offset` of the previous page).
+        #[cfg_attr(test, schemars(range(min = 0)))]
+        pub offset: Option<i64>,
+    }
+}
+
+impl ListMemoriesOptions {
+    /// Checks the agent and the page bounds.
+    pub fn validate(&self) -> Result<()> {
+        super::nonempty("agent_id", &self.agent_id)?;
+        in_range("offset", self.offset, 0, i64::MAX)?;
+        in_range("limit", self.limit, 1, LIST_MEMORIES_LIMIT.1)
+    }
+
+    /// The page size applied.
+    pub fn limit(&self) -> i64 {
+        self.limit.unwrap_or(LIST_MEMORIES_LIMIT.0)
+    }
+}
+
+/// One memory of `list_memories`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+pub struct ListedMemory {
+    /// Its id (`mem:<id>`).
+    pub id: i64,
+    /// Its text.
+    pub content: String,
+    /// When it happened (UTC).
+    pub timestamp: String,
+    /// When it was stored (UTC).
+    pub created_at: String,
+    /// Where it came from (`{type, id, name}`).
+    #[cfg_attr(test, ts(type = "{ type: string; id: string; name: string }"))]
+    pub source: Value,
+    /// The caller's metadata, when it has some.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(type = "Record<string, unknown>"))]
+    pub metadata: Option<Value>,
+    /// Its project (`''`: global pool).
+    pub project_id: String,
+    /// Its channel (`''`: every channel).
+    pub channel: String,
+}
+
+/// The response of `list_memories`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+pub struct ListMemoriesResponse {
+    /// One page, newest first.
+    pub memories: Vec<ListedMemory>,
+    /// Memories on this page.
+    pub count: i64,
+    /// Memories the call can read in all.
+    pub total: i64,
+    /// The `offset` of the next page, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<i64>,
+}

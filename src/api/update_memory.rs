@@ -1,0 +1,63 @@
+//! `update_memory`: corrects a memory in place, keeping its id, so the declarations that
+//! rest on it (mentions, relations anchored on it) stay.
+
+use super::{embedding, nonempty, timestamp};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Corrects one memory of the agent: its content, metadata or timestamp (at least one).
+/// Its id stays, and so do the mentions and relations declared on it; lexical search
+/// follows the new content at once. A new content drops a stored embedding unless a new
+/// one is given, since the old vector described the old text.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
+pub struct UpdateMemoryOptions {
+    /// Whose memory this is.
+    pub agent_id: String,
+    /// The memory's id.
+    #[cfg_attr(test, schemars(range(min = 1)))]
+    pub memory_id: i64,
+    /// The new text.
+    #[cfg_attr(test, schemars(length(min = 1)))]
+    pub content: Option<String>,
+    /// The new metadata, replacing the old (any JSON object).
+    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
+    pub metadata: Option<Map<String, Value>>,
+    /// The new time of the memory, ISO-8601; stored in UTC.
+    pub timestamp: Option<String>,
+    /// The new text's embedding.
+    pub embedding: Option<Vec<f32>>,
+}
+
+impl UpdateMemoryOptions {
+    /// Checks the id, that something changes, and each given field.
+    pub fn validate(&self) -> Result<()> {
+        nonempty("agent_id", &self.agent_id)?;
+        if self.memory_id < 1 {
+            return Err(Error::OutOfRange {
+                field: "memory_id".into(), range: format!("1–{}", i64::MAX), got: self.memory_id.to_string()
+            });
+        }
+        if self.content.is_none() && self.metadata.is_none() && self.timestamp.is_none() && self.embedding.is_none() {
+            return Err(Error::Missing { field: "content".into() });
+        }
+        if let Some(content) = &self.content {
+            nonempty("content", content)?;
+        }
+        timestamp("timestamp", self.timestamp.as_deref())?;
+        embedding("embedding", self.embedding.as_deref())
+    }
+}
+
+/// The response of `update_memory`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct UpdateMemoryResponse {
+    /// Always true; updating nothing is an error.
+    #[cfg_attr(test, ts(type = "true"))]
+    pub ok: bool,
+    /// The id updated.
+    pub updated_id: i64,
+}

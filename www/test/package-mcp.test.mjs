@@ -1,0 +1,157 @@
+// The MCP faces, each driven by the official TypeScript SDK's `Client`: `createMcpServer`
+// from the packed package over the SDK's in-memory transport in Node and over Streamable
+// HTTP in workerd, and the native binary (`associative-memory-mcp`, cargo feature `mcp`)
+// over stdio. Each: the tools listed are the generated definitions (names and schemas),
+// a store with associations, reconstruct and traverse answer through them, and a bad
+// argument comes back as a tool error naming the argument, with nothing written.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CONSUMER, importPackage } from './pack.mjs';
+import { startWorkerd } from './harness.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data'];
+
+async function importMcp() {
+  const resolved = createRequire(join(CONSUMER, 'index.js')).resolve('associative-memory/mcp');
+  return import(pathToFileURL(resolved).href);
+}
+
+/** The tool's JSON response, failing on a tool error. */
+async function call(client, name, args) {
+  const out = await client.callTool({ name, arguments: args });
+  assert.ok(!out.isError, `${name} ${JSON.stringify(args)}: ${out.content?.[0]?.text}`);
+  assert.equal(out.content[0].type, 'text');
+  return JSON.parse(out.content[0].text);
+}
+
+/** The checks every face passes; `expected` is the tools list it must serve. */
+async function exercise(client, expected) {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), TOOL_NAMES);
+  if (expected) assert.deepEqual(tools, expected);
+  for (const t of tools) assert.equal(t.inputSchema.type, 'object');
+
+  const stored = await call(client, 'store', {
+    agent_id: 'mcp-bot', content: 'Kaito Mori maintains the ledger service.',
+    associations: {
+      entities: [{ name: 'Kaito Mori' }, { name: 'Ledger Service', aliases: ['台帳サービス'] }],
+      relations: [{ subject: 'Kaito Mori', predicate: 'maintains', object: 'Ledger Service' }],
+    },
+  });
+  assert.equal(stored.result, 'stored');
+  assert.equal(stored.associations.relations.length, 1);
+  assert.deepEqual(stored.associations.dropped ?? [], []);
+  const graph = await call(client, 'traverse', { agent_id: 'mcp-bot', entity: '台帳サービス' });
+  assert.deepEqual(graph.entities.map((e) => e.name), ['Ledger Service', 'Kaito Mori']);
+  assert.deepEqual(graph.relations.map((r) => r.predicate), ['maintains']);
+  const answer = await call(client, 'reconstruct', { agent_id: 'mcp-bot', query: 'who maintains the ledger service?' });
+  assert.ok(answer.items.length >= 1, JSON.stringify(answer));
+  assert.match(JSON.stringify(answer.items[0]), /Kaito Mori/);
+  const listed = await call(client, 'list_memories', { agent_id: 'mcp-bot' });
+  assert.equal(listed.total, 1);
+
+  const bad = await client.callTool({ name: 'traverse', arguments: { agent_id: 'mcp-bot', entity: 'Kaito Mori', max_hops: 9 } });
+  assert.equal(bad.isError, true);
+  const error = JSON.parse(bad.content[0].text);
+  assert.equal(error.error, 'out_of_range');
+  assert.equal(error.field, 'max_hops');
+  const unknown = await client.callTool({ name: 'store', arguments: { agent_id: 'mcp-bot', contents: 'typo' } });
+  assert.equal(unknown.isError, true);
+  assert.equal(JSON.parse(unknown.content[0].text).field, 'contents');
+  // nothing was written by the refused calls
+  assert.equal((await call(client, 'list_memories', { agent_id: 'mcp-bot' })).total, 1);
+}
+
+describe('MCP: createMcpServer over the in-memory transport (Node)', () => {
+  let pkg, mcp;
+  before(async () => { pkg = await importPackage(); mcp = await importMcp(); });
+
+  async function connect(server) {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(clientSide);
+    return client;
+  }
+
+  it('serves the generated tools; store, traverse, reconstruct and a bad argument', async () => {
+    const memory = await pkg.openMemory();
+    const client = await connect(mcp.createMcpServer(memory));
+    assert.equal(client.getServerVersion().name, 'associative-memory');
+    await exercise(client, memory.tools({ format: 'mcp' }));
+    await client.close();
+    await memory.close();
+  });
+
+  it('serves one agent through a handle: no agent_id argument, no other agent reachable', async () => {
+    const memory = await pkg.openMemory();
+    await memory.store({ agent_id: 'other', content: 'a secret of another agent' });
+    const client = await connect(mcp.createMcpServer(memory.agent('bot')));
+    const { tools } = await client.listTools();
+    for (const t of tools) assert.ok(!('agent_id' in (t.inputSchema.properties ?? {})), t.name);
+    assert.deepEqual(await call(client, 'list_memories', {}), { memories: [], count: 0, total: 0 });
+    const refused = await client.callTool({ name: 'list_memories', arguments: { agent_id: 'other' } });
+    assert.equal(refused.isError, true);
+    assert.equal(JSON.parse(refused.content[0].text).field, 'agent_id');
+    await client.close();
+    await memory.close();
+  });
+});
+
+describe('MCP: Streamable HTTP in workerd', () => {
+  let server;
+  // the SDK's dependencies (ajv) publish `main` only, which a `neutral` bundle does not read
+  // unless told, as wrangler's bundler is
+  before(async () => { server = await startWorkerd(join(CONSUMER, 'edge-mcp', 'worker.js'), { mainFields: ['browser', 'module', 'main'] }); });
+  after(() => server?.child.kill());
+
+  it('serves the tools to the SDK client over HTTP', async () => {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const { openMemory } = await importPackage();
+    const memory = await openMemory();
+    await exercise(client, memory.tools({ format: 'mcp' }));
+    await client.close();
+    assert.doesNotMatch(server.log(), /uncaught/i);
+  });
+});
+
+describe('MCP: the native binary over stdio', () => {
+  // the debug build: `make test-www` builds it beside the native tests' (a release build
+  // would compile SQLite again with LTO for no gain in a test)
+  const binary = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, 'target'), 'debug', 'associative-memory-mcp');
+  let dir;
+  before(() => { dir = mkdtempSync(join(tmpdir(), 'am-mcp-')); });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('serves a file-backed memory that keeps what was stored across restarts', async () => {
+    assert.ok(existsSync(binary), `${binary} is missing: cargo build --features mcp --bin associative-memory-mcp (make test-www does)`);
+    const db = join(dir, 'memory.sqlite');
+    const { openMemory } = await importPackage();
+    const memory = await openMemory();
+    const start = async () => {
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(new StdioClientTransport({ command: binary, args: ['--db', db], stderr: 'pipe' }));
+      return client;
+    };
+    const client = await start();
+    await exercise(client, memory.tools({ format: 'mcp' }));
+    await client.close();
+    assert.ok(existsSync(`${db}-wal`) || existsSync(db));
+    const again = await start();
+    const graph = await call(again, 'traverse', { agent_id: 'mcp-bot', entity: 'kaito mori' });
+    assert.deepEqual(graph.relations.map((r) => r.predicate), ['maintains']);
+    await again.close();
+  });
+});
