@@ -79,7 +79,8 @@
 use crate::bm25::{Folded, Phrase, Stats};
 use crate::error::Result;
 use crate::normalize::normalize;
-use crate::refs::Kind;
+use crate::records;
+use crate::refs::{Kind, Ref};
 use crate::scope::ReadScope;
 use crate::vectors::{Search, VectorIndex};
 use rusqlite::types::Value;
@@ -199,14 +200,6 @@ struct Row {
     id: i64,
 }
 
-/// Columns every arm reads, in this order, from table alias `t`.
-fn columns(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Mem => "t.id, t.content, t.timestamp, t.source, t.project_id, t.channel",
-        Kind::Ep => "t.id, t.summary, COALESCE(t.start_time, t.created_at), NULL, t.project_id, t.channel",
-    }
-}
-
 fn scope_sql(req: &Request, kind: Kind) -> (String, Vec<Value>) {
     let iso = req.scope.clause("t");
     let mut sql = iso.sql;
@@ -218,25 +211,25 @@ fn scope_sql(req: &Request, kind: Kind) -> (String, Vec<Value>) {
     (sql, params)
 }
 
-fn read_hits(conn: &Connection, sql: &str, params: Vec<Value>, kind: Kind, out: &mut BTreeMap<(Kind, i64), Hit>) -> Result<Vec<Row>> {
-    let mut stmt = conn.prepare_cached(sql)?;
-    let mut rows = stmt.query(params_from_iter(params))?;
-    let mut ranked = Vec::new();
-    while let Some(r) = rows.next()? {
-        let id: i64 = r.get(0)?;
-        out.entry((kind, id)).or_insert_with(|| Hit {
-            kind,
-            id,
-            content: r.get(1).unwrap_or_default(),
-            timestamp: r.get(2).unwrap_or_default(),
-            source: r.get(3).unwrap_or(None),
-            context: (r.get(4).unwrap_or_default(), r.get(5).unwrap_or_default()),
-            score: 0.0,
-            ranks: BTreeMap::new(),
-        });
-        ranked.push(Row { kind, id });
+/// Records the hit for readable record `kind:id` unless another arm already did: read
+/// through [`records::read`], the one record reader. Returns whether it is readable.
+fn read_hit(conn: &Connection, req: &Request, kind: Kind, id: i64, out: &mut BTreeMap<(Kind, i64), Hit>) -> Result<bool> {
+    if out.contains_key(&(kind, id)) {
+        return Ok(true);
     }
-    Ok(ranked)
+    let Some(r) = records::read(conn, Ref { kind, id }, req.scope)? else { return Ok(false) };
+    let hit = Hit {
+        kind,
+        id,
+        content: r.content,
+        timestamp: r.timestamp,
+        source: r.source,
+        context: r.context,
+        score: 0.0,
+        ranks: BTreeMap::new(),
+    };
+    out.insert((kind, id), hit);
+    Ok(true)
 }
 
 /// The lexical arm over one table: FTS5 BM25 on terms of three characters or more, or,
@@ -251,10 +244,11 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     };
     let long: Vec<&String> = all.iter().copied().filter(|t| t.chars().count() >= 3).collect();
     if !long.is_empty() {
-        let sql = format!("SELECT {} FROM {table} t WHERE t.id = ?", columns(kind));
         let mut rows = Vec::new();
         for (_, id) in scored_matches(conn, req, &long, kind, req.depth)? {
-            rows.extend(read_hits(conn, &sql, vec![Value::Integer(id)], kind, hits)?);
+            if read_hit(conn, req, kind, id, hits)? {
+                rows.push(Row { kind, id });
+            }
         }
         if !rows.is_empty() {
             return Ok(rows);
@@ -267,8 +261,7 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     // LIKE fallback: ranked by how many terms a row contains, then newer first.
     let like: Vec<String> = all.iter().map(|_| format!("(lower({text}) LIKE ? ESCAPE '\\')")).collect();
     let sql = format!(
-        "SELECT {}, {} AS n FROM {table} t WHERE {} AND {iso} ORDER BY n DESC, t.id DESC LIMIT ?",
-        columns(kind),
+        "SELECT t.id, {} AS n FROM {table} t WHERE {} AND {iso} ORDER BY n DESC, t.id DESC LIMIT ?",
         balanced(&like, "+"),
         balanced(&like, "OR")
     );
@@ -278,7 +271,14 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     params.extend(patterns);
     params.extend(iso_params);
     params.push(Value::Integer(req.depth as i64));
-    read_hits(conn, &sql, params, kind, hits)
+    let ids: Vec<i64> = conn.prepare_cached(&sql)?.query_map(params_from_iter(params), |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+    let mut rows = Vec::new();
+    for id in ids {
+        if read_hit(conn, req, kind, id, hits)? {
+            rows.push(Row { kind, id });
+        }
+    }
+    Ok(rows)
 }
 
 /// `items` joined by a binary operator as a balanced tree, `((a op b) op (c op d))`: a
@@ -354,13 +354,7 @@ fn vector(conn: &Connection, req: &Request, query: &[f32], hits: &mut BTreeMap<(
     let found = req.vectors.search(conn, &search)?;
     let mut ranked = Vec::new();
     for (_, kind, id) in found.rows {
-        if !hits.contains_key(&(kind, id)) {
-            let (iso, iso_params) = scope_sql(req, kind);
-            let table = if kind == Kind::Mem { "memories" } else { "episodes" };
-            let sql = format!("SELECT {} FROM {table} t WHERE t.id = ? AND {iso}", columns(kind));
-            let params = std::iter::once(Value::Integer(id)).chain(iso_params).collect();
-            read_hits(conn, &sql, params, kind, hits)?;
-        }
+        read_hit(conn, req, kind, id, hits)?;
         ranked.push(Row { kind, id });
     }
     Ok((ranked, found.dimension_skipped))

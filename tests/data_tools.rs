@@ -126,6 +126,12 @@ fn bad_input_names_the_field_and_writes_nothing() {
         ("update_memory", json!({"agent_id": "a", "memory_id": 0, "content": "x"}), "out_of_range", "memory_id"),
         ("delete_agent_data", json!({"agent_id": ""}), "invalid_value", "agent_id"),
         ("delete_agent_data", json!({}), "missing_field", "agent_id"),
+        // the limits every other operation keeps (src/api/mod.rs)
+        ("list_memories", json!({"agent_id": "a", "project_id": "p".repeat(257)}), "out_of_range", "project_id"),
+        ("update_memory", json!({"agent_id": "a", "memory_id": 1, "content": "x".repeat(1_048_577)}), "out_of_range", "content"),
+        ("update_memory", json!({"agent_id": "a", "memory_id": 1, "content": "a\u{0}b"}), "invalid_value", "content"),
+        ("update_memory", json!({"agent_id": "a", "memory_id": 1, "metadata": {"k": "x".repeat(65_536)}}), "out_of_range", "metadata"),
+        ("delete_agent_data", json!({"agent_id": "a".repeat(257)}), "out_of_range", "agent_id"),
     ];
     let before = f.memory.export().unwrap();
     for (tool, args, code, field) in cases {

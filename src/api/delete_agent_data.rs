@@ -1,6 +1,5 @@
 //! `delete_agent_data`: forgets an agent entirely.
 
-use super::nonempty;
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
@@ -11,14 +10,14 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct DeleteAgentDataOptions {
     /// The agent whose data is deleted.
-    #[cfg_attr(test, schemars(length(min = 1)))]
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
     pub agent_id: String,
 }
 
 impl DeleteAgentDataOptions {
     /// Checks the agent: an empty one would name no one.
     pub fn validate(&self) -> Result<()> {
-        nonempty("agent_id", &self.agent_id)
+        super::id_text("agent_id", &self.agent_id)
     }
 }
 

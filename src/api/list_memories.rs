@@ -26,7 +26,7 @@ scoped_options! {
 impl ListMemoriesOptions {
     /// Checks the agent and the page bounds.
     pub fn validate(&self) -> Result<()> {
-        super::nonempty("agent_id", &self.agent_id)?;
+        self.validate_scope()?;
         in_range("offset", self.offset, 0, i64::MAX)?;
         in_range("limit", self.limit, 1, LIST_MEMORIES_LIMIT.1)
     }

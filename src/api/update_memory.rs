@@ -15,26 +15,29 @@ use serde_json::{Map, Value};
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct UpdateMemoryOptions {
     /// Whose memory this is.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
     pub agent_id: String,
     /// The memory's id.
     #[cfg_attr(test, schemars(range(min = 1)))]
     pub memory_id: i64,
     /// The new text.
-    #[cfg_attr(test, schemars(length(min = 1)))]
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_CONTENT)))]
     pub content: Option<String>,
     /// The new metadata, replacing the old (any JSON object).
     #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
     pub metadata: Option<Map<String, Value>>,
     /// The new time of the memory, ISO-8601; stored in UTC.
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
     pub timestamp: Option<String>,
     /// The new text's embedding.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
     pub embedding: Option<Vec<f32>>,
 }
 
 impl UpdateMemoryOptions {
     /// Checks the id, that something changes, and each given field.
     pub fn validate(&self) -> Result<()> {
-        nonempty("agent_id", &self.agent_id)?;
+        super::id_text("agent_id", &self.agent_id)?;
         if self.memory_id < 1 {
             return Err(Error::OutOfRange {
                 field: "memory_id".into(), range: format!("1–{}", i64::MAX), got: self.memory_id.to_string()
@@ -45,6 +48,11 @@ impl UpdateMemoryOptions {
         }
         if let Some(content) = &self.content {
             nonempty("content", content)?;
+            super::text("content", content, super::MAX_CONTENT)?;
+        }
+        if let Some(metadata) = &self.metadata {
+            let written = serde_json::to_string(metadata).expect("a JSON object serializes");
+            super::at_most_chars("metadata", &written, super::MAX_METADATA)?;
         }
         timestamp("timestamp", self.timestamp.as_deref())?;
         embedding("embedding", self.embedding.as_deref())

@@ -603,7 +603,9 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is."
+          "description": "Whose memory this is.",
+          "minLength": 1,
+          "maxLength": 256
         },
         "memory_id": {
           "type": "integer",
@@ -613,7 +615,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         "content": {
           "type": "string",
           "description": "The new text.",
-          "minLength": 1
+          "minLength": 1,
+          "maxLength": 1048576
         },
         "metadata": {
           "type": "object",
@@ -622,14 +625,17 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         },
         "timestamp": {
           "type": "string",
-          "description": "The new time of the memory, ISO-8601; stored in UTC."
+          "description": "The new time of the memory, ISO-8601; stored in UTC.",
+          "maxLength": 64
         },
         "embedding": {
           "type": "array",
           "items": {
             "type": "number"
           },
-          "description": "The new text's embedding."
+          "description": "The new text's embedding.",
+          "minItems": 1,
+          "maxItems": 8192
         }
       },
       "required": [
@@ -648,7 +654,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         "agent_id": {
           "type": "string",
           "description": "The agent whose data is deleted.",
-          "minLength": 1
+          "minLength": 1,
+          "maxLength": 256
         }
       },
       "required": [
