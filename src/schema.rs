@@ -221,22 +221,21 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
             return Err(Error::NotAMemory("the database has tables but no associative-memory schema version".into()));
         }
     }
-    let tx = conn.transaction()?;
-    for (from, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-        tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", from as i64 + 1)?;
-    }
-    tx.commit()?;
-    Ok(())
+    apply(conn, version as usize, MIGRATIONS.len())
 }
 
 /// Gives an empty database the schema our migrations give `version`: what an image of that
 /// version is compared against on import (`src/import.rs`).
 pub(crate) fn create_at_version(conn: &mut Connection, version: i64) -> Result<()> {
+    apply(conn, 0, version as usize)
+}
+
+/// Runs migrations `from..to` in one transaction, stamping `user_version` after each.
+fn apply(conn: &mut Connection, from: usize, to: usize) -> Result<()> {
     let tx = conn.transaction()?;
-    for (from, sql) in MIGRATIONS.iter().enumerate().take(version as usize) {
+    for (i, sql) in MIGRATIONS.iter().enumerate().take(to).skip(from) {
         tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", from as i64 + 1)?;
+        tx.pragma_update(None, "user_version", i as i64 + 1)?;
     }
     tx.commit()?;
     Ok(())

@@ -7,6 +7,8 @@ import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import { build as viteBuild, preview } from 'vite';
 import { CONSUMER } from './pack.mjs';
 
 /** Debian's Chromium, headless, with nothing reaching the network on its own. */
@@ -85,3 +87,22 @@ const edge :Workerd.Worker = (
   return { url, child, log: () => log };
 }
 
+
+/**
+ * Builds the driver app (consumer/driver) with Vite, serves it with `vite preview` and opens
+ * an offline Chromium context on it: what the crash-trial and several-tabs suites share.
+ * `problems` collects requests that try to leave 127.0.0.1 (`offline`).
+ */
+export async function startDriver(problems) {
+  const root = join(CONSUMER, 'driver');
+  await viteBuild({ root, logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true } });
+  const server = await preview({ root, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1' } });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const context = await browser.newContext();
+  await offline(context, problems);
+  const close = async () => {
+    await browser.close();
+    await server.close();
+  };
+  return { url: server.resolvedUrls.local[0], context, close };
+}

@@ -5,33 +5,22 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { build, preview } from 'vite';
-import { chromium } from 'playwright-core';
-import { CONSUMER } from './pack.mjs';
-import { CHROMIUM, CHROMIUM_ARGS, offline, watch } from './harness.mjs';
+import { startDriver, watch } from './harness.mjs';
 import { crashTrial } from './crash.mjs';
 
 describe('crash trials on an OPFS memory', () => {
-  let browser;
+  let driver;
   let context;
-  let server;
   let url;
   const problems = [];
 
   before(async () => {
-    const root = join(CONSUMER, 'driver');
-    await build({ root, logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true } });
-    server = await preview({ root, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1' } });
-    url = server.resolvedUrls.local[0];
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    context = await browser.newContext();
-    await offline(context, problems);
+    driver = await startDriver(problems);
+    ({ url, context } = driver);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
+    await driver?.close();
   });
 
   it('commits a store without a flush(), and flushes at the checkpoint that follows writes', async () => {

@@ -7,34 +7,23 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { build, preview } from 'vite';
-import { chromium } from 'playwright-core';
-import { CONSUMER } from './pack.mjs';
-import { CHROMIUM, CHROMIUM_ARGS, offline, watch } from './harness.mjs';
+import { startDriver, watch } from './harness.mjs';
 import { driverPage } from './crash.mjs';
 
 describe('one OPFS memory used from several tabs', () => {
-  let browser;
+  let driver;
   let context;
-  let server;
   let url;
   const problems = [];
   const page = () => driverPage(context, url, (p) => watch(p, problems));
 
   before(async () => {
-    const root = join(CONSUMER, 'driver');
-    await build({ root, logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true } });
-    server = await preview({ root, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1' } });
-    url = server.resolvedUrls.local[0];
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    context = await browser.newContext();
-    await offline(context, problems);
+    driver = await startDriver(problems);
+    ({ url, context } = driver);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
+    await driver?.close();
   });
 
   const open = (p, name) => p.evaluate(async (name) => { window.memory = await window.pkg.openMemory({ storage: 'opfs', name }); }, name);
