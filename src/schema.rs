@@ -252,16 +252,15 @@ mod tests {
         let sql = "SELECT agent_id, 'mem', count(*), sum(max(length(content) - 2, 0)) FROM memories GROUP BY agent_id
                    UNION ALL SELECT agent_id, 'ep', count(*), sum(max(length(summary) - 2, 0) + max(length(keywords) - 2, 0)) FROM episodes GROUP BY agent_id
                    ORDER BY 1, 2";
-        conn.prepare(sql)
-            .unwrap()
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
+        rows(conn, sql)
     }
 
+    /// The statistics the triggers keep.
     fn stats(conn: &Connection) -> Vec<(String, String, i64, i64)> {
-        let sql = "SELECT agent_id, kind, records, tokens FROM text_stats WHERE records > 0 ORDER BY 1, 2";
+        rows(conn, "SELECT agent_id, kind, records, tokens FROM text_stats WHERE records > 0 ORDER BY 1, 2")
+    }
+
+    fn rows(conn: &Connection, sql: &str) -> Vec<(String, String, i64, i64)> {
         conn.prepare(sql)
             .unwrap()
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))

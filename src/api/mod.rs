@@ -53,33 +53,18 @@ use crate::error::{Error, Result};
 /// option type refuses keys it does not declare.
 macro_rules! scoped_options {
     (read, $(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
-        #[serde(deny_unknown_fields)]
-        #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
-        pub struct $name {
-            /// Whose memory this is. Agents never read each other's records. At most 256 characters.
-            #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
-            pub agent_id: String,
-            /// Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
-            /// pool. At most 256 characters.
-            #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
-            pub project_id: Option<String>,
-            /// Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
-            /// 256 characters.
-            #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
-            pub channel: Option<String>,
-            $($fields)*
-        }
+        scoped_options!(@declare $(#[$meta])* $name,
+            [
+                /// Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
+                /// pool. At most 256 characters.
+            ],
+            [
+                /// Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
+                /// 256 characters.
+            ],
+            { $($fields)* });
 
         impl $name {
-            /// Checks the isolation axes: a non-empty agent, each axis within [`crate::api::MAX_ID`].
-            fn validate_scope(&self) -> crate::error::Result<()> {
-                crate::api::id_text("agent_id", &self.agent_id)?;
-                crate::api::optional_text("project_id", self.project_id.as_deref(), crate::api::MAX_ID)?;
-                crate::api::optional_text("channel", self.channel.as_deref(), crate::api::MAX_ID)
-            }
-
             /// What the call may read.
             pub fn scope(&self) -> crate::scope::ReadScope {
                 crate::scope::ReadScope {
@@ -91,6 +76,29 @@ macro_rules! scoped_options {
         }
     };
     (write, $(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
+        scoped_options!(@declare $(#[$meta])* $name,
+            [
+                /// The project to write into; omitted or `""` is the global pool. At most 256 characters.
+            ],
+            [
+                /// The channel to write into (`"chat"`, say); omitted or `""` is channel-global. At most
+                /// 256 characters.
+            ],
+            { $($fields)* });
+
+        impl $name {
+            /// The one bucket the call writes to.
+            pub fn scope(&self) -> crate::scope::WriteScope {
+                crate::scope::WriteScope {
+                    agent_id: self.agent_id.clone(),
+                    project_id: self.project_id.clone().unwrap_or_default(),
+                    channel: self.channel.clone().unwrap_or_default(),
+                }
+            }
+        }
+    };
+    // What reads and writes share: the struct with its axes, and their check.
+    (@declare $(#[$meta:meta])* $name:ident, [$(#[$project:meta])*], [$(#[$channel:meta])*], { $($fields:tt)* }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
         #[serde(deny_unknown_fields)]
@@ -99,11 +107,10 @@ macro_rules! scoped_options {
             /// Whose memory this is. Agents never read each other's records. At most 256 characters.
             #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
             pub agent_id: String,
-            /// The project to write into; omitted or `""` is the global pool. At most 256 characters.
+            $(#[$project])*
             #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
             pub project_id: Option<String>,
-            /// The channel to write into (`"chat"`, say); omitted or `""` is channel-global. At most
-            /// 256 characters.
+            $(#[$channel])*
             #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
             pub channel: Option<String>,
             $($fields)*
@@ -115,15 +122,6 @@ macro_rules! scoped_options {
                 crate::api::id_text("agent_id", &self.agent_id)?;
                 crate::api::optional_text("project_id", self.project_id.as_deref(), crate::api::MAX_ID)?;
                 crate::api::optional_text("channel", self.channel.as_deref(), crate::api::MAX_ID)
-            }
-
-            /// The one bucket the call writes to.
-            pub fn scope(&self) -> crate::scope::WriteScope {
-                crate::scope::WriteScope {
-                    agent_id: self.agent_id.clone(),
-                    project_id: self.project_id.clone().unwrap_or_default(),
-                    channel: self.channel.clone().unwrap_or_default(),
-                }
             }
         }
     };

@@ -40,10 +40,7 @@ impl RecallOptions {
     /// Checks the query, the embedding and the limit.
     pub fn validate(&self) -> Result<()> {
         self.validate_scope()?;
-        nonempty("query", &self.query)?;
-        text("query", &self.query, MAX_QUERY)?;
-        optional_text("source_id", self.source_id.as_deref(), MAX_ID)?;
-        embedding("query_embedding", self.query_embedding.as_deref())?;
+        super::recall::query(&self.query, self.source_id.as_deref(), self.query_embedding.as_deref())?;
         in_range("limit", self.limit, 1, RECALL_LIMIT.1)
     }
 
@@ -56,6 +53,15 @@ impl RecallOptions {
     pub fn source_id(&self) -> &str {
         self.source_id.as_deref().unwrap_or_default()
     }
+}
+
+/// The options recall and reconstruct share: a non-empty query within [`MAX_QUERY`], the
+/// source filter within [`MAX_ID`], the query vector.
+pub(super) fn query(query: &str, source_id: Option<&str>, query_embedding: Option<&[f32]>) -> Result<()> {
+    nonempty("query", query)?;
+    text("query", query, MAX_QUERY)?;
+    optional_text("source_id", source_id, MAX_ID)?;
+    embedding("query_embedding", query_embedding)
 }
 
 /// Why recall returned a row.

@@ -1,7 +1,7 @@
 //! `reconstruct`: retrieval read through the declared graph (design §3).
 
 use super::recall::is_zero;
-use super::{embedding, in_range, nonempty, optional_text, scoped_options, text, MAX_ID, MAX_QUERY};
+use super::{in_range, scoped_options};
 use crate::error::Result;
 use serde::Serialize;
 
@@ -84,10 +84,7 @@ impl ReconstructOptions {
     /// past its cap it is lowered).
     pub fn validate(&self) -> Result<()> {
         self.validate_scope()?;
-        nonempty("query", &self.query)?;
-        text("query", &self.query, MAX_QUERY)?;
-        optional_text("source_id", self.source_id.as_deref(), MAX_ID)?;
-        embedding("query_embedding", self.query_embedding.as_deref())?;
+        super::recall::query(&self.query, self.source_id.as_deref(), self.query_embedding.as_deref())?;
         for (field, value, min) in self.bounds() {
             in_range(field, value, min, i64::MAX)?;
         }
