@@ -4,6 +4,8 @@
 import { openMemory, type AssociativeMemory, type AgentMemory, type Associations, type ReconstructResponse, type Source } from 'associative-memory';
 import { mountGraphView, type GraphSelection, type GraphState, type RecordMark, type ViewEntity } from 'associative-memory/view';
 import corpus from './corpus.json';
+import { describeError, h, plural, shortTime, sourceText } from './dom.js';
+import { mountMemories } from './memories.js';
 
 interface CorpusMemory { content: string; timestamp?: string; source?: Source; metadata?: Record<string, unknown>; associations?: Associations }
 
@@ -17,6 +19,7 @@ const el = {
   cut: $('cut'), error: $('error'), graph: $('graph'),
   askForm: $<HTMLFormElement>('ask-form'), ask: $<HTMLInputElement>('ask-input'), askBtn: $<HTMLButtonElement>('ask-btn'), askClear: $<HTMLButtonElement>('ask-clear'),
   panel: $('panel'), answers: $('answers'), confirm: $<HTMLDialogElement>('confirm'), confirmText: $('confirm-text'), drop: $('drop'),
+  tabGraph: $<HTMLButtonElement>('tab-graph'), tabMemories: $<HTMLButtonElement>('tab-memories'), graphView: $('graph-view'), memories: $('memories'),
 };
 
 let memory: AssociativeMemory | null = null;
@@ -26,28 +29,6 @@ let selection: GraphSelection | null = null;
 /** The clock: the corpus's own time while it loads (so declared_at reads as the story's), then now. */
 let storyNow: number | null = null;
 const clock = () => storyNow ?? Date.now();
-
-/** Create an element: h('p', {class: 'x', dataset: {a: '1'}}, 'text', child). */
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, any> = {}, ...children: (Node | string | null | undefined | false)[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') node.className = v;
-    else if (k === 'dataset') Object.assign(node.dataset, v);
-    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-    else if (k in node && typeof v !== 'string') (node as any)[k] = v;
-    else node.setAttribute(k, String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
-
-const shortTime = (ts?: string) => {
-  const m = typeof ts === 'string' ? ts.match(/^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)/) : null;
-  return m ? `${m[1]} ${m[2]}` : ts ?? '';
-};
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-const describeError = (err: any) => (err && typeof err === 'object' && 'code' in err ? `${err.code}${err.field ? ` (${err.field})` : ''}: ${err.message}` : String(err?.message ?? err));
 
 function showError(message: string): void {
   el.error.textContent = message;
@@ -61,7 +42,7 @@ function setStatus(state: 'loading' | 'ready' | 'error', text: string, data: Rec
 }
 
 function enable(on: boolean): void {
-  for (const c of [el.input, el.hops, el.limit, el.searchBtn, el.ask, el.askBtn, el.exportBtn]) c.disabled = !on;
+  for (const c of [el.input, el.hops, el.limit, el.searchBtn, el.ask, el.askBtn, el.exportBtn, el.tabMemories]) c.disabled = !on;
 }
 
 // ---------------------------------------------------------------- the graph view
@@ -159,11 +140,6 @@ async function contents(refs: string[]) {
     for (const it of res.items) items.set(it.ref, it);
   }
   return items;
-}
-
-function sourceText(source: Source | undefined): string {
-  if (!source) return '';
-  return [source.type, source.name || source.id].filter(Boolean).join(' · ');
 }
 
 function recordItem(ref: string, it: { content: string; source: Source; timestamp: string } | undefined, walked?: string) {
@@ -305,6 +281,32 @@ async function removeEntity(e: ViewEntity): Promise<void> {
   } catch (err) { showError(describeError(err)); }
 }
 
+// ---------------------------------------------------------------- the memories view
+
+const memoriesView = mountMemories(el.memories, { agent: () => agent, confirm: confirmStep, changed: (notice) => afterWrite(notice) });
+
+function showTab(tab: 'graph' | 'memories'): void {
+  const memories = tab === 'memories';
+  el.graphView.hidden = memories;
+  el.memories.hidden = !memories;
+  el.tabGraph.setAttribute('aria-selected', String(!memories));
+  el.tabMemories.setAttribute('aria-selected', String(memories));
+  // One tab stop for the tab list; the arrow keys move between its tabs.
+  el.tabGraph.tabIndex = memories ? -1 : 0;
+  el.tabMemories.tabIndex = memories ? 0 : -1;
+  if (memories) void memoriesView.refresh();
+}
+
+el.tabGraph.addEventListener('click', () => showTab('graph'));
+el.tabMemories.addEventListener('click', () => showTab('memories'));
+el.tabGraph.parentElement!.addEventListener('keydown', (ev) => {
+  if (ev.key !== 'ArrowLeft' && ev.key !== 'ArrowRight') return;
+  const next = el.graphView.hidden ? el.tabGraph : el.tabMemories;
+  if (next.disabled) return;
+  showTab(next === el.tabGraph ? 'graph' : 'memories');
+  next.focus();
+});
+
 // ---------------------------------------------------------------- reconstruct
 
 let answer: { query: string; res: ReconstructResponse; cues: string[]; picked: number } | null = null;
@@ -400,6 +402,7 @@ async function adopt(next: AssociativeMemory, label: string, extra = ''): Promis
   enable(true);
   setStatus('ready', `${label}: ${plural(total, 'entity', 'entities')} for agent ${agent.agentId}${extra}`, { source: label.split(' ')[0]!.toLowerCase(), entities: total });
   await suggest('');
+  if (!el.memories.hidden) await memoriesView.refresh();
   if (total > 0) {
     if (!el.input.value) el.input.value = label === 'demo corpus' ? '台帳サービス' : await busiest();
     await traverse();

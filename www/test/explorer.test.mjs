@@ -2,8 +2,8 @@
 // demo corpus (none of its declarations dropped) loaded, search with suggestions, hops / limit
 // and what was cut, a name nothing has, expand a node in place, the side panel, edge details,
 // operator curation (alias, declare with anchor, retract, delete — with their confirmations),
-// export, import, an OPFS memory, the reconstruct highlight, a phone-sized viewport, and no
-// console errors.
+// export, import, the memories view (list, search, edit, delete), an OPFS memory, the reconstruct
+// highlight, a phone-sized viewport, and no console errors.
 //
 //   node --test www/test/explorer.test.mjs      # after scripts/build-wasm.sh
 //
@@ -447,6 +447,94 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await shot('reconstruct');
     await page.click('#ask-clear');
     assert.equal(await page.evaluate(() => window.__explorer.view.cy.$('.amv-walked, .amv-dim').length), 0);
+  });
+
+  it('lists the memories newest first, searches, edits and deletes them (the memories view)', async () => {
+    const p = await context.newPage();
+    watch(p);
+    await p.goto(url);
+    await p.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
+    const view = p.locator('[data-testid="memories"]');
+    const shown = async () => Number(await view.getAttribute('data-shown'));
+    const texts = () => p.locator('[data-testid="memory"] [data-testid="memory-text"]').allTextContents();
+    /** Everything the agent's entities point at: declarations that must stay through an edit. */
+    const mentions = () => p.evaluate(async () => {
+      const { entities } = await window.__explorer.agent.listEntities({ limit: 500 });
+      return entities.reduce((n, e) => n + e.mentions, 0);
+    });
+    const loaded = (pred) => p.waitForFunction(pred, null, { timeout: 30_000 });
+
+    // Newest first, a page at a time, the count of all of them.
+    await p.click('[data-testid="tab-memories"]');
+    assert.equal(await p.locator('#graph-view').isHidden(), true, 'the graph gives way to the memories');
+    await loaded(() => Number(document.querySelector('[data-testid="memories"]').dataset.shown) > 0);
+    const order = corpus.memories.map((m, i) => ({ m, i })).sort((a, b) => Date.parse(b.m.timestamp) - Date.parse(a.m.timestamp) || b.i - a.i);
+    assert.equal(Number(await view.getAttribute('data-total')), corpus.memories.length);
+    assert.equal(await shown(), 50);
+    assert.deepEqual(await texts(), order.slice(0, 50).map(({ m }) => m.content));
+    await p.click('[data-testid="memories-more"]');
+    await loaded(() => Number(document.querySelector('[data-testid="memories"]').dataset.shown) === 100);
+    assert.deepEqual((await texts()).slice(50), order.slice(50, 100).map(({ m }) => m.content));
+    await p.screenshot({ path: `${OUT}explorer-memories.png` });
+
+    // Search goes through recall: every record shown contains the word.
+    await p.fill('[data-testid="memories-query"]', 'ledger');
+    await p.click('[data-testid="memories-search"]');
+    await loaded(() => document.querySelector('[data-testid="memories"]').dataset.query === 'ledger');
+    const found = await texts();
+    assert.ok(found.length > 0 && found.length <= 100, `${found.length} found`);
+    for (const t of found) assert.match(t, /ledger/i);
+    assert.match(await p.locator('[data-testid="memories-summary"]').textContent(), /answer “ledger”/);
+
+    // An empty text is refused by the engine, named, and nothing changes.
+    const row = p.locator('[data-testid="memory"]').first();
+    const ref = await row.getAttribute('data-ref');
+    assert.match(ref, /^mem:\d+$/);
+    const before = await mentions();
+    await row.locator('[data-testid="memory-edit"]').click();
+    await row.locator('[data-testid="memory-editor"]').fill('');
+    await row.locator('[data-testid="memory-save"]').click();
+    await row.locator('[data-testid="memory-error"]').waitFor({ state: 'visible' });
+    assert.match(await row.locator('[data-testid="memory-error"]').textContent(), /content/);
+    const kept = await p.evaluate((r) => window.__explorer.agent.getContents({ refs: [r] }), ref);
+    assert.match(kept.items[0].content, /ledger/i, 'the refused edit changed nothing');
+
+    // An edit: search follows the new text; the declarations resting on the memory stay.
+    const edited = 'Zephyrine Okafor now maintains the ledger service (handover, Thursday).';
+    await row.locator('[data-testid="memory-editor"]').fill(edited);
+    await row.locator('[data-testid="memory-save"]').click();
+    await p.waitForFunction((r) => document.querySelector(`[data-testid="memory"][data-ref="${r}"] [data-testid="memory-text"]`)?.textContent.startsWith('Zephyrine'), ref);
+    assert.equal(await mentions(), before, 'the mentions on the edited memory stay');
+    await p.fill('[data-testid="memories-query"]', 'Zephyrine');
+    await p.click('[data-testid="memories-search"]');
+    await loaded(() => document.querySelector('[data-testid="memories"]').dataset.query === 'Zephyrine');
+    assert.deepEqual(await texts(), [edited]);
+    assert.match(await p.locator('#panel [data-testid="notice"]').textContent(), new RegExp(`Updated ${ref}`));
+
+    // Delete asks first; cancelled, nothing happens; confirmed, the memory and its mentions go.
+    const target = p.locator(`[data-testid="memory"][data-ref="${ref}"]`);
+    await target.locator('[data-testid="memory-delete"]').click();
+    await p.waitForSelector('#confirm[open]');
+    assert.match(await p.locator('#confirm-text').textContent(), new RegExp(`Delete the memory ${ref}\\?`));
+    await p.click('[data-testid="confirm-cancel"]');
+    assert.equal((await p.evaluate((r) => window.__explorer.agent.getContents({ refs: [r] }), ref)).items.length, 1);
+    await target.locator('[data-testid="memory-delete"]').click();
+    await p.waitForSelector('#confirm[open]');
+    await p.screenshot({ path: `${OUT}explorer-memories-delete.png` });
+    await p.click('[data-testid="confirm-ok"]');
+    await loaded(() => Number(document.querySelector('[data-testid="memories"]').dataset.shown) === 0);
+    const gone = await p.evaluate((r) => window.__explorer.agent.getContents({ refs: [r] }), ref);
+    assert.deepEqual([gone.items.length, gone.missing], [0, [ref]]);
+    assert.ok(await mentions() < before, 'its mentions went with it');
+    await p.click('[data-testid="memories-all"]');
+    await loaded(() => document.querySelector('[data-testid="memories"]').dataset.query === '' && Number(document.querySelector('[data-testid="memories"]').dataset.total) > 0);
+    assert.equal(Number(await view.getAttribute('data-total')), corpus.memories.length - 1);
+
+    // Back to the graph, drawn as before.
+    await p.click('[data-testid="tab-graph"]');
+    assert.equal(await view.isHidden(), true);
+    assert.ok(Number(await p.locator('#graph').getAttribute('data-nodes')) > 5);
+    await p.close();
   });
 
   it('opens a named OPFS memory, fills it, and finds it again after a reload', async () => {

@@ -1,0 +1,176 @@
+// The memories view, beside the graph: the agent's memories newest first (`list_memories`,
+// a page at a time), or the records that answer a search (`recall`, deep, so weaker matches
+// show too), each editable in place (`update_memory`: search and the vector follow the new
+// text, the declarations resting on it stay) and deletable after a confirmation
+// (`delete_memory` / `delete_episode`: its mentions and the relations anchored on it go too).
+
+import type { AgentMemory, Source } from 'associative-memory';
+import { describeError, h, plural, shortTime, sourceText } from './dom.js';
+
+/** What the view needs of the page around it. */
+export interface MemoriesHost {
+  /** The agent whose memories are shown; null while no memory is open. */
+  agent(): AgentMemory | null;
+  /** Asks before a destructive step; resolves true to go on. */
+  confirm(text: string, action: string): Promise<boolean>;
+  /** Called after every write, so the graph and the counts follow. */
+  changed(notice: string): Promise<void>;
+}
+
+/** One listed record: a memory (editable) or, in search results, an episode. */
+interface Row { ref: string; kind: 'mem' | 'ep'; id: number; content: string; timestamp: string; source?: Source; where?: string }
+
+/** Memories per page of the newest-first list. */
+const PAGE = 50;
+/** Records a search shows at most (recall's own maximum). */
+const SEARCH_LIMIT = 100;
+
+export interface MemoriesView {
+  /** Reloads what is shown (the first page, or the current search) for the current agent. */
+  refresh(): Promise<void>;
+}
+
+export function mountMemories(root: HTMLElement, host: MemoriesHost): MemoriesView {
+  let rows: Row[] = [];
+  let query = '';
+  let total = 0;
+  let nextOffset: number | undefined;
+  /** Drops answers to a load that a newer load overtook. */
+  let seq = 0;
+
+  const input = h('input', { type: 'search', 'aria-label': 'Search memories', placeholder: 'search the memories (recall)', dataset: { testid: 'memories-query' } });
+  const form = h('form', { class: 'search', role: 'search', autocomplete: 'off', dataset: { testid: 'memories-form' } },
+    h('label', { class: 'field grow' }, h('span', {}, 'Search memories'), input),
+    h('button', { type: 'submit', dataset: { testid: 'memories-search' } }, 'Search'),
+    h('button', { type: 'button', dataset: { testid: 'memories-all' }, onclick: () => { input.value = ''; void load(''); } }, 'Show all'));
+  const summary = h('p', { class: 'muted', dataset: { testid: 'memories-summary' }, role: 'status' });
+  const error = h('p', { class: 'error', dataset: { testid: 'memories-error' }, role: 'alert', hidden: true });
+  const list = h('ul', { class: 'records', dataset: { testid: 'memories-list' } });
+  const more = h('button', { type: 'button', dataset: { testid: 'memories-more' }, hidden: true, onclick: () => void loadMore() }, 'Show more');
+  form.addEventListener('submit', (ev) => { ev.preventDefault(); void load(input.value.trim()); });
+  // The search stays in place; the list scrolls under it.
+  root.replaceChildren(form, summary, error, h('div', { class: 'scroll' }, list, more));
+
+  function fail(err: unknown): void {
+    error.textContent = describeError(err);
+    error.hidden = false;
+  }
+
+  async function load(q: string): Promise<void> {
+    const agent = host.agent();
+    const mine = ++seq;
+    query = q;
+    error.hidden = true;
+    if (!agent) { rows = []; total = 0; nextOffset = undefined; return render(); }
+    try {
+      if (q) {
+        const res = await agent.recall({ query: q, limit: SEARCH_LIMIT, deep: true });
+        if (mine !== seq) return;
+        rows = res.messages.map((m) => ({ ...parseRef(m.ref), ref: m.ref, content: m.content, timestamp: m.timestamp, source: m.source }));
+        total = rows.length;
+        nextOffset = undefined;
+      } else {
+        const res = await agent.listMemories({ limit: PAGE });
+        if (mine !== seq) return;
+        rows = res.memories.map(listed);
+        total = res.total;
+        nextOffset = res.next_offset;
+      }
+      render();
+    } catch (err) { if (mine === seq) fail(err); }
+  }
+
+  async function loadMore(): Promise<void> {
+    const agent = host.agent();
+    if (!agent || nextOffset === undefined) return;
+    const mine = ++seq;
+    try {
+      const res = await agent.listMemories({ limit: PAGE, offset: nextOffset });
+      if (mine !== seq) return;
+      rows = rows.concat(res.memories.map(listed));
+      total = res.total;
+      nextOffset = res.next_offset;
+      render();
+    } catch (err) { if (mine === seq) fail(err); }
+  }
+
+  function render(): void {
+    summary.textContent = query
+      ? `${plural(rows.length, 'record')} ${rows.length === 1 ? 'answers' : 'answer'} “${query}”, most relevant first.`
+      : `${rows.length < total ? `${rows.length} of ` : ''}${plural(total, 'memory', 'memories')}, newest first.`;
+    root.dataset.shown = String(rows.length);
+    root.dataset.total = String(total);
+    root.dataset.query = query;
+    list.replaceChildren(...rows.map(item));
+    more.hidden = nextOffset === undefined;
+  }
+
+  function item(row: Row): HTMLLIElement {
+    const text = h('p', { dataset: { testid: 'memory-text' } }, row.content);
+    const rowError = h('p', { class: 'error', dataset: { testid: 'memory-error' }, role: 'alert', hidden: true });
+    const actions = h('span', { class: 'actions' },
+      row.kind === 'mem' ? h('button', { type: 'button', dataset: { testid: 'memory-edit' }, 'aria-label': `Edit ${row.ref}`, onclick: () => edit() }, 'Edit') : null,
+      h('button', { type: 'button', class: 'danger', dataset: { testid: 'memory-delete' }, 'aria-label': `Delete ${row.ref}`, onclick: () => void remove(row) }, 'Delete…'));
+    const li = h('li', { dataset: { testid: 'memory', ref: row.ref } },
+      h('div', { class: 'meta' },
+        h('code', {}, row.ref),
+        h('time', { datetime: row.timestamp }, shortTime(row.timestamp)),
+        row.source ? h('span', {}, sourceText(row.source)) : null,
+        row.where ? h('span', {}, row.where) : null,
+        actions),
+      text, rowError);
+
+    function edit(): void {
+      const editor = h('textarea', { 'aria-label': `New text of ${row.ref}`, rows: 4, dataset: { testid: 'memory-editor' } });
+      editor.value = row.content;
+      const form = h('form', { class: 'edit', dataset: { testid: 'memory-edit-form' } },
+        editor,
+        h('div', { class: 'curate' },
+          h('button', { type: 'submit', class: 'primary', dataset: { testid: 'memory-save' } }, 'Save'),
+          h('button', { type: 'button', dataset: { testid: 'memory-cancel' }, onclick: () => { form.replaceWith(text); actions.hidden = false; rowError.hidden = true; } }, 'Cancel')));
+      form.addEventListener('submit', (ev) => { ev.preventDefault(); void save(editor.value); });
+      text.replaceWith(form);
+      actions.hidden = true;
+      editor.focus();
+    }
+
+    async function save(content: string): Promise<void> {
+      const agent = host.agent();
+      if (!agent) return;
+      try {
+        await agent.updateMemory({ memory_id: row.id, content });
+        await host.changed(`Updated ${row.ref}.`);
+        await load(query);
+      } catch (err) {
+        rowError.textContent = describeError(err);
+        rowError.hidden = false;
+      }
+    }
+    return li;
+  }
+
+  async function remove(row: Row): Promise<void> {
+    const agent = host.agent();
+    const what = row.kind === 'mem' ? 'memory' : 'episode';
+    if (!agent || !(await host.confirm(`Delete the ${what} ${row.ref}? Its mentions and the relations anchored on it go with it; the entities stay.`, 'Delete'))) return;
+    try {
+      if (row.kind === 'mem') await agent.deleteMemory({ memory_id: row.id });
+      else await agent.deleteEpisode({ episode_id: row.id });
+      await host.changed(`Deleted ${row.ref}.`);
+      await load(query);
+    } catch (err) { fail(err); }
+  }
+
+  return { refresh: () => load(query) };
+}
+
+/** `mem:12` → kind and id. */
+function parseRef(ref: string): { kind: 'mem' | 'ep'; id: number } {
+  const [kind, id] = ref.split(':');
+  return { kind: kind === 'ep' ? 'ep' : 'mem', id: Number(id) };
+}
+
+function listed(m: { id: number; content: string; timestamp: string; source: Source; project_id: string; channel: string }): Row {
+  const where = [m.project_id && `project ${m.project_id}`, m.channel && `channel ${m.channel}`].filter(Boolean).join(' · ');
+  return { ref: `mem:${m.id}`, kind: 'mem', id: m.id, content: m.content, timestamp: m.timestamp, source: m.source, where: where || undefined };
+}
