@@ -16,7 +16,7 @@ macro_rules! delete_options {
             /// Whose memory this is. At most 256 characters.
             #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
             pub agent_id: String,
-            #[doc = concat!("The ", $what, "'s id.")]
+            #[doc = concat!(" The ", $what, "'s id.")]
             #[cfg_attr(test, schemars(range(min = 1)))]
             pub $id: i64,
         }

@@ -318,7 +318,7 @@ export type DeleteMemoryOptions = {
    */
   agent_id: string,
   /**
-   *The memory's id.
+   * The memory's id.
    */
   memory_id: number,
 };
@@ -332,7 +332,7 @@ export type DeleteEpisodeOptions = {
    */
   agent_id: string,
   /**
-   *The episode's id.
+   * The episode's id.
    */
   episode_id: number,
 };
@@ -346,7 +346,7 @@ export type DeleteEntityOptions = {
    */
   agent_id: string,
   /**
-   *The entity's id.
+   * The entity's id.
    */
   entity_id: number,
 };
