@@ -68,7 +68,9 @@ pub(super) fn query(query: &str, source_id: Option<&str>, query_embedding: Optio
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MatchReason {
-    /// `rrf`: the fused reciprocal-rank score.
+    /// `rrf`: the reciprocal-rank score of the lexical arms; `hybrid` (a query embedding
+    /// was given and the vector arm ranked rows): each arm's score scaled to its best, the
+    /// vector arm's share 0.2.
     pub signal: &'static str,
     /// The fused score.
     pub score: f64,

@@ -1047,7 +1047,9 @@ export type DeleteAgentDataResponse = {
  */
 export type MatchReason = {
   /**
-   * `rrf`: the fused reciprocal-rank score.
+   * `rrf`: the reciprocal-rank score of the lexical arms; `hybrid` (a query embedding
+   * was given and the vector arm ranked rows): each arm's score scaled to its best, the
+   * vector arm's share 0.2.
    */
   signal: string,
   /**
