@@ -12,9 +12,9 @@ pub const RECALL_LIMIT: (i64, i64) = (10, 100);
 scoped_options! {
     read,
     /// Searches the memory for the records that answer a query: lexical matching, and
-    /// vector similarity when a query embedding is given, fused by rank. Returns messages
-    /// with their ref, text, source, time and why each matched. Declared associations
-    /// never change what recall returns.
+    /// vector similarity when a query embedding is given, fused into one order. Returns
+    /// messages with their ref, text, source, time and why each matched. Declared
+    /// associations never change what recall returns.
     pub struct RecallOptions {
         /// What to look for (not empty), at most 4096 characters. Any text: punctuation and
         /// search-syntax characters are read as text.

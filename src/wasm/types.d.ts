@@ -353,9 +353,9 @@ export type DeleteEntityOptions = {
 
 /**
  * Searches the memory for the records that answer a query: lexical matching, and
- * vector similarity when a query embedding is given, fused by rank. Returns messages
- * with their ref, text, source, time and why each matched. Declared associations
- * never change what recall returns.
+ * vector similarity when a query embedding is given, fused into one order. Returns
+ * messages with their ref, text, source, time and why each matched. Declared
+ * associations never change what recall returns.
  */
 export type RecallOptions = {
   /**
