@@ -2,13 +2,14 @@
 //! quality gate. Recall never reads the association tables
 //! (invariant 1); reconstruct calls [`retrieve`] with extra lexical terms (stage 1).
 //!
-//! - **Lexical arms**, one over memories and one over episodes: the trigram FTS5 index
-//!   finds the records matching any query term (terms OR-ed, each quoted so FTS5 syntax in
-//!   user text — `"`, `NEAR(`, `*`, `col:`, `AND` — never errors and never changes
-//!   meaning), and BM25 over the agent's own records ranks them (`crate::bm25`: FTS5's
-//!   formula, not its table-wide statistics, so another agent's writes never reorder them). Terms shorter than three
-//!   characters cannot match a trigram index; they are matched with `LIKE` only when the
-//!   FTS5 expression matched no row at all.
+//! - **Lexical arms**, one over memories and one over episodes: the records containing any
+//!   query term (each term matched whole, as text: search syntax in user text never means
+//!   anything), found by scanning the agent's folded texts in the memory's in-memory index
+//!   (`crate::lexical`), which matches what a trigram FTS5 phrase query matches, and ranked
+//!   by BM25 over the agent's own records (`crate::bm25`: FTS5's formula, not its
+//!   table-wide statistics, so another agent's writes never reorder them). Terms shorter
+//!   than three characters cannot match a trigram; they are matched with `LIKE` only when
+//!   the longer terms matched no row at all.
 //! - **Vector arm**, only when the caller gives `query_embedding`: exact cosine over every
 //!   readable record stored with a vector of the same dimension, scanned in the memory's
 //!   in-memory index (`crate::vectors`); others are skipped and counted.
@@ -72,8 +73,9 @@
 //!   nothing there. Lexical-only runs are unaffected (40.62 at every ratio). BENCHMARKS.md
 //!   has the tables.
 
-use crate::bm25::{Folded, Phrase, Stats};
+use crate::bm25::{Phrase, Stats};
 use crate::error::Result;
+use crate::lexical::LexicalIndex;
 use crate::normalize::normalize;
 use crate::records;
 use crate::refs::{Kind, Ref};
@@ -115,12 +117,6 @@ pub fn terms(query: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// An FTS5 string literal: the term in double quotes, inner quotes doubled. Inside a
-/// literal nothing is syntax, so user text can neither break nor steer the expression.
-fn quoted(term: &str) -> String {
-    format!("\"{}\"", term.replace('"', "\"\""))
 }
 
 /// A retrieved record with what retrieval knows about it.
@@ -176,6 +172,8 @@ pub struct Request<'a> {
     pub deep: bool,
     /// The vector arm's index.
     pub vectors: &'a VectorIndex,
+    /// The lexical arms' text.
+    pub lexical: &'a LexicalIndex,
 }
 
 impl<'a> Request<'a> {
@@ -188,8 +186,9 @@ impl<'a> Request<'a> {
         depth: usize,
         deep: bool,
         vectors: &'a VectorIndex,
+        lexical: &'a LexicalIndex,
     ) -> Self {
-        Request { scope, source_id, terms: terms(query), extra_terms: Vec::new(), query_embedding, depth, deep, vectors }
+        Request { scope, source_id, terms: terms(query), extra_terms: Vec::new(), query_embedding, depth, deep, vectors, lexical }
     }
 }
 
@@ -296,47 +295,29 @@ fn balanced(items: &[String], op: &str) -> String {
     }
 }
 
-/// The best `depth` readable records FTS5 matches on any of the `long` terms with their
-/// scores, best first by BM25 over the agent's own records (`crate::bm25`), then lower id.
+/// The best `depth` readable records matching any of the `long` terms with their scores,
+/// best first by BM25 over the agent's own records (`crate::bm25`), then lower id. The
+/// records and their occurrence counts come from the lexical index (`crate::lexical`),
+/// which matches a phrase where a trigram FTS5 phrase query does.
 fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind, depth: usize) -> Result<Vec<(f64, i64)>> {
-    let (table, fts, texts, tag) = match kind {
-        Kind::Mem => ("memories", "memories_fts", "t.content, ''", "mem"),
-        Kind::Ep => ("episodes", "episodes_fts", "t.summary, t.keywords", "ep"),
+    let tag = match kind {
+        Kind::Mem => "mem",
+        Kind::Ep => "ep",
     };
-    let agent = Value::Text(req.scope.agent_id.clone());
-    // Every match among the agent's records, whatever project or channel, with whether the
-    // call may read it: the agent's statistics count them all, only the readable are ranked.
-    let (readable, iso_params) = scope_sql(req, kind);
-    let sql = format!(
-        "SELECT t.id, {texts}, {readable} FROM {fts} f CROSS JOIN {table} t ON t.id = f.rowid WHERE {fts} MATCH ? AND t.agent_id = ?"
-    );
-    let expression = long.iter().map(|t| quoted(t)).collect::<Vec<_>>().join(" OR ");
-    let params = iso_params.into_iter().chain([Value::Text(expression), agent.clone()]);
     let phrases: Vec<Phrase> = long.iter().map(|t| Phrase::new(t)).collect();
-    let mut hits_per_phrase = vec![0i64; phrases.len()];
-    let mut candidates: Vec<(i64, Vec<usize>, usize)> = Vec::new();
-    let mut folded = Folded::default();
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let mut rows = stmt.query(params_from_iter(params))?;
-    while let Some(r) = rows.next()? {
-        folded.set(&[r.get_ref(1)?.as_str().unwrap_or(""), r.get_ref(2)?.as_str().unwrap_or("")]);
-        let freqs: Vec<usize> = phrases.iter().map(|p| folded.occurrences(p)).collect();
-        for (hits, &f) in hits_per_phrase.iter_mut().zip(&freqs) {
-            *hits += i64::from(f > 0);
-        }
-        if r.get::<_, bool>(3)? {
-            candidates.push((r.get(0)?, freqs, folded.tokens()));
-        }
-    }
-    if candidates.is_empty() {
+    let source_id = if kind == Kind::Mem { req.source_id } else { "" };
+    let found = req.lexical.matches(conn, req.scope, kind, source_id, &phrases)?;
+    if found.readable.is_empty() {
         return Ok(Vec::new());
     }
+    let agent = Value::Text(req.scope.agent_id.clone());
     let (records, tokens): (i64, i64) =
         conn.query_row("SELECT records, tokens FROM text_stats WHERE agent_id = ? AND kind = ?", [agent, Value::Text(tag.into())], |r| {
             Ok((r.get(0)?, r.get(1)?))
         })?;
-    let stats = Stats::new(records, tokens, &hits_per_phrase);
-    let mut scored: Vec<(f64, i64)> = candidates.iter().map(|(id, freqs, len)| (stats.score(freqs, *len), *id)).collect();
+    let stats = Stats::new(records, tokens, &found.hits);
+    let mut scored: Vec<(f64, i64)> =
+        found.readable.iter().enumerate().map(|(i, &(id, len))| (stats.score(found.counts(i), len), id)).collect();
     // Only the first `depth` are read: select them, then sort those, not every match.
     let order = |x: &(f64, i64), y: &(f64, i64)| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1));
     if depth > 0 && scored.len() > depth {
@@ -447,11 +428,24 @@ pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
 }
 
 /// Runs `recall`.
-pub fn recall(conn: &Connection, vectors: &VectorIndex, opts: &crate::api::RecallOptions) -> Result<crate::api::RecallResponse> {
+pub fn recall(
+    conn: &Connection,
+    vectors: &VectorIndex,
+    lexical: &LexicalIndex,
+    opts: &crate::api::RecallOptions,
+) -> Result<crate::api::RecallResponse> {
     let (scope, limit) = (opts.scope(), opts.limit() as usize);
     let depth = limit.max(20);
-    let request =
-        Request::new(&scope, opts.source_id(), &opts.query, opts.query_embedding.as_deref(), depth, opts.deep.unwrap_or(false), vectors);
+    let request = Request::new(
+        &scope,
+        opts.source_id(),
+        &opts.query,
+        opts.query_embedding.as_deref(),
+        depth,
+        opts.deep.unwrap_or(false),
+        vectors,
+        lexical,
+    );
     let retrieval = retrieve(conn, &request)?;
     let messages = retrieval
         .admitted
@@ -508,8 +502,8 @@ mod tests {
         {
             let long: Vec<String> = query.iter().map(|t| t.to_string()).collect();
             let long: Vec<&String> = long.iter().collect();
-            let index = VectorIndex::default();
-            let req = Request::new(&scope, "", "", None, 1000, false, &index);
+            let (index, lexical) = (VectorIndex::default(), LexicalIndex::default());
+            let req = Request::new(&scope, "", "", None, 1000, false, &index, &lexical);
             let expression = long.iter().map(|t| quoted(t)).collect::<Vec<_>>().join(" OR ");
             for (kind, fts, table) in [(Kind::Mem, "memories_fts", "memories"), (Kind::Ep, "episodes_fts", "episodes")] {
                 let sql = format!("SELECT -bm25({fts}), t.id FROM {fts} f JOIN {table} t ON t.id = f.rowid WHERE {fts} MATCH ? ORDER BY bm25({fts}), t.id");
@@ -533,6 +527,12 @@ mod tests {
         assert_eq!(terms("When does Atlas ship?"), vec!["atlas", "ship"]);
         assert_eq!(terms("ＫＭ and ミズアイ, km"), vec!["km", "ミズアイ"]);
         assert_eq!(terms("\"NEAR( * col: AND"), vec!["near", "col"]);
+    }
+
+    /// An FTS5 string literal: the term in double quotes, inner quotes doubled. Inside a
+    /// literal nothing is syntax, so user text can neither break nor steer the expression.
+    fn quoted(term: &str) -> String {
+        format!("\"{}\"", term.replace('"', "\"\""))
     }
 
     #[test]

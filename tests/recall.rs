@@ -148,6 +148,36 @@ fn with_vectors_a_clear_lexical_winner_stays_first_and_vectors_break_lexical_tie
     }
 }
 
+/// The lexical arm searches an in-memory copy of the records' text (`src/lexical.rs`),
+/// built by the first search: every later store, update and delete is found by the next
+/// one, inside a group of calls too.
+#[test]
+fn recall_follows_every_write_after_its_first_search() {
+    let mut f = fixture();
+    let find = |f: &mut common::Fixture, q: &str| refs(&f.ok("recall", json!({"agent_id": "a", "query": q, "deep": true})));
+    f.ok("store", json!({"agent_id": "a", "content": "the ledger service"}));
+    assert_eq!(find(&mut f, "ledger"), ["mem:1"]);
+    f.ok("store", json!({"agent_id": "a", "content": "a second ledger note"}));
+    assert_eq!(find(&mut f, "second ledger").len(), 2);
+    f.ok("update_memory", json!({"agent_id": "a", "memory_id": 1, "content": "the payments service"}));
+    assert_eq!(find(&mut f, "ledger"), ["mem:2"]);
+    assert_eq!(find(&mut f, "payments"), ["mem:1"]);
+    f.ok("delete_memory", json!({"agent_id": "a", "memory_id": 2}));
+    assert_eq!(find(&mut f, "ledger"), Vec::<String>::new());
+    f.ok("archive_episode", json!({"agent_id": "a", "summary": "ledger retro"}));
+    assert_eq!(find(&mut f, "ledger"), ["ep:1"]);
+    // In a group (one transaction), a search sees the group's earlier store.
+    let calls = vec![
+        ("store".to_owned(), json!({"agent_id": "a", "content": "ledger in a group"})),
+        ("recall".to_owned(), json!({"agent_id": "a", "query": "group"})),
+        ("store".to_owned(), json!({"agent_id": "a", "content": "", "timestamp": "never"})),
+    ];
+    let out = f.memory.call_group(&calls, |_| {}).unwrap();
+    assert_eq!(refs(out[1].as_ref().unwrap()), ["mem:3"]);
+    assert!(out[2].is_err());
+    assert_eq!(find(&mut f, "group"), ["mem:3"]);
+}
+
 #[test]
 fn recall_reads_only_its_scope_and_honours_limit() {
     let mut f = seeded();
