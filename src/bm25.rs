@@ -29,7 +29,7 @@ fn fold(c: char) -> char {
 /// searched as bytes: one byte is one character there, so positions, lengths and
 /// occurrences are the same as over characters, without decoding into a `Vec<char>` four
 /// times the size.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Folded {
     /// Whether every column is ASCII: then `bytes` holds the text, else `chars`.
     ascii: bool,

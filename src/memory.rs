@@ -10,6 +10,7 @@ use crate::api::*;
 use crate::associations::Declarer;
 use crate::clock::{format_iso, Clock, SystemClock};
 use crate::error::{Error, Result};
+use crate::lexical::LexicalIndex;
 use crate::records;
 use crate::refs::{Kind, Ref};
 use crate::schema::migrate;
@@ -26,6 +27,9 @@ pub struct Memory {
     clock: Box<dyn Clock>,
     /// The vector arm's in-memory index (`crate::vectors`), kept current by the writes below.
     pub(crate) vectors: VectorIndex,
+    /// The lexical arm's in-memory text (`crate::lexical`), kept current through the
+    /// connection's update hook.
+    lexical: LexicalIndex,
 }
 
 impl std::fmt::Debug for Memory {
@@ -78,7 +82,9 @@ impl Memory {
         conn.pragma_update(None, "page_size", PAGE_SIZE)?;
         tune(&conn)?;
         migrate(&mut conn)?;
-        Ok(Memory { conn, clock, vectors: VectorIndex::default() })
+        let lexical = LexicalIndex::default();
+        lexical.watch(&mut conn)?;
+        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical })
     }
 
     fn now(&self) -> String {
@@ -162,14 +168,14 @@ impl Memory {
     /// Reads no declaration: the graph never changes what recall returns.
     pub fn recall(&self, opts: &RecallOptions) -> Result<RecallResponse> {
         opts.validate()?;
-        recall::recall(&self.conn, &self.vectors, opts)
+        recall::recall(&self.conn, &self.vectors, &self.lexical, opts)
     }
 
     /// Retrieval read through the declared graph: items with claims, roles and walked
     /// evidence (design §3).
     pub fn reconstruct(&self, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
         opts.validate()?;
-        reconstruct::reconstruct(&self.conn, &self.vectors, opts)
+        reconstruct::reconstruct(&self.conn, &self.vectors, &self.lexical, opts)
     }
 
     /// A plain dot-product loop of `query` over every stored vector of its dimension, with
@@ -262,14 +268,16 @@ impl Memory {
     /// change nothing; a refusal is `not_a_memory` saying what was wrong.
     pub fn import(&mut self, bytes: &[u8]) -> Result<()> {
         let scratch = crate::import::rebuild(bytes, PAGE_SIZE)?;
-        // The database is replaced below: the vector index is rebuilt from it on next use.
+        // The database is replaced below: the indexes are rebuilt from it on next use.
         self.vectors.clear();
+        self.lexical.clear();
         if self.conn.path().is_none_or(str::is_empty) {
             // Held in memory: the checked scratch database becomes the memory. (A backup
             // could not copy it over when the page sizes differ: an in-memory destination
             // cannot change its page size.)
             tune(&scratch)?;
             self.conn = scratch;
+            self.lexical.watch(&mut self.conn)?;
             return Ok(());
         }
         // A backup gives the destination the source's page size, except in WAL mode,

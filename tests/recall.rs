@@ -112,6 +112,72 @@ fn fusion_puts_rows_both_arms_find_first_and_the_gate_drops_far_single_votes() {
     assert!(refs(&deep).len() > refs(&out).len(), "deep halves the gate");
 }
 
+/// With a query vector the order reads the arms' scores: a row the lexical arm ranks first
+/// by a wide margin stays first even when the vector arm ranks it last (rank fusion would
+/// put the vector arm's first row ahead), and between rows the lexical arm scores alike the
+/// vector arm decides.
+#[test]
+fn with_vectors_a_clear_lexical_winner_stays_first_and_vectors_break_lexical_ties() {
+    let mut f = fixture();
+    let id = |f: &mut common::Fixture, text: &str, v: [f32; 2]| {
+        let out = f.ok("store", json!({"agent_id": "a", "content": text, "embedding": v}));
+        format!("mem:{}", out["id"])
+    };
+    let winner = id(&mut f, "ledger reconciliation, ledger reconciliation", [0.0, 1.0]);
+    let liked = id(&mut f, "ledger notes for the whole team today", [1.0, 0.0]);
+    for i in 0..18 {
+        let t = 0.1 + 0.05 * i as f32;
+        id(&mut f, &format!("unrelated words {i}"), [1.0 - t, t]);
+    }
+    let out = f.ok("recall", json!({"agent_id": "a", "query": "ledger reconciliation", "query_embedding": [1.0, 0.0], "limit": 20}));
+    let ranks = |r: &str| out["messages"].as_array().unwrap().iter().find(|m| m["ref"] == r).unwrap()["match_reason"]["ranks"].clone();
+    assert_eq!(ranks(&winner), json!({"lexical": 1, "vector": 20}), "{out}");
+    assert_eq!(ranks(&liked), json!({"lexical": 2, "vector": 1}), "{out}");
+    assert_eq!(refs(&out)[..2], [winner.clone(), liked.clone()], "{out}");
+    assert_eq!(out["messages"][0]["match_reason"]["signal"], "hybrid");
+
+    // Two rows alike to the lexical arm: the one nearer the query vector goes first, in
+    // either order of storing.
+    for (first, second) in [([0.0, 1.0], [1.0, 0.0]), ([1.0, 0.0], [0.0, 1.0])] {
+        let mut f = fixture();
+        let a = id(&mut f, "payments ledger note", first);
+        let b = id(&mut f, "payments ledger memo", second);
+        let near = if first == [1.0, 0.0] { &a } else { &b };
+        let out = f.ok("recall", json!({"agent_id": "a", "query": "ledger", "query_embedding": [1.0, 0.0]}));
+        assert_eq!(&refs(&out)[0], near, "{out}");
+    }
+}
+
+/// The lexical arm searches an in-memory copy of the records' text (`src/lexical.rs`),
+/// built by the first search: every later store, update and delete is found by the next
+/// one, inside a group of calls too.
+#[test]
+fn recall_follows_every_write_after_its_first_search() {
+    let mut f = fixture();
+    let find = |f: &mut common::Fixture, q: &str| refs(&f.ok("recall", json!({"agent_id": "a", "query": q, "deep": true})));
+    f.ok("store", json!({"agent_id": "a", "content": "the ledger service"}));
+    assert_eq!(find(&mut f, "ledger"), ["mem:1"]);
+    f.ok("store", json!({"agent_id": "a", "content": "a second ledger note"}));
+    assert_eq!(find(&mut f, "second ledger").len(), 2);
+    f.ok("update_memory", json!({"agent_id": "a", "memory_id": 1, "content": "the payments service"}));
+    assert_eq!(find(&mut f, "ledger"), ["mem:2"]);
+    assert_eq!(find(&mut f, "payments"), ["mem:1"]);
+    f.ok("delete_memory", json!({"agent_id": "a", "memory_id": 2}));
+    assert_eq!(find(&mut f, "ledger"), Vec::<String>::new());
+    f.ok("archive_episode", json!({"agent_id": "a", "summary": "ledger retro"}));
+    assert_eq!(find(&mut f, "ledger"), ["ep:1"]);
+    // In a group (one transaction), a search sees the group's earlier store.
+    let calls = vec![
+        ("store".to_owned(), json!({"agent_id": "a", "content": "ledger in a group"})),
+        ("recall".to_owned(), json!({"agent_id": "a", "query": "group"})),
+        ("store".to_owned(), json!({"agent_id": "a", "content": "", "timestamp": "never"})),
+    ];
+    let out = f.memory.call_group(&calls, |_| {}).unwrap();
+    assert_eq!(refs(out[1].as_ref().unwrap()), ["mem:3"]);
+    assert!(out[2].is_err());
+    assert_eq!(find(&mut f, "group"), ["mem:3"]);
+}
+
 #[test]
 fn recall_reads_only_its_scope_and_honours_limit() {
     let mut f = seeded();

@@ -12,9 +12,9 @@ pub const RECALL_LIMIT: (i64, i64) = (10, 100);
 scoped_options! {
     read,
     /// Searches the memory for the records that answer a query: lexical matching, and
-    /// vector similarity when a query embedding is given, fused by rank. Returns messages
-    /// with their ref, text, source, time and why each matched. Declared associations
-    /// never change what recall returns.
+    /// vector similarity when a query embedding is given, fused into one order. Returns
+    /// messages with their ref, text, source, time and why each matched. Declared
+    /// associations never change what recall returns.
     pub struct RecallOptions {
         /// What to look for (not empty), at most 4096 characters. Any text: punctuation and
         /// search-syntax characters are read as text.
@@ -68,7 +68,9 @@ pub(super) fn query(query: &str, source_id: Option<&str>, query_embedding: Optio
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MatchReason {
-    /// `rrf`: the fused reciprocal-rank score.
+    /// `rrf`: the reciprocal-rank score of the lexical arms; `hybrid` (a query embedding
+    /// was given and the vector arm ranked rows): each arm's score scaled to its best, the
+    /// vector arm's share 0.2.
     pub signal: &'static str,
     /// The fused score.
     pub score: f64,

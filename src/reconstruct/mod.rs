@@ -13,6 +13,7 @@ pub mod walk;
 
 use crate::api::{Applied, Cues, ReconstructBounds, ReconstructOptions, ReconstructResponse, Trace};
 use crate::error::Result;
+use crate::lexical::LexicalIndex;
 use crate::recall::{retrieve, Request};
 use crate::refs::Ref;
 use crate::scope::ReadScope;
@@ -22,8 +23,13 @@ use std::collections::BTreeSet;
 use structure::{Draft, Row};
 
 /// Runs `reconstruct` on validated options.
-pub fn reconstruct(conn: &Connection, vectors: &VectorIndex, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
-    let call = Call { conn, vectors, opts, scope: opts.scope(), bounds: opts.applied(), graph: load::has_graph(conn)? };
+pub fn reconstruct(
+    conn: &Connection,
+    vectors: &VectorIndex,
+    lexical: &LexicalIndex,
+    opts: &ReconstructOptions,
+) -> Result<ReconstructResponse> {
+    let call = Call { conn, vectors, lexical, opts, scope: opts.scope(), bounds: opts.applied(), graph: load::has_graph(conn)? };
     let mut found = call.candidates()?;
     let bundled = call.bundle(&mut found)?;
     let walked = call.walk(&found, &bundled)?;
@@ -36,6 +42,8 @@ struct Call<'a> {
     conn: &'a Connection,
     /// The vector arm's index (`crate::vectors`).
     vectors: &'a VectorIndex,
+    /// The lexical arm's text (`crate::lexical`).
+    lexical: &'a LexicalIndex,
     opts: &'a ReconstructOptions,
     scope: ReadScope,
     bounds: Applied,
@@ -95,6 +103,7 @@ impl Call<'_> {
                 self.bounds.top_k,
                 deep,
                 self.vectors,
+                self.lexical,
             )
         };
         let retrieval = retrieve(self.conn, &request)?;

@@ -353,9 +353,9 @@ export type DeleteEntityOptions = {
 
 /**
  * Searches the memory for the records that answer a query: lexical matching, and
- * vector similarity when a query embedding is given, fused by rank. Returns messages
- * with their ref, text, source, time and why each matched. Declared associations
- * never change what recall returns.
+ * vector similarity when a query embedding is given, fused into one order. Returns
+ * messages with their ref, text, source, time and why each matched. Declared
+ * associations never change what recall returns.
  */
 export type RecallOptions = {
   /**
@@ -1047,7 +1047,9 @@ export type DeleteAgentDataResponse = {
  */
 export type MatchReason = {
   /**
-   * `rrf`: the fused reciprocal-rank score.
+   * `rrf`: the reciprocal-rank score of the lexical arms; `hybrid` (a query embedding
+   * was given and the vector arm ranked rows): each arm's score scaled to its best, the
+   * vector arm's share 0.2.
    */
   signal: string,
   /**

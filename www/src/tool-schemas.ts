@@ -160,7 +160,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     "name": "recall",
-    "description": "Searches the memory for the records that answer a query: lexical matching, and vector similarity when a query embedding is given, fused by rank. Returns messages with their ref, text, source, time and why each matched. Declared associations never change what recall returns.",
+    "description": "Searches the memory for the records that answer a query: lexical matching, and vector similarity when a query embedding is given, fused into one order. Returns messages with their ref, text, source, time and why each matched. Declared associations never change what recall returns.",
     "input_schema": {
       "type": "object",
       "additionalProperties": false,
