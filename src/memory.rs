@@ -100,22 +100,36 @@ impl Memory {
         opts.validate()?;
         let now = self.now();
         let tx = self.conn.savepoint()?;
-        let id = records::insert_memory(&tx, opts, &now)?;
-        let associations = match &opts.associations {
-            None => None,
-            Some(assoc) => {
-                let mut report = DeclareReport::default();
-                let scope = opts.scope();
-                let declarer = Declarer { conn: &tx, scope: &scope, declared_by: DeclaredBy::Agent.as_str(), now: &now };
-                declarer.declare(assoc, Some(Ref { kind: Kind::Mem, id }), &mut report)?;
-                Some(report)
-            }
-        };
+        let (id, associations) = store_in(&tx, opts, &now)?;
         tx.commit()?;
         if opts.embedding.is_some() {
             self.vectors.stored(&self.conn, Kind::Mem, id);
         }
         Ok(StoreResponse { ok: true, result: "stored", id, associations })
+    }
+
+    /// Stores many memories in one transaction, each as [`Memory::store`] would: all of
+    /// them, or none when an item is malformed (every item is checked before the first is
+    /// written). `progress(done, total)` runs after each item is written, for a caller that
+    /// reports progress; the batch is durable only when this returns.
+    pub fn store_many(&mut self, opts: &StoreManyOptions, mut progress: impl FnMut(usize, usize)) -> Result<StoreManyResponse> {
+        opts.validate()?;
+        let now = self.now();
+        let tx = self.conn.savepoint()?;
+        let total = opts.items.len();
+        let mut items = Vec::with_capacity(total);
+        for (i, item) in opts.items.iter().enumerate() {
+            let (id, associations) = store_in(&tx, &item.store(opts), &now)?;
+            items.push(StoredItem { id, associations });
+            progress(i + 1, total);
+        }
+        tx.commit()?;
+        for (item, stored) in opts.items.iter().zip(&items) {
+            if item.embedding.is_some() {
+                self.vectors.stored(&self.conn, Kind::Mem, stored.id);
+            }
+        }
+        Ok(StoreManyResponse { ok: true, result: "stored", items })
     }
 
     /// Archives an episode: a summarized conversation.
@@ -355,12 +369,13 @@ impl Memory {
     /// Runs one operation by its tool name with JSON options, returning JSON — the path
     /// shared by the wasm binding, tool calls and the conformance runner.
     ///
-    /// Tools: `store`, `archive_episode`, `declare_associations`, `traverse`,
+    /// Tools: `store`, `store_many`, `archive_episode`, `declare_associations`, `traverse`,
     /// `get_contents`, `delete_memory`, `delete_episode`, `delete_entity`, `list_entities`,
     /// `recall`, `reconstruct`, `list_memories`, `update_memory`, `delete_agent_data`.
     pub fn call(&mut self, tool: &str, args: &Value) -> Result<Value> {
         Ok(match tool {
             "store" => json(self.store(&from_json(args)?)?),
+            "store_many" => json(self.store_many(&from_json(args)?, |_, _| {})?),
             "archive_episode" => json(self.archive_episode(&from_json(args)?)?),
             "declare_associations" => json(self.declare_associations(&from_json(args)?)?),
             "traverse" => json(self.traverse(&from_json(args)?)?),
@@ -380,6 +395,22 @@ impl Memory {
 }
 
 /// A lenient list of declaration items, empty when absent.
+/// Writes one memory and the declarations riding on it, inside the caller's transaction.
+fn store_in(tx: &Connection, opts: &StoreOptions, now: &str) -> Result<(i64, Option<DeclareReport>)> {
+    let id = records::insert_memory(tx, opts, now)?;
+    let associations = match &opts.associations {
+        None => None,
+        Some(assoc) => {
+            let mut report = DeclareReport::default();
+            let scope = opts.scope();
+            let declarer = Declarer { conn: tx, scope: &scope, declared_by: DeclaredBy::Agent.as_str(), now };
+            declarer.declare(assoc, Some(Ref { kind: Kind::Mem, id }), &mut report)?;
+            Some(report)
+        }
+    };
+    Ok((id, associations))
+}
+
 fn list(items: &Option<Vec<Value>>) -> &[Value] {
     items.as_deref().unwrap_or_default()
 }

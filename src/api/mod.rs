@@ -25,6 +25,7 @@ pub(crate) mod read;
 mod recall;
 mod reconstruct;
 mod store;
+mod store_many;
 mod traverse;
 mod update_memory;
 
@@ -42,6 +43,7 @@ pub use list_memories::*;
 pub use recall::*;
 pub use reconstruct::*;
 pub use store::*;
+pub use store_many::*;
 pub use traverse::*;
 pub use update_memory::*;
 

@@ -1,38 +1,54 @@
 //! `store`: one memory, and the declarations riding on it.
 
-use super::{at_most_chars, embedding, nonempty, scoped_options, text, timestamp, DeclareReport, Source};
+use super::{at_most_chars, nonempty, scoped_options, text, DeclareReport, Source};
 use super::{MAX_CONTENT, MAX_METADATA};
 use crate::error::Result;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-scoped_options! {
-    write,
-    /// Stores a piece of text as a memory (its ref is `mem:<id>`), optionally declaring the
-    /// entities it mentions and the relations it asserts, which traverse and reconstruct then
-    /// follow. The memory is stored even when its associations are malformed: what was
-    /// dropped is listed in the response.
-    pub struct StoreOptions {
-        /// The text to remember, at most 1048576 characters.
-        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_CONTENT)))]
-        pub content: String,
-        /// When it happened, ISO-8601 (an offset or `Z`); stored in UTC. Defaults to now.
-        #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
-        pub timestamp: Option<String>,
-        /// Who produced the text.
-        pub source: Option<Source>,
-        /// Any JSON object, kept with the memory and returned by get_contents; at most 65536
-        /// characters written as JSON.
-        #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
-        pub metadata: Option<Map<String, Value>>,
-        /// The text's embedding, for vector retrieval: 1–8192 finite numbers.
-        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
-        pub embedding: Option<Vec<f32>>,
-        /// What the text mentions and asserts. Read leniently: a malformed item is listed in
-        /// `associations.dropped` and skipped; it never blocks the store.
-        #[cfg_attr(test, ts(as = "Option<super::Associations>"), schemars(with = "Option<super::Associations>"))]
-        pub associations: Option<Value>,
-    }
+/// Declares [`StoreOptions`] (a write's axes, then one memory's fields) and [`StoreItem`]
+/// (the same fields: one memory of `store_many`, whose axes are the batch's), so a memory's
+/// fields, their documentation and their schema limits are written once.
+macro_rules! with_memory_fields {
+    ($($fields:tt)*) => {
+        scoped_options! {
+            write,
+            /// Stores a piece of text as a memory (its ref is `mem:<id>`), optionally declaring the
+            /// entities it mentions and the relations it asserts, which traverse and reconstruct then
+            /// follow. The memory is stored even when its associations are malformed: what was
+            /// dropped is listed in the response.
+            pub struct StoreOptions { $($fields)* }
+        }
+
+        /// One memory of `store_many`: what `store` takes but the agent and scope, which are the
+        /// batch's.
+        #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
+        pub struct StoreItem { $($fields)* }
+    };
+}
+
+with_memory_fields! {
+    /// The text to remember, at most 1048576 characters.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_CONTENT)))]
+    pub content: String,
+    /// When it happened, ISO-8601 (an offset or `Z`); stored in UTC. Defaults to now.
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
+    pub timestamp: Option<String>,
+    /// Who produced the text.
+    pub source: Option<Source>,
+    /// Any JSON object, kept with the memory and returned by get_contents; at most 65536
+    /// characters written as JSON.
+    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
+    pub metadata: Option<Map<String, Value>>,
+    /// The text's embedding, for vector retrieval: 1–8192 finite numbers.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
+    pub embedding: Option<Vec<f32>>,
+    /// What the text mentions and asserts. Read leniently: a malformed item is listed in
+    /// `associations.dropped` and skipped; it never blocks the store.
+    #[cfg_attr(test, ts(as = "Option<super::Associations>"), schemars(with = "Option<super::Associations>"))]
+    pub associations: Option<Value>,
 }
 
 impl StoreOptions {
@@ -40,18 +56,55 @@ impl StoreOptions {
     /// source, the metadata's size, the embedding; and every length.
     pub fn validate(&self) -> Result<()> {
         self.validate_scope()?;
-        nonempty("content", &self.content)?;
-        text("content", &self.content, MAX_CONTENT)?;
-        timestamp("timestamp", self.timestamp.as_deref())?;
-        if let Some(source) = &self.source {
-            source.validate("source")?;
-        }
-        if let Some(metadata) = &self.metadata {
-            let written = serde_json::to_string(metadata).expect("a JSON object serializes");
-            at_most_chars("metadata", &written, MAX_METADATA)?;
-        }
-        embedding("embedding", self.embedding.as_deref())
+        memory_fields("", &self.content, self.timestamp.as_deref(), self.source.as_ref(), self.metadata.as_ref(), self.embedding.as_deref())
     }
+}
+
+impl StoreItem {
+    /// Checks the item as [`StoreOptions::validate`] checks a store's fields, naming them
+    /// after `at` (`items[3].`).
+    pub fn validate(&self, at: &str) -> Result<()> {
+        memory_fields(at, &self.content, self.timestamp.as_deref(), self.source.as_ref(), self.metadata.as_ref(), self.embedding.as_deref())
+    }
+
+    /// The `store` this item is, in `batch`'s agent and scope.
+    pub fn store(&self, batch: &super::StoreManyOptions) -> StoreOptions {
+        let StoreItem { content, timestamp, source, metadata, embedding, associations } = self.clone();
+        StoreOptions {
+            agent_id: batch.agent_id.clone(),
+            project_id: batch.project_id.clone(),
+            channel: batch.channel.clone(),
+            content,
+            timestamp,
+            source,
+            metadata,
+            embedding,
+            associations,
+        }
+    }
+}
+
+/// One memory's fields, each named after `at`.
+fn memory_fields(
+    at: &str,
+    content: &str,
+    timestamp: Option<&str>,
+    source: Option<&Source>,
+    metadata: Option<&Map<String, Value>>,
+    embedding: Option<&[f32]>,
+) -> Result<()> {
+    let field = |name: &str| format!("{at}{name}");
+    nonempty(&field("content"), content)?;
+    text(&field("content"), content, MAX_CONTENT)?;
+    super::timestamp(&field("timestamp"), timestamp)?;
+    if let Some(source) = source {
+        source.validate(&field("source"))?;
+    }
+    if let Some(metadata) = metadata {
+        let written = serde_json::to_string(metadata).expect("a JSON object serializes");
+        at_most_chars(&field("metadata"), &written, MAX_METADATA)?;
+    }
+    super::embedding(&field("embedding"), embedding)
 }
 
 /// The response of `store`.

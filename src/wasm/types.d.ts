@@ -175,6 +175,65 @@ export type StoreOptions = {
 };
 
 /**
+ * One memory of `store_many`: what `store` takes but the agent and scope, which are the
+ * batch's.
+ */
+export type StoreItem = {
+  /**
+   * The text to remember, at most 1048576 characters.
+   */
+  content: string,
+  /**
+   * When it happened, ISO-8601 (an offset or `Z`); stored in UTC. Defaults to now.
+   */
+  timestamp?: string,
+  /**
+   * Who produced the text.
+   */
+  source?: Source,
+  /**
+   * Any JSON object, kept with the memory and returned by get_contents; at most 65536
+   * characters written as JSON.
+   */
+  metadata?: Record<string, unknown>,
+  /**
+   * The text's embedding, for vector retrieval: 1–8192 finite numbers.
+   */
+  embedding?: Array<number>,
+  /**
+   * What the text mentions and asserts. Read leniently: a malformed item is listed in
+   * `associations.dropped` and skipped; it never blocks the store.
+   */
+  associations?: Associations,
+};
+
+/**
+ * Stores many memories at once, in one transaction: all of them or, when an item is
+ * malformed, none (the error names the item, `items[37].content`). Each item is what
+ * `store` takes but the agent and scope, which are the batch's; malformed associations
+ * never reject an item, they are dropped and listed per item, as `store` does.
+ */
+export type StoreManyOptions = {
+  /**
+   * Whose memory this is. Agents never read each other's records. At most 256 characters.
+   */
+  agent_id: string,
+  /**
+   * The project to write into; omitted or `""` is the global pool. At most 256 characters.
+   */
+  project_id?: string,
+  /**
+   * The channel to write into (`"chat"`, say); omitted or `""` is channel-global. At most
+   * 256 characters.
+   */
+  channel?: string,
+  /**
+   * The memories, 1–10000, stored in this order.
+   */
+  items: Array<StoreItem>,
+};
+
+/**
  * Archives an episode: a summarized conversation (its ref is `ep:<id>`), found by
  * recall and reconstruct through its summary and keywords.
  */
@@ -658,6 +717,38 @@ export type StoreResponse = {
    * What the riding declaration did, when one was given.
    */
   associations?: DeclareReport,
+};
+
+/**
+ * One stored memory of `store_many`.
+ */
+export type StoredItem = {
+  /**
+   * The new memory's id (`mem:<id>`).
+   */
+  id: number,
+  /**
+   * What its riding declaration did, when it had one.
+   */
+  associations?: DeclareReport,
+};
+
+/**
+ * The response of `store_many`.
+ */
+export type StoreManyResponse = {
+  /**
+   * Always true; a failed batch is an error and stored nothing.
+   */
+  ok: true,
+  /**
+   * `"stored"`.
+   */
+  result: "stored",
+  /**
+   * Each item's memory, in the order given.
+   */
+  items: Array<StoredItem>,
 };
 
 /**
