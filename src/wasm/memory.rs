@@ -9,6 +9,11 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+/// How often `storeMany` reports progress at most: often enough for a progress bar to move
+/// smoothly, rarely enough that reporting (a call into JavaScript, in the OPFS worker a
+/// message to the calling tab) costs nothing next to the writes.
+const PROGRESS_EVERY_MS: f64 = 100.0;
+
 /// Time from JavaScript: the reading a grouped call brought along (`callGroup`), else the
 /// caller's clock function, else `Date.now()`.
 struct JsClock(Option<js_sys::Function>, Rc<Cell<Option<f64>>>);
@@ -211,6 +216,37 @@ impl JsMemory {
             });
         }
         Ok(out)
+    }
+
+    /// Stores many memories in one transaction (`store_many`): all, or none when an item is
+    /// malformed. `onProgress({ done, total })` is called as items are written, at most
+    /// every [`PROGRESS_EVERY_MS`] and after the last (what it throws is ignored: the batch
+    /// goes on). `time` (epoch ms) stamps the batch, as `callGroup`'s times do.
+    #[wasm_bindgen(js_name = storeMany, unchecked_return_type = "StoreManyResponse")]
+    pub fn store_many(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "StoreManyOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "((progress: { done: number; total: number }) => void) | undefined")] on_progress: Option<
+            js_sys::Function,
+        >,
+        time: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        let opts: crate::StoreManyOptions = crate::api::read::from_json(&options_from_js(options)?).map_err(to_js_error)?;
+        let mut last = f64::NEG_INFINITY;
+        self.clock_at.set(time);
+        let stored = self.inner.store_many(&opts, |done, total| {
+            let Some(report) = &on_progress else { return };
+            let now = js_sys::Date::now();
+            if done == total || now - last >= PROGRESS_EVERY_MS {
+                last = now;
+                let progress = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&progress, &"done".into(), &(done as f64).into());
+                let _ = js_sys::Reflect::set(&progress, &"total".into(), &(total as f64).into());
+                let _ = report.call1(&JsValue::NULL, &progress);
+            }
+        });
+        self.clock_at.set(None);
+        response_to_js(&stored.map_err(to_js_error)?)
     }
 
     /// Runs one operation by tool name (`store`, `traverse`, …) with snake_case options:

@@ -1,12 +1,14 @@
 // Where a memory's engine runs: on this thread ('memory'), or in the dedicated Worker of
-// the tab holding an OPFS database ('opfs'). Both answer the same five requests.
+// the tab holding an OPFS database ('opfs'). Both answer the same six requests.
 
 import { Memory } from './associative_memory.js';
 import { memoryError } from './errors.js';
+import type { Progress } from './rpc.js';
 import { SharedOpfs } from './share.js';
 
 export interface Backend {
   call(tool: string, options: object): Promise<unknown>;
+  storeMany(options: object, onProgress?: (p: Progress) => void): Promise<unknown>;
   exportBytes(): Promise<Uint8Array>;
   importBytes(bytes: Uint8Array): Promise<void>;
   /** `PRAGMA integrity_check`: [] when the database is sound, else the problems found. */
@@ -20,6 +22,7 @@ export function localBackend(clock?: () => number): Backend {
   const opened = () => memory ?? (() => { throw memoryError('closed', 'this memory is closed'); })();
   return {
     call: async (tool, options) => opened().call(tool, options),
+    storeMany: async (options, onProgress) => opened().storeMany(options as never, onProgress),
     exportBytes: async () => opened().export(),
     importBytes: async (bytes) => opened().import(bytes),
     check: async () => opened().integrityCheck(),
@@ -43,6 +46,7 @@ export async function opfsBackend(name: string, clock?: () => number): Promise<B
   const now = () => clock?.();
   return {
     call: (tool, options) => shared.request('call', [tool, options, now()]),
+    storeMany: (options, onProgress) => shared.request('storeMany', [options, now()], onProgress),
     exportBytes: () => shared.request('export', []) as Promise<Uint8Array>,
     importBytes: (bytes) => shared.request('import', [bytes, now()]) as Promise<void>,
     check: () => shared.request('check', []) as Promise<string[]>,

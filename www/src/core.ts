@@ -8,8 +8,9 @@ import type {
   EpisodeOptions, EpisodeResponse, GetContentsOptions, GetContentsResponse, ListEntitiesOptions, ListEntitiesResponse,
   ListMemoriesOptions, ListMemoriesResponse, UpdateMemoryOptions, UpdateMemoryResponse, DeleteAgentDataOptions, DeleteAgentDataResponse,
   RecallOptions, RecallResponse, ReconstructOptions, ReconstructResponse, StoreOptions, StoreResponse,
-  TraverseOptions, TraverseResponse,
+  StoreItem, StoreManyOptions, StoreManyResponse, TraverseOptions, TraverseResponse,
 } from './types.js';
+import type { Progress } from './rpc.js';
 import { localBackend, opfsBackend, type Backend } from './backend.js';
 import { memoryError } from './errors.js';
 import { checkToolCall, formatTools, toolDefinitions, type ToolDefinitions, type ToolFormat, type ToolName, type ToolsOptions } from './tools.js';
@@ -40,6 +41,22 @@ export interface OpenOptions {
   /** Called to fill `embedding` on store and `query_embedding` on recall / reconstruct when absent. */
   embed?: Embed;
 }
+
+/** How far a `storeMany` has got: `done` of its `total` memories written. */
+export type StoreManyProgress = Progress;
+
+/** Options of `storeMany` besides the memories. */
+export interface StoreManyCallOptions {
+  /**
+   * Called as memories are written: at least every 250 ms of a long batch (the engine
+   * reports every 100 ms) and once with `done === total`. The batch is committed only when
+   * the promise resolves.
+   */
+  onProgress?: (progress: StoreManyProgress) => void;
+}
+
+/** Texts `embed` is given at once when `storeMany` fills the embeddings it lacks. */
+const EMBED_BATCH = 64;
 
 /** The isolation axes a scoped handle fixes (SPEC §3). */
 export interface Scope { project_id?: string; channel?: string }
@@ -105,7 +122,7 @@ export type Scoped<T> = Omit<T, 'agent_id' | 'project_id' | 'channel'>;
 export type Agented<T> = Omit<T, 'agent_id'>;
 
 /** The tools that take project_id and channel; the others take agent_id only. */
-const SCOPED_TOOLS = new Set(['store', 'archive_episode', 'declare_associations', 'recall', 'reconstruct', 'traverse', 'list_entities', 'list_memories']);
+const SCOPED_TOOLS = new Set(['store', 'store_many', 'archive_episode', 'declare_associations', 'recall', 'reconstruct', 'traverse', 'list_entities', 'list_memories']);
 
 /** An open memory. Every operation is an async method with snake_case options and responses. */
 export class AssociativeMemory {
@@ -144,6 +161,30 @@ export class AssociativeMemory {
 
   /** Stores a memory and the associations riding on it; the memory is stored even when they are malformed. */
   store(options: StoreOptions): Promise<StoreResponse> { return this.call('store', options) as Promise<StoreResponse>; }
+  /**
+   * Stores many memories in one transaction: every one, or none when an item is malformed
+   * (the error's `field` names it, `items[37].content`); malformed associations are
+   * dropped item by item, as `store` drops them. At most 10,000 memories per call. With
+   * `embed`, the items without an embedding are embedded first, 64 texts at a time.
+   */
+  async storeMany(options: StoreManyOptions, { onProgress }: StoreManyCallOptions = {}): Promise<StoreManyResponse> {
+    if (this.#closed) throw memoryError('closed', 'this memory is closed');
+    let items = options.items;
+    if (this.#embed && Array.isArray(items)) {
+      items = [...items];
+      const missing = items.flatMap((item, i) => (item && item.embedding === undefined && typeof item.content === 'string' ? [i] : []));
+      for (let start = 0; start < missing.length; start += EMBED_BATCH) {
+        const at = missing.slice(start, start + EMBED_BATCH);
+        const vectors = await this.#embed(at.map((i) => items[i]!.content));
+        at.forEach((i, k) => {
+          const vector = vectors[k];
+          if (!vector) throw memoryError('invalid_value', `embed returned no vector for items[${i}]`, 'embed');
+          items[i] = { ...items[i]!, embedding: Array.from(vector) };
+        });
+      }
+    }
+    return this.#backend.storeMany({ ...options, items }, onProgress) as Promise<StoreManyResponse>;
+  }
   /** Archives an episode (a summarized conversation). */
   archiveEpisode(options: EpisodeOptions): Promise<EpisodeResponse> { return this.call('archive_episode', options) as Promise<EpisodeResponse>; }
   /** Declares entities, aliases, mentions and relations, and retracts earlier ones. */
@@ -237,6 +278,10 @@ export class AgentMemory {
   #run<R>(tool: string, options: object): Promise<R> { return this.memory.call(tool, this.#with(tool, options)) as Promise<R>; }
 
   store(options: Scoped<StoreOptions>): Promise<StoreResponse> { return this.#run('store', options); }
+  /** Many memories of this agent in one transaction (see `AssociativeMemory.storeMany`). */
+  storeMany(items: StoreItem[], options: StoreManyCallOptions = {}): Promise<StoreManyResponse> {
+    return this.memory.storeMany(this.#with('store_many', { items }) as StoreManyOptions, options);
+  }
   archiveEpisode(options: Scoped<EpisodeOptions>): Promise<EpisodeResponse> { return this.#run('archive_episode', options); }
   declareAssociations(options: Scoped<DeclareOptions>): Promise<DeclareResponse> { return this.#run('declare_associations', options); }
   recall(options: Scoped<RecallOptions>): Promise<RecallResponse> { return this.#run('recall', options); }

@@ -48,6 +48,8 @@ export type ShareMessage =
   | { kind: 'request'; v: number; holder: string; client: string; id: number; method: string; args: unknown[] }
   /** The reply to request `id` of tab `client`. */
   | ({ kind: 'reply'; v: number; holder: string; client: string } & RpcReply)
+  /** How far request `id` of tab `client` has got (a `storeMany`). */
+  | { kind: 'progress'; v: number; holder: string; client: string; id: number; progress: Progress }
   /**
    * Holder `holder` closed: it answered every request it took before this message, and
    * takes none after it; a request without a reply was not run.
@@ -58,6 +60,10 @@ export type ShareMessage =
 export interface RpcRequest { id: number; method: string; args: unknown[] }
 /** A reply to request `id`. */
 export type RpcReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: ErrorData };
+/** How far a long request has got: `done` of `total` items. */
+export interface Progress { done: number; total: number }
+/** A progress report on request `id`, sent before its reply. */
+export interface RpcProgress { id: number; progress: Progress }
 
 /** What the client needs of a Worker (a real one, or a test double). */
 export interface Endpoint {
@@ -69,14 +75,18 @@ export interface Endpoint {
 /** The main thread's side: `call` returns a promise per request. */
 export class RpcClient<Api extends Record<string, (...args: never[]) => unknown>> {
   #next = 1;
-  #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: (p: Progress) => void }>();
   #dead: Error | null = null;
 
   constructor(private readonly endpoint: Endpoint) {
     endpoint.addEventListener('message', (event) => {
-      const reply = (event as MessageEvent<RpcReply>).data;
+      const reply = (event as MessageEvent<RpcReply | RpcProgress>).data;
       const pending = this.#pending.get(reply.id);
       if (!pending) return;
+      if ('progress' in reply) {
+        pending.onProgress?.(reply.progress);
+        return;
+      }
       this.#pending.delete(reply.id);
       if (reply.ok) pending.resolve(reply.value);
       else pending.reject(errorFromData(reply.error));
@@ -90,12 +100,14 @@ export class RpcClient<Api extends Record<string, (...args: never[]) => unknown>
     endpoint.addEventListener('messageerror', crash('sent a message that could not be read'));
   }
 
-  /** Calls `method` in the worker. */
-  call<M extends keyof Api & string>(method: M, args: Parameters<Api[M]>, transfer: Transferable[] = []): Promise<Awaited<ReturnType<Api[M]>>> {
+  /** Calls `method` in the worker; `onProgress` hears the progress it reports. */
+  call<M extends keyof Api & string>(
+    method: M, args: Parameters<Api[M]>, transfer: Transferable[] = [], onProgress?: (p: Progress) => void,
+  ): Promise<Awaited<ReturnType<Api[M]>>> {
     if (this.#dead) return Promise.reject(this.#dead);
     const id = this.#next++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
       this.endpoint.postMessage({ id, method, args } satisfies RpcRequest, transfer);
     });
   }

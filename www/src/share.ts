@@ -12,7 +12,7 @@
 
 import { errorFromData, memoryError } from './errors.js';
 import {
-  channelName, holderIdLockName, holderLockName, PROTOCOL, RpcClient, type ShareMessage,
+  channelName, holderIdLockName, holderLockName, PROTOCOL, RpcClient, type Progress, type ShareMessage,
 } from './rpc.js';
 import type { WorkerApi } from './worker.js';
 
@@ -21,8 +21,10 @@ const READS = new Set(['recall', 'reconstruct', 'traverse', 'get_contents', 'lis
 
 interface Entry {
   id: number;
-  method: 'call' | 'export' | 'import' | 'check';
+  method: 'call' | 'storeMany' | 'export' | 'import' | 'check';
   args: unknown[];
+  /** Hears the progress the worker reports on it. */
+  onProgress?: (p: Progress) => void;
   resolve(value: unknown): void;
   reject(error: Error): void;
   /** The holder it was sent to (this tab's own worker included), or null while unsent. */
@@ -105,11 +107,11 @@ export class SharedOpfs {
   }
 
   /** Runs worker method `method` wherever the memory is held. */
-  request(method: Entry['method'], args: unknown[]): Promise<unknown> {
+  request(method: Entry['method'], args: unknown[], onProgress?: (p: Progress) => void): Promise<unknown> {
     if (this.#dead) return Promise.reject(this.#dead);
     if (this.#closing) return Promise.reject(memoryError('closed', 'this memory is closed'));
     return new Promise((resolve, reject) => {
-      const entry: Entry = { id: this.#next++, method, args, resolve, reject, sentTo: null };
+      const entry: Entry = { id: this.#next++, method, args, onProgress, resolve, reject, sentTo: null };
       this.#entries.set(entry.id, entry);
       this.#send(entry);
     });
@@ -186,7 +188,7 @@ export class SharedOpfs {
     if (!target) return;
     entry.sentTo = target.holder;
     if (target.kind === 'local') {
-      target.rpc.call(entry.method, entry.args as never).then(
+      target.rpc.call(entry.method, entry.args as never, [], entry.onProgress).then(
         (value) => this.#settle(entry, { ok: true, value }),
         (error: Error) => this.#settle(entry, { ok: false, error }),
       );
@@ -232,6 +234,10 @@ export class SharedOpfs {
       const entry = this.#entries.get(message.id);
       if (!entry || entry.sentTo !== message.holder) return;
       this.#settle(entry, message.ok ? { ok: true, value: message.value } : { ok: false, error: errorFromData(message.error) });
+    } else if (message.kind === 'progress') {
+      if (message.client !== this.#client) return;
+      const entry = this.#entries.get(message.id);
+      if (entry?.sentTo === message.holder) entry.onProgress?.(message.progress);
     } else if (message.kind === 'gone') {
       this.#holderGone(message.holder, 'closed');
     }

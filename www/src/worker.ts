@@ -11,16 +11,16 @@
 
 import initWasm, { Memory } from './associative_memory.js';
 import { errorToData, memoryError, type ErrorData } from './errors.js';
-import { channelName, holderIdLockName, lockName, PROTOCOL, type RpcRequest, type ShareMessage } from './rpc.js';
+import { channelName, holderIdLockName, lockName, PROTOCOL, type Progress, type RpcRequest, type ShareMessage } from './rpc.js';
 
 /** Tools that write; after them a checkpoint is scheduled. */
-const WRITES = new Set(['store', 'archive_episode', 'declare_associations', 'delete_memory', 'delete_episode', 'delete_entity']);
+const WRITES = new Set(['store', 'archive_episode', 'declare_associations', 'delete_memory', 'delete_episode', 'delete_entity', 'update_memory', 'delete_agent_data']);
 /** How long after a write its checkpoint (the flush that makes it survive a power loss) runs at most. */
 const CHECKPOINT_AFTER_MS = 1000;
 /** At most this many calls share one transaction, so one group's replies are not held back for long. */
 const MAX_GROUP = 256;
 /** What the other tabs may ask of this worker (opening and closing stay with its own tab). */
-const SHARED_METHODS = new Set(['call', 'export', 'import', 'check']);
+const SHARED_METHODS = new Set(['call', 'storeMany', 'export', 'import', 'check']);
 
 let memory: Memory | null = null;
 let locks: (() => void)[] = [];
@@ -34,7 +34,7 @@ let now: number | undefined;
 const clock = () => now ?? Date.now();
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: ErrorData };
-interface Job { method: string; args: unknown[]; reply(outcome: Outcome, transfer?: Transferable[]): void }
+interface Job { method: string; args: unknown[]; reply(outcome: Outcome, transfer?: Transferable[]): void; progress?(p: Progress): void }
 
 function opened(): Memory {
   if (!memory) throw memoryError('closed', 'this memory is closed');
@@ -102,6 +102,12 @@ export const handlers = {
     now = time;
     opened().import(bytes);
   },
+  /** Many memories in one transaction, reporting progress to the caller as it goes. */
+  storeMany(options: object, time: number | undefined, progress: (p: Progress) => void): unknown {
+    const out = opened().storeMany(options as never, progress, time);
+    scheduleCheckpoint();
+    return out;
+  },
   /** `PRAGMA integrity_check`: [] when the database is sound. */
   check(): string[] {
     return opened().integrityCheck();
@@ -136,6 +142,7 @@ function fromTab(message: ShareMessage): void {
     method: message.method,
     args: message.args,
     reply: (outcome) => channel?.postMessage({ kind: 'reply', v: PROTOCOL, holder, client, id, ...outcome } as ShareMessage),
+    progress: (progress) => channel?.postMessage({ kind: 'progress', v: PROTOCOL, holder, client, id, progress } satisfies ShareMessage),
   });
 }
 
@@ -197,7 +204,7 @@ async function runOne(job: Job): Promise<void> {
   try {
     const handler = (handlers as Record<string, (...a: unknown[]) => unknown>)[job.method];
     if (!handler) throw memoryError('unknown_tool', `the worker has no method ${JSON.stringify(job.method)}`);
-    const value = await handler(...job.args);
+    const value = await handler(...job.args, job.progress);
     job.reply({ ok: true, value }, value instanceof Uint8Array ? [value.buffer] : []);
   } catch (e) {
     job.reply({ ok: false, error: errorToData(e) });
@@ -207,5 +214,10 @@ async function runOne(job: Job): Promise<void> {
 // Requests from the tab that started this worker.
 self.addEventListener('message', ({ data: { id, method, args } }: MessageEvent<RpcRequest>) => {
   if (method === 'close') closing = true;
-  enqueue({ method, args, reply: (outcome, transfer = []) => self.postMessage({ id, ...outcome }, { transfer }) });
+  enqueue({
+    method,
+    args,
+    reply: (outcome, transfer = []) => self.postMessage({ id, ...outcome }, { transfer }),
+    progress: (progress) => self.postMessage({ id, progress }),
+  });
 });

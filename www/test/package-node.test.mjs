@@ -161,6 +161,29 @@ describe('the packed package in Node', () => {
     const memory = await pkg.openMemory();
     assert.equal((await memory.store({ agent_id: 'a', content: 'after init' })).id, 1);
   });
+
+  it('stores a batch in one transaction with progress, embeddings filled, and names a malformed item', async () => {
+    const embedded = [];
+    const embed = (texts) => { embedded.push(texts.length); return texts.map((t) => [t.length, 1]); };
+    const memory = await pkg.openMemory({ embed });
+    const bot = memory.agent('batch', { project_id: 'p' });
+    const items = Array.from({ length: 150 }, (_, k) => ({ content: `note ${k}`, associations: k === 3 ? { relations: [{ subject: 1 }] } : undefined }));
+    const progress = [];
+    const out = await bot.storeMany(items, { onProgress: (p) => progress.push(p) });
+    assert.deepEqual(out.items.map((i) => i.id), items.map((_, k) => k + 1));
+    assert.equal(out.items[3].associations.dropped.length, 1, 'malformed associations are dropped, the memory kept');
+    assert.deepEqual(progress.at(-1), { done: 150, total: 150 });
+    assert.deepEqual(embedded, [64, 64, 22], 'missing embeddings filled 64 texts at a time');
+    const listed = await bot.listMemories({ limit: 1 });
+    assert.equal(listed.total, 150);
+    assert.equal(listed.memories[0].project_id, 'p');
+    const found = await bot.recall({ query: 'zzz', query_embedding: [7, 1], deep: true });
+    assert.equal(found.messages[0].content.length, 7, 'the batch is searchable by vector at once');
+    await rejects(bot.storeMany([{ content: 'fine' }, { content: 'x', timestamp: 'yesterday' }]), 'invalid_value', 'items[1].timestamp');
+    await rejects(memory.storeMany({ agent_id: 'batch', items: [] }), 'invalid_value', 'items');
+    assert.equal((await bot.listMemories({ limit: 1 })).total, 150, 'a rejected batch writes nothing');
+    await memory.close();
+  });
 });
 
 describe('the RPC channel of the OPFS worker', () => {

@@ -103,6 +103,46 @@ describe('one OPFS memory used from several tabs', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('stores a batch with progress in the holder\'s worker and from a second tab; a malformed batch writes nothing', async () => {
+    const name = `many-${Date.now()}`;
+    const [a, b] = [await page(), await page()];
+    await open(a, name);
+    await open(b, name);
+    const batch = (p, n, bad) => p.evaluate(async ({ n, bad }) => {
+      const items = Array.from({ length: n }, (_, k) => ({
+        content: `batch memory ${k} about the ledger`,
+        associations: { entities: [{ name: `entity-${k % 50}` }] },
+      }));
+      if (bad !== undefined) items[bad] = { content: '   ' };
+      const progress = [];
+      try {
+        const out = await window.memory.agent('many').storeMany(items, { onProgress: (p) => progress.push(p) });
+        return { ids: out.items.map((i) => i.id), progress };
+      } catch (e) {
+        return { code: e.code, field: e.field, progress };
+      }
+    }, { n, bad });
+    const count = (p) => p.evaluate(async () => (await window.memory.agent('many').listMemories({ limit: 1 })).total);
+
+    for (const [p, n] of [[a, 3000], [b, 3000]]) {
+      const before = await count(a);
+      const { ids, progress } = await batch(p, n);
+      assert.equal(ids.length, n);
+      assert.deepEqual(progress.at(-1), { done: n, total: n });
+      assert.ok(progress.length >= 2, `progress was reported as it went: ${JSON.stringify(progress)}`);
+      for (let i = 1; i < progress.length; i++) assert.ok(progress[i].done > progress[i - 1].done);
+      assert.equal(await count(a), before + n);
+    }
+    const before = await count(a);
+    assert.deepEqual(await batch(b, 500, 437), { code: 'invalid_value', field: 'items[437].content', progress: [] });
+    assert.equal(await count(a), before, 'nothing of the malformed batch was written');
+    for (const p of [a, b]) {
+      await p.evaluate(() => window.memory.close());
+      await p.close();
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('with three tabs, survives the holder crashing and then the next one closing, losing nothing acknowledged', async () => {
     const name = `three-${Date.now()}`;
     const [a, b, c] = [await page(), await page(), await page()];
