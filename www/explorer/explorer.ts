@@ -1,7 +1,7 @@
 // The explorer: see, search and curate an agent's memory. Built on the package's public API
 // only ('associative-memory' and 'associative-memory/view'); bundled by www/explorer/build.mjs.
 
-import { openMemory, type AssociativeMemory, type AgentMemory, type Associations, type ReconstructResponse, type Source } from 'associative-memory';
+import { openMemory, type AssociativeMemory, type AgentMemory, type Associations, type ReconstructResponse, type Source, type StoreItem } from 'associative-memory';
 import { mountGraphView, type GraphSelection, type GraphState, type RecordMark, type ViewEntity } from 'associative-memory/view';
 import corpus from './corpus.json';
 import { describeError, h, plural, shortTime, sourceText } from './dom.js';
@@ -19,6 +19,7 @@ const el = {
   cut: $('cut'), error: $('error'), graph: $('graph'),
   askForm: $<HTMLFormElement>('ask-form'), ask: $<HTMLInputElement>('ask-input'), askBtn: $<HTMLButtonElement>('ask-btn'), askClear: $<HTMLButtonElement>('ask-clear'),
   panel: $('panel'), answers: $('answers'), confirm: $<HTMLDialogElement>('confirm'), confirmText: $('confirm-text'), drop: $('drop'),
+  progress: $('import-progress'), progressBar: $<HTMLProgressElement>('import-progress-bar'), progressText: $('import-progress-text'),
   tabGraph: $<HTMLButtonElement>('tab-graph'), tabMemories: $<HTMLButtonElement>('tab-memories'), graphView: $('graph-view'), memories: $('memories'),
 };
 
@@ -443,7 +444,24 @@ async function loadDemo(): Promise<void> {
   el.status.dataset.memories = String(stored);
 }
 
+// ---------------------------------------------------------------- imports
+
+/**
+ * The formats a file dropped or picked can be in, tried in order: the first whose `accepts`
+ * says yes imports it. Another format is one more entry here.
+ */
+const IMPORTERS: { name: string; accepts(file: File, head: string): boolean; run(file: File): Promise<void> }[] = [
+  { name: 'JSON memories', accepts: (file, head) => file.name.endsWith('.json') || /^\s*[[{]/.test(head), run: importMemoriesJson },
+  { name: 'database file', accepts: () => true, run: importDatabase },
+];
+
 async function importFile(file: File): Promise<void> {
+  const head = await file.slice(0, 64).text();
+  const importer = IMPORTERS.find((i) => i.accepts(file, head))!;
+  await importer.run(file);
+}
+
+async function importDatabase(file: File): Promise<void> {
   setStatus('loading', `Importing ${file.name}…`);
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
@@ -460,6 +478,77 @@ async function importFile(file: File): Promise<void> {
     el.source.value = memory?.storage === 'opfs' ? 'opfs' : 'file';
   } catch (err) {
     setStatus('error', `Could not import ${file.name}: ${describeError(err)}`);
+  }
+}
+
+/**
+ * Memories per `storeMany` call. An OPFS memory runs in its worker, so the page paints its
+ * progress as it goes: one transaction of up to the engine's limit. An in-memory one runs on
+ * this thread, which cannot paint during a call: batches of 1,000 with a pause between them
+ * let the bar move.
+ */
+const IMPORT_BATCH = { opfs: 10_000, memory: 1_000 } as const;
+
+/**
+ * A JSON file of memories — an array of store items, or an object holding one under `items`
+ * or `memories` (as the demo corpus does), with an optional `agent_id` — added to the open
+ * memory through `storeMany`, with a progress bar. Each batch is one transaction: a
+ * malformed item stops the import there, and the status says which item and what was
+ * already stored.
+ */
+async function importMemoriesJson(file: File): Promise<void> {
+  if (!memory) return;
+  let items: StoreItem[];
+  let agentId = el.agent.value.trim() || 'team-bot';
+  try {
+    const parsed = JSON.parse(await file.text()) as unknown;
+    const holder = parsed as { items?: unknown; memories?: unknown; agent_id?: unknown };
+    const list = Array.isArray(parsed) ? parsed : Array.isArray(holder.items) ? holder.items : holder.memories;
+    if (!Array.isArray(list)) throw new Error('expected an array of memories, or an object with an "items" or "memories" array');
+    if (typeof holder.agent_id === 'string' && holder.agent_id.trim()) agentId = holder.agent_id;
+    items = list as StoreItem[];
+  } catch (err) {
+    setStatus('error', `Could not import ${file.name}: ${describeError(err)}`);
+    return;
+  }
+  const target = memory.agent(agentId);
+  const total = items.length;
+  const show = (done: number) => {
+    el.progress.hidden = false;
+    el.progressBar.max = total;
+    el.progressBar.value = done;
+    el.progressText.textContent = `${done.toLocaleString('en')} of ${total.toLocaleString('en')} ${total === 1 ? 'memory' : 'memories'}`;
+    el.progress.dataset.done = String(done);
+  };
+  setStatus('loading', `Importing ${file.name} into agent ${agentId}…`);
+  show(0);
+  let stored = 0;
+  try {
+    const size = IMPORT_BATCH[memory.storage];
+    for (let start = 0; start < total; start += size) {
+      const batch = items.slice(start, start + size);
+      try {
+        await target.storeMany(batch, { onProgress: ({ done }) => show(stored + done) });
+      } catch (err) {
+        // The engine names the item within its batch: name it within the file.
+        const e = err as { field?: string };
+        const at = e.field?.match(/^items\[(\d+)\](.*)$/);
+        if (at) e.field = `items[${start + Number(at[1])}]${at[2]}`;
+        throw err;
+      }
+      stored += batch.length;
+      await new Promise((painted) => { setTimeout(painted, 0); });
+    }
+    el.agent.value = agentId;
+    el.input.value = '';
+    await adopt(memory, sourceLabel, ` · ${plural(stored, 'memory', 'memories')} imported from ${file.name}`);
+    el.status.dataset.imported = file.name;
+    el.status.dataset.stored = String(stored);
+  } catch (err) {
+    const kept = stored ? ` (${plural(stored, 'memory', 'memories')} before that batch were stored)` : ' (nothing was stored)';
+    setStatus('error', `Could not import ${file.name}: ${describeError(err)}${kept}`);
+  } finally {
+    el.progress.hidden = true;
   }
 }
 

@@ -2,7 +2,8 @@
 // demo corpus (none of its declarations dropped) loaded, search with suggestions, hops / limit
 // and what was cut, a name nothing has, expand a node in place, the side panel, edge details,
 // operator curation (alias, declare with anchor, retract, delete — with their confirmations),
-// export, import, the memories view (list, search, edit, delete), an OPFS memory, the reconstruct
+// export, import (a database file; a JSON file of memories through storeMany, with its progress
+// bar), the memories view (list, search, edit, delete), an OPFS memory, the reconstruct
 // highlight, a phone-sized viewport, and no console errors.
 //
 //   node --test www/test/explorer.test.mjs      # after scripts/build-wasm.sh
@@ -447,6 +448,48 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await shot('reconstruct');
     await page.click('#ask-clear');
     assert.equal(await page.evaluate(() => window.__explorer.view.cy.$('.amv-walked, .amv-dim').length), 0);
+  });
+
+  it('adds the memories of a JSON file through storeMany, with a progress bar, and names a malformed item', async () => {
+    const p = await context.newPage();
+    watch(p);
+    await p.goto(url);
+    await p.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
+    const total = () => p.evaluate(async () => (await window.__explorer.agent.listMemories({ limit: 1 })).total);
+    const before = await total();
+    // Every value the progress bar showed, as the page drew it.
+    await p.evaluate(() => {
+      window.__progress = [];
+      new MutationObserver(() => {
+        const d = document.querySelector('#import-progress').dataset.done;
+        if (d !== undefined && window.__progress.at(-1) !== Number(d)) window.__progress.push(Number(d));
+      }).observe(document.querySelector('#import-progress'), { attributes: true, attributeFilter: ['data-done'] });
+    });
+    const n = 20_000; // in memory: twenty transactions of 1,000, the page painting between them
+    const items = Array.from({ length: n }, (_, k) => ({
+      content: `Imported note ${k}: the ledger batch ran ${k % 7} minutes late.`,
+      timestamp: new Date(Date.UTC(2026, 0, 1) + k * 60_000).toISOString(),
+      associations: { entities: [{ name: `Import Topic ${k % 40}` }] },
+    }));
+    await p.setInputFiles('#file', { name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ items })) });
+    await p.waitForSelector('#import-progress:not([hidden])');
+    await p.screenshot({ path: `${OUT}explorer-import-progress.png` });
+    await p.waitForFunction(() => document.querySelector('#status').dataset.imported === 'notes.json' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 120_000 });
+    assert.equal(await total(), before + n);
+    const shown = await p.evaluate(() => window.__progress);
+    assert.ok(shown.length >= 3, `the bar moved: ${shown.join(', ')}`);
+    assert.ok(shown.every((d, i) => i === 0 || d > shown[i - 1]), `it only moved forward: ${shown.join(', ')}`);
+    assert.equal(shown.at(-1), n, `it reached the end: ${shown.join(', ')}`);
+    assert.equal(await p.locator('#import-progress').isHidden(), true);
+    assert.match(await p.locator('#status').textContent(), /20,000 memories imported from notes\.json|20000 memories imported from notes\.json/);
+
+    // A malformed item: named by its place in the file, and nothing of its batch stored.
+    const bad = items.slice(0, 50).map((m, k) => (k === 37 ? { ...m, content: '  ' } : m));
+    await p.setInputFiles('#file', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    await p.waitForSelector('#status[data-state="error"]');
+    assert.match(await p.locator('#status').textContent(), /Could not import bad\.json: invalid_value \(items\[37\]\.content\).*nothing was stored/);
+    assert.equal(await total(), before + n);
+    await p.close();
   });
 
   it('lists the memories newest first, searches, edits and deletes them (the memories view)', async () => {
