@@ -110,14 +110,16 @@ impl Memory {
 
     /// Stores many memories in one transaction, each as [`Memory::store`] would: all of
     /// them, or none when an item is malformed (every item is checked before the first is
-    /// written). `progress(done, total)` runs after each item is written, for a caller that
-    /// reports progress; the batch is durable only when this returns.
+    /// written). `progress(done, total)` runs once the batch is checked (`done` 0) and after
+    /// each item is written, for a caller that reports progress; the batch is committed
+    /// only when this returns.
     pub fn store_many(&mut self, opts: &StoreManyOptions, mut progress: impl FnMut(usize, usize)) -> Result<StoreManyResponse> {
         opts.validate()?;
         let now = self.now();
         let tx = self.conn.savepoint()?;
         let total = opts.items.len();
         let mut items = Vec::with_capacity(total);
+        progress(0, total);
         for (i, item) in opts.items.iter().enumerate() {
             let (id, associations) = store_in(&tx, &item.store(opts), &now)?;
             items.push(StoredItem { id, associations });

@@ -90,7 +90,7 @@ fn progress_is_reported_after_each_item_and_vectors_are_searchable_at_once() {
     let mut seen = Vec::new();
     let out = f.memory.store_many(&opts, |done, total| seen.push((done, total))).unwrap();
     assert_eq!(out.items.len(), 25);
-    assert_eq!(seen, (1..=25).map(|d| (d, 25)).collect::<Vec<_>>());
+    assert_eq!(seen, (0..=25).map(|d| (d, 25)).collect::<Vec<_>>());
     let found = f.ok("recall", json!({"agent_id": "a", "query": "zzz", "query_embedding": [0.0, 1.0], "deep": true}));
     assert_eq!(found["messages"][0]["ref"], "mem:25", "the vector index holds the batch");
     // The typed method checks as the call does.

@@ -3,8 +3,10 @@
 // sitting: the bench_1000.json replay into storage 'opfs' (as package-bench.mjs, with the
 // OPFS worker's FileSystemSyncAccessHandle.flush() calls counted), 200 stores one at a
 // time, 200 stores 16 in flight (group commit), and a store from a second tab (through the
-// holder's worker) next to one from the holder, alternating. Prints markdown; --json FILE
-// saves everything. --consumer DIR runs another installed package (a baseline build).
+// holder's worker) next to one from the holder, alternating; then storeMany of 10,000
+// memories with associations into 'opfs' and into 'memory'. Prints markdown; --json FILE
+// saves everything. --consumer DIR runs another installed package (a baseline build);
+// --sections replay,stores,tabs,batch picks what runs (default all).
 //
 //   make build && node www/test/pack.mjs && node www/bench/opfs-bench.mjs
 
@@ -43,6 +45,7 @@ async function contextOf(kind) {
   return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 const kinds = (arg('--contexts') ?? 'profile,incognito').split(',');
+const sections = new Set((arg('--sections') ?? 'replay,stores,tabs,batch').split(','));
 
 /** Counts and times every flush() of the page's workers (patched as each starts). */
 function countFlushes(page) {
@@ -94,7 +97,7 @@ for (let round = 0; round < rounds; round++) for (const kind of kinds) {
   const r = { context: kind };
   const context = await contextOf(kind);
   // 1. The bench_1000 replay, as package-bench.mjs runs it.
-  {
+  if (sections.has('replay')) {
     const { page, flushes } = await newPage(context);
     r.replay = await page.evaluate(async () => {
       const clock = window.workloadClock(window.workload);
@@ -111,7 +114,7 @@ for (let round = 0; round < rounds; round++) for (const kind of kinds) {
     await page.close();
   }
   // 2. 200 stores with associations, one at a time, then 16 in flight.
-  {
+  if (sections.has('stores')) {
     const { page, flushes } = await newPage(context);
     const before = await flushes();
     Object.assign(r, await page.evaluate(async () => {
@@ -141,7 +144,7 @@ for (let round = 0; round < rounds; round++) for (const kind of kinds) {
     await page.close();
   }
   // 3. Two tabs: stores from the holder and from a second tab, alternating blocks of 20.
-  {
+  if (sections.has('tabs')) {
     const name = `tabs-${Date.now()}`;
     const { page: holder } = await newPage(context);
     const { page: second } = await newPage(context);
@@ -180,9 +183,40 @@ for (let round = 0; round < rounds; round++) for (const kind of kinds) {
     await holder.evaluate(() => window.memory.close());
     await holder.close(); await second.close();
   }
+  // 4. storeMany: 10,000 memories with two entities and a relation each, in one call, into
+  // 'opfs' and into 'memory' (the page's own thread), with progress reported.
+  if (sections.has('batch')) {
+    const { page } = await newPage(context);
+    r.batch = await page.evaluate(async () => {
+      const items = Array.from({ length: 10_000 }, (_, k) => ({
+        content: `batch memory ${k} about B${k}a and B${k}b`,
+        associations: { entities: [{ name: `B${k}a` }, { name: `B${k}b` }], relations: [{ subject: `B${k}a`, predicate: 'links', object: `B${k}b` }] },
+      }));
+      const out = {};
+      for (const storage of ['opfs', 'memory']) {
+        const memory = await window.pkg.openMemory({ storage, name: `batch-${Date.now()}` });
+        const reports = [];
+        const t = performance.now();
+        const stored = await memory.agent('bench').storeMany(items, { onProgress: () => reports.push(performance.now() - t) });
+        const ms = performance.now() - t;
+        const gaps = reports.map((at, i) => at - (i ? reports[i - 1] : 0));
+        // first report: the items sent to the engine and checked; after the last: the commit
+        out[storage] = { n: stored.items.length, s: ms / 1000, progress_reports: reports.length, first_report_ms: reports[0], longest_gap_ms: Math.max(...gaps), commit_ms: ms - reports.at(-1) };
+        await memory.close();
+      }
+      return out;
+    });
+    await page.close();
+  }
   await context.close();
   results.rounds.push(r);
   const f = (x, d = 2) => (x === undefined ? '—' : x.toFixed(d));
+  if (r.batch) {
+    for (const [storage, b] of Object.entries(r.batch)) {
+      console.log(`round ${round + 1}, ${kind}: storeMany of ${b.n} into '${storage}': ${f(b.s)} s, ${b.progress_reports} progress reports (the first after ${f(b.first_report_ms, 0)} ms, longest gap ${f(b.longest_gap_ms, 0)} ms), then the commit ${f(b.commit_ms, 0)} ms`);
+    }
+  }
+  if (!r.replay || !r.sequential || !r.tabs) continue;
   console.log(`round ${round + 1}, ${kind}: replay store mean ${f(r.replay.ops.store.mean_ms)} ms (p95 ${f(r.replay.ops.store.p95_ms)}), traverse ${f(r.replay.ops.traverse?.mean_ms)}, reconstruct ${f(r.replay.ops.reconstruct?.mean_ms)}; ` +
     `flush() per write ${f(r.replay.flushes.per_write)} (${f(r.replay.flushes.ms / Math.max(r.replay.flushes.n, 1))} ms each); ` +
     `200 stores one at a time: mean ${f(r.sequential.mean_ms)} p50 ${f(r.sequential.p50_ms)} p95 ${f(r.sequential.p95_ms)}; 16 in flight: ${f(r.concurrent_ms_per_store)} ms/store; ` +
