@@ -1,7 +1,7 @@
 // The explorer: see, search and curate an agent's memory. Built on the package's public API
 // only ('associative-memory' and 'associative-memory/view'); bundled by www/explorer/build.mjs.
 
-import { openMemory, type AssociativeMemory, type AgentMemory, type Associations, type ReconstructResponse, type Source, type StoreItem } from 'associative-memory';
+import { importMcpMemoryGraph, openMemory, type AssociativeMemory, type AgentMemory, type Associations, type ReconstructResponse, type Source, type StoreItem } from 'associative-memory';
 import { mountGraphView, type GraphSelection, type GraphState, type RecordMark, type ViewEntity } from 'associative-memory/view';
 import corpus from './corpus.json';
 import { describeError, h, plural, shortTime, sourceText } from './dom.js';
@@ -451,6 +451,7 @@ async function loadDemo(): Promise<void> {
  * says yes imports it. Another format is one more entry here.
  */
 const IMPORTERS: { name: string; accepts(file: File, head: string): boolean; run(file: File): Promise<void> }[] = [
+  { name: 'MCP memory graph', accepts: (file, head) => file.name.endsWith('.jsonl') || /^\s*\{\s*"type"\s*:\s*"(entity|relation)"/.test(head), run: importMcpGraph },
   { name: 'JSON memories', accepts: (file, head) => file.name.endsWith('.json') || /^\s*[[{]/.test(head), run: importMemoriesJson },
   { name: 'database file', accepts: () => true, run: importDatabase },
 ];
@@ -478,6 +479,36 @@ async function importDatabase(file: File): Promise<void> {
     el.source.value = memory?.storage === 'opfs' ? 'opfs' : 'file';
   } catch (err) {
     setStatus('error', `Could not import ${file.name}: ${describeError(err)}`);
+  }
+}
+
+/** The import progress bar at `done` of `total` memories. */
+function showProgress(done: number, total: number): void {
+  el.progress.hidden = false;
+  el.progressBar.max = total;
+  el.progressBar.value = done;
+  el.progressText.textContent = `${done.toLocaleString('en')} of ${total.toLocaleString('en')} ${total === 1 ? 'memory' : 'memories'}`;
+  el.progress.dataset.done = String(done);
+}
+
+/**
+ * The official MCP memory server's `memory.jsonl` (entities with observations, relations),
+ * added to the open memory for the agent named at the top (`importMcpMemoryGraph`).
+ */
+async function importMcpGraph(file: File): Promise<void> {
+  if (!memory) return;
+  const agentId = el.agent.value.trim() || 'team-bot';
+  setStatus('loading', `Importing the MCP memory graph ${file.name} into agent ${agentId}…`);
+  try {
+    const result = await importMcpMemoryGraph(memory, await file.text(), { agent_id: agentId, onProgress: ({ done, total }) => showProgress(done, total) });
+    el.input.value = '';
+    const dropped = result.dropped.length ? `, ${plural(result.dropped.length, 'declaration')} dropped` : '';
+    await adopt(memory, sourceLabel, ` · ${plural(result.entities, 'entity', 'entities')}, ${plural(result.memories, 'memory', 'memories')} and ${plural(result.relations, 'relation')} imported from ${file.name}${dropped}`);
+    el.status.dataset.imported = file.name;
+  } catch (err) {
+    setStatus('error', `Could not import ${file.name}: ${describeError(err)} (nothing was stored)`);
+  } finally {
+    el.progress.hidden = true;
   }
 }
 
@@ -513,13 +544,7 @@ async function importMemoriesJson(file: File): Promise<void> {
   }
   const target = memory.agent(agentId);
   const total = items.length;
-  const show = (done: number) => {
-    el.progress.hidden = false;
-    el.progressBar.max = total;
-    el.progressBar.value = done;
-    el.progressText.textContent = `${done.toLocaleString('en')} of ${total.toLocaleString('en')} ${total === 1 ? 'memory' : 'memories'}`;
-    el.progress.dataset.done = String(done);
-  };
+  const show = (done: number) => showProgress(done, total);
   setStatus('loading', `Importing ${file.name} into agent ${agentId}…`);
   show(0);
   let stored = 0;

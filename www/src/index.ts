@@ -6,4 +6,6 @@ export { init, openMemory, AssociativeMemory, AgentMemory } from './core.js';
 export type { OpenOptions, Embed, Scope, WasmSource, Scoped, Agented, StoreManyProgress, StoreManyCallOptions } from './core.js';
 export type { ToolDefinition, ToolName, JsonSchema, ToolFormat, ToolsOptions, ToolDefinitions, OpenAiToolDefinition, McpToolDefinition } from './tools.js';
 export type { AssociativeMemoryError, ErrorCode } from './errors.js';
+export { importMcpMemoryGraph } from './import-mcp.js';
+export type { McpGraphImportOptions, McpGraphImportResult } from './import-mcp.js';
 export type * from './types.js';

@@ -3,7 +3,7 @@
 // and what was cut, a name nothing has, expand a node in place, the side panel, edge details,
 // operator curation (alias, declare with anchor, retract, delete — with their confirmations),
 // export, import (a database file; a JSON file of memories through storeMany, with its progress
-// bar), the memories view (list, search, edit, delete), an OPFS memory, the reconstruct
+// bar; an MCP memory server graph), the memories view (list, search, edit, delete), an OPFS memory, the reconstruct
 // highlight, a phone-sized viewport, and no console errors.
 //
 //   node --test www/test/explorer.test.mjs      # after scripts/build-wasm.sh
@@ -489,6 +489,29 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await p.waitForSelector('#status[data-state="error"]');
     assert.match(await p.locator('#status').textContent(), /Could not import bad\.json: invalid_value \(items\[37\]\.content\).*nothing was stored/);
     assert.equal(await total(), before + n);
+    await p.close();
+  });
+
+  it('adds an MCP memory server graph (memory.jsonl) and draws it', async () => {
+    const p = await context.newPage();
+    watch(p);
+    await p.goto(url);
+    await p.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
+    // The lines the official server writes (package-mcp-import.test.mjs drives the real one).
+    const jsonl = [
+      { type: 'entity', name: 'Hoshi Rail', entityType: 'project', observations: ['Hoshi Rail moves settlement to a new rail.', '星レールは決済を新しいレールに移す。'] },
+      { type: 'entity', name: 'Noor Haddad', entityType: 'person', observations: ['Noor leads Hoshi Rail.'] },
+      { type: 'relation', from: 'Noor Haddad', to: 'Hoshi Rail', relationType: 'leads' },
+    ].map((l) => JSON.stringify(l)).join('\n');
+    await p.setInputFiles('#file', { name: 'memory.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(jsonl) });
+    await p.waitForFunction(() => document.querySelector('#status').dataset.imported === 'memory.jsonl' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 60_000 });
+    assert.match(await p.locator('#status').textContent(), /2 entities, 3 memories and 1 relation imported from memory\.jsonl/);
+    await p.fill('#entity-input', 'Hoshi Rail');
+    await p.press('#entity-input', 'Enter');
+    await p.waitForFunction(() => window.__explorer.view.state().start === 'Hoshi Rail' && document.querySelector('#graph').dataset.state !== 'loading');
+    const drawn = await p.evaluate(() => window.__explorer.view.state().relations.map((r) => r.predicate));
+    assert.deepEqual(drawn, ['leads']);
+    await p.screenshot({ path: `${OUT}explorer-mcp-import.png` });
     await p.close();
   });
 

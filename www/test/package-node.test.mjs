@@ -35,7 +35,7 @@ describe('the packed package in Node', () => {
   before(async () => { pkg = await importPackage(); });
 
   it('resolves the node entry and exports the documented names', async () => {
-    assert.deepEqual(Object.keys(pkg).sort(), ['AgentMemory', 'AssociativeMemory', 'init', 'openMemory']);
+    assert.deepEqual(Object.keys(pkg).sort(), ['AgentMemory', 'AssociativeMemory', 'importMcpMemoryGraph', 'init', 'openMemory']);
     const manifest = JSON.parse(await readFile(join(CONSUMER, 'node_modules/associative-memory/package.json'), 'utf8'));
     assert.deepEqual(Object.keys(manifest.exports['.']), ['types', 'workerd', 'browser', 'node', 'default']);
   });

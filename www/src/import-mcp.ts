@@ -1,0 +1,138 @@
+// `importMcpMemoryGraph`: brings in the knowledge graph of the official MCP memory server
+// (`@modelcontextprotocol/server-memory`), whose `memory.jsonl` holds one JSON object per
+// line: `{"type":"entity","name","entityType","observations":[…]}` or
+// `{"type":"relation","from","to","relationType"}`.
+//
+// Each observation becomes a memory mentioning its entity; an entity without observations
+// gets one memory saying its type (`Kaito Mori: person`), so every entity and its type are
+// kept somewhere; each relation rides on the first memory of its `from` entity (else of its
+// `to` entity), so it is anchored on a record of what it connects. The file is read whole and
+// checked before anything is written, then written with `storeMany`: one transaction per
+// 10,000 memories, so a file of up to 10,000 memories comes in entirely or not at all.
+
+import type { AssociativeMemory, StoreManyCallOptions } from './core.js';
+import { memoryError } from './errors.js';
+import type { StoreItem } from './types.js';
+
+/** Options of `importMcpMemoryGraph`. */
+export interface McpGraphImportOptions extends StoreManyCallOptions {
+  /** The agent whose memory the graph becomes. */
+  agent_id: string;
+  /** The project to write into (default: the global pool). */
+  project_id?: string;
+  /** The channel to write into (default: channel-global). */
+  channel?: string;
+}
+
+/** What `importMcpMemoryGraph` brought in. */
+export interface McpGraphImportResult {
+  /** Distinct entities in the file (lines naming the same entity are one, as the server reads them). */
+  entities: number;
+  /** Memories stored: one per observation, one per entity without observations. */
+  memories: number;
+  /** Relations declared, each anchored on a memory of one of its ends. */
+  relations: number;
+  /** Declarations the engine dropped (a name past its bounds, say), with the reason. */
+  dropped: { item: string; reason: string }[];
+}
+
+interface McpEntity { name: string; entityType: string; observations: string[] }
+interface McpRelation { from: string; to: string; relationType: string }
+
+/** Memories per transaction: the engine's limit for one `storeMany`. */
+const BATCH = 10_000;
+
+/** The graph of a `memory.jsonl`, checked line by line; a bad line is an error naming it. */
+function parse(jsonl: string): { entities: McpEntity[]; relations: McpRelation[] } {
+  if (typeof jsonl !== 'string') throw memoryError('wrong_type', 'the memory.jsonl content must be a string', 'jsonl');
+  const entities = new Map<string, McpEntity>();
+  const relations: McpRelation[] = [];
+  const seen = new Set<string>();
+  jsonl.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    const field = `lines[${i}]`;
+    const bad = (what: string, at = field) => memoryError('invalid_value', `line ${i + 1} of memory.jsonl: ${what}`, at);
+    let item: Record<string, unknown>;
+    try {
+      item = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw bad('is not JSON');
+    }
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw bad('is not a JSON object');
+    const text = (key: string) => {
+      const v = item[key];
+      if (typeof v !== 'string' || v.trim() === '') throw bad(`"${key}" must be a non-empty string`, `${field}.${key}`);
+      return v;
+    };
+    if (item.type === 'entity') {
+      const name = text('name');
+      const entityType = text('entityType');
+      const observations = item.observations;
+      if (!Array.isArray(observations) || observations.some((o) => typeof o !== 'string')) {
+        throw bad('"observations" must be an array of strings', `${field}.observations`);
+      }
+      const known = entities.get(name);
+      if (known) known.observations.push(...(observations as string[]).filter((o) => !known.observations.includes(o)));
+      else entities.set(name, { name, entityType, observations: [...new Set(observations as string[])] });
+    } else if (item.type === 'relation') {
+      const r = { from: text('from'), to: text('to'), relationType: text('relationType') };
+      const key = JSON.stringify([r.from, r.relationType, r.to]);
+      if (!seen.has(key)) relations.push(r);
+      seen.add(key);
+    } else {
+      throw bad(`"type" must be "entity" or "relation", got ${JSON.stringify(item.type)}`, `${field}.type`);
+    }
+  });
+  return { entities: [...entities.values()], relations };
+}
+
+/**
+ * Imports the official MCP memory server's `memory.jsonl` (its text) into `memory` for one
+ * agent. The whole file is checked first: a malformed line is an `invalid_value` error whose
+ * `field` names it (`lines[12].name`), and nothing is written.
+ *
+ * ```ts
+ * const text = await (await fetch('/memory.jsonl')).text();
+ * await importMcpMemoryGraph(memory, text, { agent_id: 'assistant' });
+ * ```
+ */
+export async function importMcpMemoryGraph(memory: AssociativeMemory, jsonl: string, options: McpGraphImportOptions): Promise<McpGraphImportResult> {
+  const { agent_id, project_id, channel, onProgress } = options;
+  const { entities, relations } = parse(jsonl);
+  const source = { type: 'Import', id: 'mcp-memory', name: '' };
+  const items: StoreItem[] = [];
+  /** The first memory of each entity, by name: where the relations from it ride. */
+  const first = new Map<string, number>();
+  for (const e of entities) {
+    first.set(e.name, items.length);
+    const metadata = { mcp_memory: { entity: e.name, entity_type: e.entityType } };
+    const texts = e.observations.length ? e.observations : [`${e.name}: ${e.entityType}`];
+    for (const content of texts) items.push({ content, source, metadata, associations: { entities: [{ name: e.name }] } });
+  }
+  for (const r of relations) {
+    const at = first.get(r.from) ?? first.get(r.to);
+    const relation = { subject: r.from, predicate: r.relationType, object: r.to };
+    if (at === undefined) {
+      // Neither end is an entity of the file: a memory of the relation itself anchors it.
+      first.set(r.from, items.length);
+      items.push({ content: `${r.from} ${r.relationType} ${r.to}`, source, associations: { relations: [relation] } });
+    } else {
+      const assoc = items[at]!.associations!;
+      (assoc.relations ??= []).push(relation);
+    }
+  }
+  const handle = memory.agent(agent_id, { project_id, channel });
+  const dropped: McpGraphImportResult['dropped'] = [];
+  let declared = 0;
+  for (let start = 0; start < items.length; start += BATCH) {
+    const out = await handle.storeMany(items.slice(start, start + BATCH), {
+      onProgress: onProgress && (({ done }) => onProgress({ done: start + done, total: items.length })),
+    });
+    for (const stored of out.items) {
+      declared += stored.associations?.relations.length ?? 0;
+      dropped.push(...(stored.associations?.dropped ?? []));
+    }
+  }
+  if (items.length === 0) onProgress?.({ done: 0, total: 0 });
+  return { entities: entities.length, memories: items.length, relations: declared, dropped };
+}
