@@ -28,3 +28,7 @@ fi
 
 # npm packages exactly as locked (about a second).
 npm ci --no-audit --no-fund
+
+# The reference implementation (PyPI cpersona 2.6.14) in its venv ($CPERSONA_VENV, default
+# ~/.cache/cpersona-venv): tests/reference_jsonl.rs runs its import_memories on our export.
+bash ../shared/conformance/setup.sh > /dev/null

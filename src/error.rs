@@ -70,7 +70,7 @@ pub enum Error {
         what: String,
     },
     /// `call` was given a tool name the engine does not have.
-    #[error("unknown tool `{0}`; tools: store, archive_episode, declare_associations, recall, reconstruct, traverse, get_contents, delete_memory, delete_episode, delete_entity, list_entities, list_memories, update_memory, delete_agent_data")]
+    #[error("unknown tool `{0}`; tools: store, store_many, archive_episode, declare_associations, recall, reconstruct, traverse, get_contents, delete_memory, delete_episode, delete_entity, list_entities, list_memories, update_memory, delete_agent_data, export_memories, import_memories")]
     UnknownTool(String),
     /// The database was written by a newer version of this library.
     #[error("database schema version {found} is newer than this library supports ({supported}); open it with a newer associative-memory")]
@@ -89,6 +89,22 @@ pub enum Error {
 }
 
 impl Error {
+    /// The same error with its field named under `prefix` (`lines[3].` and `content`), for
+    /// options read from inside a larger input.
+    pub(crate) fn under(mut self, prefix: &str) -> Error {
+        match &mut self {
+            Error::Missing { field }
+            | Error::WrongType { field, .. }
+            | Error::OutOfRange { field, .. }
+            | Error::BadRef { field, .. }
+            | Error::UnknownOption { field, .. }
+            | Error::Invalid { field, .. }
+            | Error::NotFound { field, .. } => field.insert_str(0, prefix),
+            _ => {}
+        }
+        self
+    }
+
     /// A stable, machine-readable name for the kind of error, for callers to branch on.
     pub fn code(&self) -> &'static str {
         match self {

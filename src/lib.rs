@@ -38,6 +38,7 @@ mod entities;
 mod error;
 mod graph;
 mod import;
+mod jsonl;
 mod lexical;
 mod memory;
 mod normalize;

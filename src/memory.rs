@@ -134,6 +134,27 @@ impl Memory {
         Ok(StoreManyResponse { ok: true, result: "stored", items })
     }
 
+    /// One agent's whole memory as JSONL in the reference's export format
+    /// (`cpersona-export/1.1`, `crate::jsonl`).
+    pub fn export_memories(&self, opts: &ExportMemoriesOptions) -> Result<ExportMemoriesResponse> {
+        opts.validate()?;
+        crate::jsonl::export(&self.conn, opts, &self.now())
+    }
+
+    /// Brings in an export (ours or the reference's) under new ids, in one transaction:
+    /// everything, or nothing when a record is malformed; with `dry_run`, checks and counts
+    /// only.
+    pub fn import_memories(&mut self, opts: &ImportMemoriesOptions) -> Result<ImportMemoriesResponse> {
+        opts.validate()?;
+        let now = self.now();
+        let tx = self.conn.savepoint()?;
+        let out = crate::jsonl::import(&tx, opts, &now)?;
+        if !out.dry_run {
+            tx.commit()?;
+        }
+        Ok(out)
+    }
+
     /// Archives an episode: a summarized conversation.
     pub fn archive_episode(&mut self, opts: &EpisodeOptions) -> Result<EpisodeResponse> {
         opts.validate()?;
@@ -373,11 +394,14 @@ impl Memory {
     ///
     /// Tools: `store`, `store_many`, `archive_episode`, `declare_associations`, `traverse`,
     /// `get_contents`, `delete_memory`, `delete_episode`, `delete_entity`, `list_entities`,
-    /// `recall`, `reconstruct`, `list_memories`, `update_memory`, `delete_agent_data`.
+    /// `recall`, `reconstruct`, `list_memories`, `update_memory`, `delete_agent_data`,
+    /// `export_memories`, `import_memories`.
     pub fn call(&mut self, tool: &str, args: &Value) -> Result<Value> {
         Ok(match tool {
             "store" => json(self.store(&from_json(args)?)?),
             "store_many" => json(self.store_many(&from_json(args)?, |_, _| {})?),
+            "export_memories" => json(self.export_memories(&from_json(args)?)?),
+            "import_memories" => json(self.import_memories(&from_json(args)?)?),
             "archive_episode" => json(self.archive_episode(&from_json(args)?)?),
             "declare_associations" => json(self.declare_associations(&from_json(args)?)?),
             "traverse" => json(self.traverse(&from_json(args)?)?),

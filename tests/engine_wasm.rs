@@ -19,6 +19,8 @@ mod invariants;
 mod properties;
 #[path = "recall.rs"]
 mod recall;
+#[path = "reference_jsonl.rs"]
+mod reference_jsonl;
 #[path = "store_many.rs"]
 mod store_many;
 #[path = "targets.rs"]

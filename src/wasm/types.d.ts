@@ -630,6 +630,43 @@ export type DeleteAgentDataOptions = {
 };
 
 /**
+ * Exports every memory, episode, entity (with its aliases), mention and relation of one
+ * agent, in every project and channel, as JSONL in the reference implementation's export
+ * format (`cpersona-export/1.1`): a header line, then one JSON object per record. The
+ * reference's `import_memories` reads it, and so does `import_memories` here.
+ */
+export type ExportMemoriesOptions = {
+  /**
+   * The agent whose memory is exported. At most 256 characters.
+   */
+  agent_id: string,
+};
+
+/**
+ * Imports an export of `export_memories` (or of the reference implementation's
+ * `export_memories`, format `cpersona-export/1.x`): its memories, episodes, entities with
+ * their aliases, mentions and relations, under new ids, in one transaction. A malformed
+ * record stops the import and names its line (`lines[12].content`); nothing is written
+ * then. A declaration that cannot be applied (a mention of a record the file does not
+ * hold, say) is dropped and listed, as `store` drops malformed associations.
+ */
+export type ImportMemoriesOptions = {
+  /**
+   * The export's text (JSONL), at most 268435456 characters.
+   */
+  jsonl: string,
+  /**
+   * Every record goes to this agent; omitted or `""`: each to the agent the file names.
+   * At most 256 characters.
+   */
+  target_agent_id?: string,
+  /**
+   * Checks and counts without writing anything.
+   */
+  dry_run?: boolean,
+};
+
+/**
  * A declaration item that was not applied, and why.
  */
 export type Dropped = {
@@ -1131,6 +1168,82 @@ export type DeleteAgentDataResponse = {
    * Relations deleted.
    */
   deleted_relations: number,
+};
+
+/**
+ * The response of `export_memories`.
+ */
+export type ExportMemoriesResponse = {
+  /**
+   * Always true.
+   */
+  ok: true,
+  /**
+   * The export: one JSON object per line, the header first.
+   */
+  jsonl: string,
+  /**
+   * Memories exported.
+   */
+  memories: number,
+  /**
+   * Episodes exported.
+   */
+  episodes: number,
+  /**
+   * Entities exported (with their aliases).
+   */
+  entities: number,
+  /**
+   * Mentions exported.
+   */
+  mentions: number,
+  /**
+   * Relations exported.
+   */
+  relations: number,
+};
+
+/**
+ * The response of `import_memories`: what was brought in (or, dry, would be).
+ */
+export type ImportMemoriesResponse = {
+  /**
+   * Always true; a refused import is an error and wrote nothing.
+   */
+  ok: true,
+  /**
+   * True when nothing was written (`dry_run`).
+   */
+  dry_run: boolean,
+  /**
+   * The file's format, from its header (`cpersona-export/1.1`).
+   */
+  version: string,
+  /**
+   * Memories imported.
+   */
+  memories: number,
+  /**
+   * Episodes imported.
+   */
+  episodes: number,
+  /**
+   * Entities declared (with their aliases).
+   */
+  entities: number,
+  /**
+   * Mentions declared.
+   */
+  mentions: number,
+  /**
+   * Relations declared.
+   */
+  relations: number,
+  /**
+   * What was not applied, and why (`lines[7]`: a profile, which this memory does not keep).
+   */
+  dropped: Array<Dropped>,
 };
 
 /**

@@ -7,6 +7,7 @@ import type {
   DeclareOptions, DeclareResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse,
   EpisodeOptions, EpisodeResponse, GetContentsOptions, GetContentsResponse, ListEntitiesOptions, ListEntitiesResponse,
   ListMemoriesOptions, ListMemoriesResponse, UpdateMemoryOptions, UpdateMemoryResponse, DeleteAgentDataOptions, DeleteAgentDataResponse,
+  ExportMemoriesOptions, ExportMemoriesResponse, ImportMemoriesOptions, ImportMemoriesResponse,
   RecallOptions, RecallResponse, ReconstructOptions, ReconstructResponse, StoreOptions, StoreResponse,
   StoreItem, StoreManyOptions, StoreManyResponse, TraverseOptions, TraverseResponse,
 } from './types.js';
@@ -212,6 +213,18 @@ export class AssociativeMemory {
   /** Deletes every record, entity and relation of one agent, with counts. */
   deleteAgentData(options: DeleteAgentDataOptions): Promise<DeleteAgentDataResponse> { return this.call('delete_agent_data', options) as Promise<DeleteAgentDataResponse>; }
 
+  /**
+   * One agent's whole memory (every project and channel) as JSONL in the reference
+   * implementation's export format (`cpersona-export/1.1`): portable to it and back.
+   */
+  exportMemories(options: ExportMemoriesOptions): Promise<ExportMemoriesResponse> { return this.call('export_memories', options) as Promise<ExportMemoriesResponse>; }
+  /**
+   * Brings in a JSONL export (ours or the reference's) under new ids, in one transaction:
+   * a malformed record is an error naming its line (`lines[12].content`) and nothing is
+   * written; a declaration the file cannot back is dropped and listed.
+   */
+  importMemories(options: ImportMemoriesOptions): Promise<ImportMemoriesResponse> { return this.call('import_memories', options) as Promise<ImportMemoriesResponse>; }
+
   /** The whole database as SQLite bytes, to keep anywhere and `import` later. */
   export(): Promise<Uint8Array> {
     return this.#closed ? Promise.reject(memoryError('closed', 'this memory is closed')) : this.#backend.exportBytes();
@@ -294,6 +307,12 @@ export class AgentMemory {
   listEntities(options: Scoped<ListEntitiesOptions> = {}): Promise<ListEntitiesResponse> { return this.#run('list_entities', options); }
   listMemories(options: Scoped<ListMemoriesOptions> = {}): Promise<ListMemoriesResponse> { return this.#run('list_memories', options); }
   updateMemory(options: Agented<UpdateMemoryOptions>): Promise<UpdateMemoryResponse> { return this.#run('update_memory', options); }
+  /** This agent's whole memory as JSONL (see `AssociativeMemory.exportMemories`). */
+  exportMemories(): Promise<ExportMemoriesResponse> { return this.memory.exportMemories({ agent_id: this.agentId }); }
+  /** A JSONL export brought in as this agent's; its records keep the projects and channels the file gives them. */
+  importMemories(jsonl: string, options: Omit<ImportMemoriesOptions, 'jsonl' | 'target_agent_id'> = {}): Promise<ImportMemoriesResponse> {
+    return this.memory.importMemories({ ...options, jsonl, target_agent_id: this.agentId });
+  }
   /** Deletes every record, entity and relation of this handle's agent. */
   deleteAgentData(): Promise<DeleteAgentDataResponse> { return this.#run('delete_agent_data', {}); }
 

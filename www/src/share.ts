@@ -17,7 +17,7 @@ import {
 import type { WorkerApi } from './worker.js';
 
 /** Tools that only read: safe to send again to the next holder when one died holding them. */
-const READS = new Set(['recall', 'reconstruct', 'traverse', 'get_contents', 'list_entities']);
+const READS = new Set(['recall', 'reconstruct', 'traverse', 'get_contents', 'list_entities', 'list_memories', 'export_memories']);
 
 interface Entry {
   id: number;

@@ -1,0 +1,315 @@
+//! The portable JSONL export: the reference implementation's `cpersona-export/1.1` format,
+//! written by `export_memories` and read by `import_memories`.
+//!
+//! A header line (`{"_type":"header","version":"cpersona-export/1.1",…}`), then one JSON
+//! object per record, `_type` saying which: `memory`, `episode`, `entity` (with its
+//! `aliases`), `mention` (`entity` id, `ref`), `relation` (`subject_id`, `predicate`,
+//! `object_id`, `anchor_ref`). Ids are the exporting database's; an import gives every record
+//! a new id and points the declarations at the records as restored. Beside the reference's
+//! fields an episode carries its `history` (the reference exports none; its importer ignores
+//! the key). What is not kept on import: the reference's profiles, lock flags and recall
+//! counters (this memory has none; a profile line is listed as dropped), creation and
+//! declaration times (they become the import's) and embeddings (re-embed after import).
+//!
+//! An import trusts nothing in the file: every record is read into the option type of the
+//! operation that would have written it (`store`, `archive_episode`) and checked as that
+//! operation checks it, its errors named by line (`lines[12].content`); declarations go
+//! through the same path as `declare_associations`, so a malformed or dangling one is
+//! dropped and listed, never stored.
+
+use crate::api::read::{as_int, from_json, type_name};
+use crate::api::*;
+use crate::associations::Declarer;
+use crate::error::{Error, Result};
+use crate::refs::{Kind, Ref};
+use crate::scope::WriteScope;
+use rusqlite::Connection;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// The format written, and the family read.
+const VERSION: &str = "cpersona-export/1.1";
+const FAMILY: &str = "cpersona-export/1.";
+
+/// Writes every record of `agent_id` as JSONL.
+pub fn export(conn: &Connection, opts: &ExportMemoriesOptions, now: &str) -> Result<ExportMemoriesResponse> {
+    let agent = &opts.agent_id;
+    let json_text = |t: Option<String>| t.and_then(|t| serde_json::from_str::<Value>(&t).ok());
+    let mut lines: Vec<Value> = Vec::new();
+    let mut stmt = conn.prepare(
+        "SELECT id, content, source, timestamp, metadata, created_at, project_id, channel FROM memories WHERE agent_id = ? ORDER BY id",
+    )?;
+    let memories = stmt.query_map([agent], |r| {
+        Ok(json!({"_type": "memory", "id": r.get::<_, i64>(0)?, "agent_id": agent, "msg_id": "", "content": r.get::<_, String>(1)?,
+            "source": json_text(r.get(2)?).unwrap_or(Value::Null), "timestamp": r.get::<_, String>(3)?,
+            "metadata": json_text(r.get(4)?).unwrap_or_else(|| json!({})), "created_at": r.get::<_, String>(5)?,
+            "project_id": r.get::<_, String>(6)?, "channel": r.get::<_, String>(7)?, "locked": 0, "recall_count": 0, "last_recalled_at": null}))
+    })?;
+    let memories: Vec<Value> = memories.collect::<rusqlite::Result<_>>()?;
+    let mut stmt = conn.prepare(
+        "SELECT id, summary, keywords, history, start_time, end_time, created_at, project_id, channel FROM episodes WHERE agent_id = ? ORDER BY id",
+    )?;
+    let episodes = stmt.query_map([agent], |r| {
+        Ok(json!({"_type": "episode", "id": r.get::<_, i64>(0)?, "agent_id": agent, "summary": r.get::<_, String>(1)?,
+            "keywords": r.get::<_, String>(2)?, "history": json_text(r.get(3)?).unwrap_or_else(|| json!([])),
+            "start_time": r.get::<_, Option<String>>(4)?, "end_time": r.get::<_, Option<String>>(5)?, "created_at": r.get::<_, String>(6)?,
+            "resolved": false, "project_id": r.get::<_, String>(7)?, "channel": r.get::<_, String>(8)?}))
+    })?;
+    let episodes: Vec<Value> = episodes.collect::<rusqlite::Result<_>>()?;
+    let mut aliases = conn.prepare("SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY rowid")?;
+    let mut stmt =
+        conn.prepare("SELECT id, project_id, channel, name, declared_by, created_at FROM entities WHERE agent_id = ? ORDER BY id")?;
+    let rows = stmt.query_map([agent], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, String>(3)?,
+            r.get::<_, String>(4)?,
+            r.get::<_, String>(5)?,
+        ))
+    })?;
+    let mut entities = Vec::new();
+    for row in rows {
+        let (id, project, channel, name, by, at) = row?;
+        let names: Vec<String> = aliases.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        entities.push(json!({"_type": "entity", "id": id, "agent_id": agent, "project_id": project, "channel": channel, "name": name,
+            "declared_by": by, "created_at": at, "aliases": names}));
+    }
+    let mut stmt = conn.prepare(
+        "SELECT m.entity_id, m.ref, m.declared_by, m.created_at FROM entity_mentions m JOIN entities e ON e.id = m.entity_id \
+         WHERE e.agent_id = ? ORDER BY m.entity_id, m.ref",
+    )?;
+    let mentions = stmt.query_map([agent], |r| {
+        Ok(json!({"_type": "mention", "entity": r.get::<_, i64>(0)?, "ref": r.get::<_, String>(1)?, "declared_by": r.get::<_, String>(2)?,
+            "created_at": r.get::<_, String>(3)?}))
+    })?;
+    let mentions: Vec<Value> = mentions.collect::<rusqlite::Result<_>>()?;
+    let mut stmt = conn.prepare(
+        "SELECT id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_ref, declared_by, declared_at \
+         FROM relations WHERE agent_id = ? ORDER BY id",
+    )?;
+    let relations = stmt.query_map([agent], |r| {
+        let anchor: String = r.get(8)?;
+        Ok(json!({"_type": "relation", "id": r.get::<_, i64>(0)?, "agent_id": agent, "project_id": r.get::<_, String>(1)?,
+            "channel": r.get::<_, String>(2)?, "subject_kind": r.get::<_, String>(3)?, "subject_id": r.get::<_, i64>(4)?,
+            "predicate": r.get::<_, String>(5)?, "object_kind": r.get::<_, String>(6)?, "object_id": r.get::<_, i64>(7)?,
+            "anchor_ref": if anchor.is_empty() { Value::Null } else { Value::String(anchor) }, "declared_by": r.get::<_, String>(9)?,
+            "declared_at": r.get::<_, String>(10)?}))
+    })?;
+    let relations: Vec<Value> = relations.collect::<rusqlite::Result<_>>()?;
+    let count = |v: &Vec<Value>| v.len() as i64;
+    lines.push(json!({"_type": "header", "version": VERSION, "agent_id": agent, "exported_at": now, "memory_count": count(&memories),
+        "episode_count": count(&episodes), "has_profile": false, "profile_count": 0, "entity_count": count(&entities),
+        "mention_count": count(&mentions), "relation_count": count(&relations)}));
+    let response = ExportMemoriesResponse {
+        ok: true,
+        jsonl: String::new(),
+        memories: count(&memories),
+        episodes: count(&episodes),
+        entities: count(&entities),
+        mentions: count(&mentions),
+        relations: count(&relations),
+    };
+    lines.extend(memories.into_iter().chain(episodes).chain(entities).chain(mentions).chain(relations));
+    let mut jsonl = String::new();
+    for line in lines {
+        jsonl.push_str(&line.to_string());
+        jsonl.push('\n');
+    }
+    Ok(ExportMemoriesResponse { jsonl, ..response })
+}
+
+/// An entity of the file, as it will be declared.
+struct FileEntity {
+    scope: WriteScope,
+    name: String,
+}
+
+/// Reads the export into the open transaction `tx`; the caller commits (or, dry, does not).
+pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Result<ImportMemoriesResponse> {
+    let target = opts.target_agent_id.as_deref().filter(|t| !t.trim().is_empty());
+    let mut out = ImportMemoriesResponse {
+        ok: true,
+        dry_run: opts.dry_run.unwrap_or(false),
+        version: String::new(),
+        memories: 0,
+        episodes: 0,
+        entities: 0,
+        mentions: 0,
+        relations: 0,
+        dropped: Vec::new(),
+    };
+    // The file's ids, pointed at the rows as restored.
+    let mut refs: BTreeMap<(Kind, i64), Ref> = BTreeMap::new();
+    let mut entities: BTreeMap<i64, FileEntity> = BTreeMap::new();
+    let mut declared: Vec<(usize, Map<String, Value>)> = Vec::new();
+    for (i, line) in opts.jsonl.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("lines[{i}]");
+        let record: Value =
+            serde_json::from_str(line).map_err(|e| Error::Invalid { field: at.clone(), reason: format!("is not JSON: {e}") })?;
+        let Value::Object(mut record) = record else {
+            return Err(Error::WrongType { field: at, expected: "a JSON object", got: type_name(&record) });
+        };
+        let kind = match record.get("_type") {
+            Some(Value::String(s)) => s.clone(),
+            other => {
+                let got = other.map_or("nothing".into(), type_name);
+                return Err(Error::WrongType { field: format!("{at}._type"), expected: "a string", got });
+            }
+        };
+        if out.version.is_empty() {
+            match (kind.as_str(), record.get("version")) {
+                ("header", Some(Value::String(v))) if v.starts_with(FAMILY) => {
+                    out.version = v.clone();
+                    continue;
+                }
+                _ => {
+                    return Err(Error::Invalid {
+                        field: format!("{at}.version"),
+                        reason: format!("must be the header line of a {FAMILY}x export (\"_type\": \"header\")"),
+                    })
+                }
+            }
+        }
+        let prefix = format!("{at}.");
+        let agent = |record: &Map<String, Value>| -> Value {
+            target.map_or_else(|| record.get("agent_id").cloned().unwrap_or(Value::Null), |t| Value::String(t.into()))
+        };
+        let id = |record: &Map<String, Value>, key: &str| {
+            record.get(key).and_then(as_int).ok_or_else(|| Error::WrongType {
+                field: format!("{prefix}{key}"),
+                expected: "an integer",
+                got: record.get(key).map_or("nothing".into(), type_name),
+            })
+        };
+        let pick = |record: &mut Map<String, Value>, keys: &[&str]| -> Map<String, Value> {
+            keys.iter().filter_map(|k| record.remove(*k).filter(|v| !v.is_null()).map(|v| ((*k).to_owned(), v))).collect()
+        };
+        match kind.as_str() {
+            "memory" => {
+                let old = id(&record, "id")?;
+                let mut opts = pick(&mut record, &["project_id", "channel", "content", "timestamp", "source", "metadata"]);
+                opts.insert("agent_id".into(), agent(&record));
+                if opts.get("metadata").and_then(Value::as_object).is_some_and(Map::is_empty) {
+                    opts.remove("metadata");
+                }
+                let store: StoreOptions = from_json(&Value::Object(opts)).map_err(|e| e.under(&prefix))?;
+                store.validate().map_err(|e| e.under(&prefix))?;
+                let new = crate::records::insert_memory(tx, &store, now)?;
+                refs.insert((Kind::Mem, old), Ref { kind: Kind::Mem, id: new });
+                out.memories += 1;
+            }
+            "episode" => {
+                let old = id(&record, "id")?;
+                let mut opts = pick(&mut record, &["project_id", "channel", "summary", "keywords", "history"]);
+                opts.insert("agent_id".into(), agent(&record));
+                let episode: EpisodeOptions = from_json(&Value::Object(opts)).map_err(|e| e.under(&prefix))?;
+                episode.validate().map_err(|e| e.under(&prefix))?;
+                let new = crate::records::archive_episode(tx, &episode, now)?.episode_id;
+                refs.insert((Kind::Ep, old), Ref { kind: Kind::Ep, id: new });
+                out.episodes += 1;
+            }
+            "entity" | "mention" | "relation" => declared.push((i, record)),
+            other => out.dropped.push(Dropped { item: at, reason: format!("a {other:?} record, which this memory does not keep") }),
+        }
+    }
+    if out.version.is_empty() {
+        return Err(Error::Invalid { field: "jsonl".into(), reason: format!("holds no {FAMILY}x header line") });
+    }
+    // Declarations last, once every record they may point at is in.
+    for (i, record) in declared {
+        let at = format!("lines[{i}]");
+        let text = |key: &str| record.get(key).and_then(Value::as_str).map(str::to_owned);
+        let int = |key: &str| record.get(key).and_then(as_int);
+        let by = match text("declared_by").as_deref() {
+            Some("operator") => DeclaredBy::Operator.as_str(),
+            _ => DeclaredBy::Agent.as_str(),
+        };
+        // An entity's or a relation's own scope (a mention is in its entity's), checked as a
+        // declaration's options are.
+        let scope = || -> Result<WriteScope> {
+            let scope = WriteScope {
+                agent_id: target.map_or_else(|| text("agent_id").unwrap_or_default(), str::to_owned),
+                project_id: text("project_id").unwrap_or_default(),
+                channel: text("channel").unwrap_or_default(),
+            };
+            let prefix = format!("{at}.");
+            crate::api::id_text("agent_id", &scope.agent_id).map_err(|e| e.under(&prefix))?;
+            crate::api::text("project_id", &scope.project_id, crate::api::MAX_ID).map_err(|e| e.under(&prefix))?;
+            crate::api::text("channel", &scope.channel, crate::api::MAX_ID).map_err(|e| e.under(&prefix))?;
+            Ok(scope)
+        };
+        let mut report = DeclareReport::default();
+        let applied = match record.get("_type").and_then(Value::as_str) {
+            Some("entity") => {
+                let (Some(old), Some(name)) = (int("id"), text("name")) else {
+                    out.dropped.push(Dropped { item: at, reason: "an entity needs an integer id and a name".into() });
+                    continue;
+                };
+                let scope = scope()?;
+                let aliases = record.get("aliases").cloned().unwrap_or(json!([]));
+                declare(tx, &scope, by, now, json!({"entities": [{"name": name, "aliases": aliases}]}), None, &mut report)?;
+                entities.insert(old, FileEntity { scope, name });
+                &mut out.entities
+            }
+            Some("mention") => {
+                let target = text("ref").and_then(|r| Ref::parse(&r)).and_then(|r| refs.get(&(r.kind, r.id)).copied());
+                match (int("entity").and_then(|e| entities.get(&e)), target) {
+                    (Some(e), Some(r)) => {
+                        declare(tx, &e.scope, by, now, json!({"entities": [{"name": e.name}]}), Some(r), &mut report)?;
+                        &mut out.mentions
+                    }
+                    _ => {
+                        out.dropped.push(Dropped { item: at, reason: "a mention of an entity or a record the file does not hold".into() });
+                        continue;
+                    }
+                }
+            }
+            _ => {
+                let ends = (int("subject_id").and_then(|e| entities.get(&e)), int("object_id").and_then(|e| entities.get(&e)));
+                let anchor = match text("anchor_ref").filter(|a| !a.is_empty()) {
+                    None => Ok(None),
+                    Some(a) => Ref::parse(&a).and_then(|r| refs.get(&(r.kind, r.id)).copied()).map(Some).ok_or(()),
+                };
+                let entity_ends = text("subject_kind").as_deref() == Some("entity") && text("object_kind").as_deref() == Some("entity");
+                match (ends, anchor, text("predicate")) {
+                    ((Some(s), Some(o)), Ok(anchor), Some(predicate)) if entity_ends => {
+                        let relation = json!({"relations": [{"subject": s.name, "predicate": predicate, "object": o.name}]});
+                        declare(tx, &scope()?, by, now, relation, anchor, &mut report)?;
+                        &mut out.relations
+                    }
+                    _ => {
+                        out.dropped.push(Dropped {
+                            item: at,
+                            reason: "a relation between entities the file does not hold, or anchored on a record it does not hold".into(),
+                        });
+                        continue;
+                    }
+                }
+            }
+        };
+        if report.dropped.is_empty() {
+            *applied += 1;
+        }
+        out.dropped.extend(report.dropped.into_iter().map(|d| Dropped { item: format!("{at}.{}", d.item), reason: d.reason }));
+    }
+    Ok(out)
+}
+
+/// Declares `associations` as `declare_associations` would, anchored on `anchor`.
+fn declare(
+    tx: &Connection,
+    scope: &WriteScope,
+    by: &str,
+    now: &str,
+    associations: Value,
+    anchor: Option<Ref>,
+    report: &mut DeclareReport,
+) -> Result<()> {
+    let declarer = Declarer { conn: tx, scope, declared_by: by, now };
+    declarer.declare(&associations, anchor, report)
+}
