@@ -13,7 +13,7 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getEleme
 const el = {
   status: $('status'), source: $<HTMLSelectElement>('source'), opfsField: $('opfs-field'), opfsName: $<HTMLInputElement>('opfs-name'),
   opfsOpen: $<HTMLButtonElement>('opfs-open'), agent: $<HTMLInputElement>('agent'), file: $<HTMLInputElement>('file'),
-  importBtn: $<HTMLButtonElement>('import-btn'), exportBtn: $<HTMLButtonElement>('export-btn'),
+  importBtn: $<HTMLButtonElement>('import-btn'), exportBtn: $<HTMLButtonElement>('export-btn'), exportJsonlBtn: $<HTMLButtonElement>('export-jsonl-btn'),
   searchForm: $<HTMLFormElement>('search-form'), input: $<HTMLInputElement>('entity-input'), suggestions: $('entity-suggestions'),
   hops: $<HTMLSelectElement>('max-hops'), limit: $<HTMLInputElement>('limit'), searchBtn: $<HTMLButtonElement>('search-btn'),
   cut: $('cut'), error: $('error'), graph: $('graph'),
@@ -43,7 +43,7 @@ function setStatus(state: 'loading' | 'ready' | 'error', text: string, data: Rec
 }
 
 function enable(on: boolean): void {
-  for (const c of [el.input, el.hops, el.limit, el.searchBtn, el.ask, el.askBtn, el.exportBtn, el.tabMemories]) c.disabled = !on;
+  for (const c of [el.input, el.hops, el.limit, el.searchBtn, el.ask, el.askBtn, el.exportBtn, el.exportJsonlBtn, el.tabMemories]) c.disabled = !on;
 }
 
 // ---------------------------------------------------------------- the graph view
@@ -451,6 +451,7 @@ async function loadDemo(): Promise<void> {
  * says yes imports it. Another format is one more entry here.
  */
 const IMPORTERS: { name: string; accepts(file: File, head: string): boolean; run(file: File): Promise<void> }[] = [
+  { name: 'reference JSONL export', accepts: (_file, head) => /^\s*\{\s*"_type"\s*:\s*"header"/.test(head), run: importExportJsonl },
   { name: 'MCP memory graph', accepts: (file, head) => file.name.endsWith('.jsonl') || /^\s*\{\s*"type"\s*:\s*"(entity|relation)"/.test(head), run: importMcpGraph },
   { name: 'JSON memories', accepts: (file, head) => file.name.endsWith('.json') || /^\s*[[{]/.test(head), run: importMemoriesJson },
   { name: 'database file', accepts: () => true, run: importDatabase },
@@ -489,6 +490,25 @@ function showProgress(done: number, total: number): void {
   el.progressBar.value = done;
   el.progressText.textContent = `${done.toLocaleString('en')} of ${total.toLocaleString('en')} ${total === 1 ? 'memory' : 'memories'}`;
   el.progress.dataset.done = String(done);
+}
+
+/**
+ * An `export_memories` file (ours, or the reference implementation's `cpersona-export/1.x`),
+ * added to the open memory as the agent named at the top, in one transaction.
+ */
+async function importExportJsonl(file: File): Promise<void> {
+  if (!memory) return;
+  const agentId = el.agent.value.trim() || 'team-bot';
+  setStatus('loading', `Importing the export ${file.name} into agent ${agentId}…`);
+  try {
+    const r = await memory.agent(agentId).importMemories(await file.text());
+    const dropped = r.dropped.length ? `, ${plural(r.dropped.length, 'line')} not kept` : '';
+    el.input.value = '';
+    await adopt(memory, sourceLabel, ` · ${plural(r.memories, 'memory', 'memories')}, ${plural(r.episodes, 'episode')}, ${plural(r.entities, 'entity', 'entities')} and ${plural(r.relations, 'relation')} imported from ${file.name}${dropped}`);
+    el.status.dataset.imported = file.name;
+  } catch (err) {
+    setStatus('error', `Could not import ${file.name}: ${describeError(err)} (nothing was stored)`);
+  }
 }
 
 /**
@@ -600,17 +620,34 @@ async function openOpfs(): Promise<void> {
   }
 }
 
+/** Hands `data` to the browser as a download named `name`. */
+function download(data: BlobPart, type: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const a = h('a', { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
 async function exportDb(): Promise<void> {
   if (!memory) return;
   try {
     const bytes = await memory.export();
-    const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/vnd.sqlite3' }));
-    const a = h('a', { href: url, download: `${agent?.agentId ?? 'memory'}-${new Date().toISOString().slice(0, 10)}.sqlite` });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    download(bytes as BlobPart, 'application/vnd.sqlite3', `${agent?.agentId ?? 'memory'}-${today()}.sqlite`);
     el.status.dataset.exported = String(bytes.length);
+  } catch (err) { showError(describeError(err)); }
+}
+
+/** The agent's memory as JSONL in the reference implementation's export format. */
+async function exportJsonl(): Promise<void> {
+  if (!agent) return;
+  try {
+    const out = await agent.exportMemories();
+    download(out.jsonl, 'application/jsonl', `${agent.agentId}-${today()}.jsonl`);
+    el.status.dataset.exportedJsonl = String(out.memories);
   } catch (err) { showError(describeError(err)); }
 }
 
@@ -619,6 +656,7 @@ el.hops.addEventListener('change', () => { if (el.input.value.trim()) void trave
 el.importBtn.addEventListener('click', () => el.file.click());
 el.file.addEventListener('change', () => { const f = el.file.files?.[0]; if (f) void importFile(f); el.file.value = ''; });
 el.exportBtn.addEventListener('click', () => void exportDb());
+el.exportJsonlBtn.addEventListener('click', () => void exportJsonl());
 el.opfsOpen.addEventListener('click', () => void openOpfs());
 el.agent.addEventListener('change', () => { if (memory) void adopt(memory, sourceLabel); });
 el.source.addEventListener('change', () => {

@@ -3,7 +3,8 @@
 // and what was cut, a name nothing has, expand a node in place, the side panel, edge details,
 // operator curation (alias, declare with anchor, retract, delete — with their confirmations),
 // export, import (a database file; a JSON file of memories through storeMany, with its progress
-// bar; an MCP memory server graph), the memories view (list, search, edit, delete), an OPFS memory, the reconstruct
+// bar; an MCP memory server graph; the reference's JSONL export, and our export in it), the
+// memories view (list, search, edit, delete), an OPFS memory, the reconstruct
 // highlight, a phone-sized viewport, and no console errors.
 //
 //   node --test www/test/explorer.test.mjs      # after scripts/build-wasm.sh
@@ -512,6 +513,37 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     const drawn = await p.evaluate(() => window.__explorer.view.state().relations.map((r) => r.predicate));
     assert.deepEqual(drawn, ['leads']);
     await p.screenshot({ path: `${OUT}explorer-mcp-import.png` });
+    await p.close();
+  });
+
+  it('exports the agent as the reference\'s JSONL and imports such a file (ours, and the reference\'s own)', async () => {
+    const p = await context.newPage();
+    watch(p);
+    await p.goto(url);
+    await p.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
+    const [download] = await Promise.all([p.waitForEvent('download'), p.click('#export-jsonl-btn')]);
+    assert.match(download.suggestedFilename(), /^team-bot-\d{4}-\d\d-\d\d\.jsonl$/);
+    const file = `${OUT}explorer-export.jsonl`;
+    await download.saveAs(file);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines[0].version, 'cpersona-export/1.1');
+    assert.equal(lines.filter((l) => l._type === 'memory').length, corpus.memories.length);
+    // Into another agent of the same page: the same memories, entities and relations.
+    await p.fill('#agent', 'copy-bot');
+    await p.setInputFiles('#file', file);
+    await p.waitForFunction(() => document.querySelector('#status').dataset.imported === 'explorer-export.jsonl' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 60_000 });
+    const counts = await p.evaluate(async () => [
+      (await window.__explorer.memory.agent('copy-bot').listMemories({ limit: 1 })).total,
+      (await window.__explorer.memory.agent('copy-bot').listEntities({ limit: 1 })).total,
+      (await window.__explorer.memory.agent('team-bot').listEntities({ limit: 1 })).total,
+    ]);
+    assert.deepEqual(counts, [corpus.memories.length, counts[2], counts[2]]);
+    // The reference implementation's own export (tests/fixtures/reference/).
+    const reference = fileURLToPath(new URL('../../tests/fixtures/reference/export.jsonl', import.meta.url));
+    await p.fill('#agent', 'from-reference');
+    await p.setInputFiles('#file', reference);
+    await p.waitForFunction(() => document.querySelector('#status').dataset.imported === 'export.jsonl' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 60_000 });
+    assert.match(await p.locator('#status').textContent(), /3 memories, 1 episode, 3 entities and 3 relations imported from export\.jsonl/);
     await p.close();
   });
 

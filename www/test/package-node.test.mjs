@@ -184,6 +184,25 @@ describe('the packed package in Node', () => {
     assert.equal((await bot.listMemories({ limit: 1 })).total, 150, 'a rejected batch writes nothing');
     await memory.close();
   });
+
+  it('imports the reference implementation\'s JSONL export and exports its own', async () => {
+    const reference = await readFile(new URL('../../tests/fixtures/reference/export.jsonl', import.meta.url), 'utf8');
+    const memory = await pkg.openMemory();
+    const bot = memory.agent('imported');
+    const brought = await bot.importMemories(reference);
+    assert.deepEqual(brought, { ok: true, version: 'cpersona-export/1.1', memories: 3, episodes: 1, entities: 3, mentions: 4, relations: 3, dropped: [] });
+    const t = await bot.traverse({ entity: '森海斗' });
+    assert.deepEqual(t.entities.map((e) => e.name), ['Kaito Mori', 'Ledger Service']);
+    const out = await bot.exportMemories();
+    assert.equal(out.memories, 3);
+    assert.equal(JSON.parse(out.jsonl.split('\n')[0]).version, 'cpersona-export/1.1');
+    const again = await pkg.openMemory();
+    assert.equal((await again.importMemories({ jsonl: out.jsonl, target_agent_id: 'copy' })).relations, 3);
+    await rejects(again.importMemories({ jsonl: reference.replace('"content": "Kaito maintains the ledger service."', '"content": 5') }), 'wrong_type', 'lines[1].content');
+    assert.equal((await again.agent('a').listMemories({ limit: 1 })).total, 0, 'the refused import wrote nothing');
+    await memory.close();
+    await again.close();
+  });
 });
 
 describe('the RPC channel of the OPFS worker', () => {
