@@ -1,7 +1,7 @@
 // The MCP faces, each driven by the official TypeScript SDK's `Client`: `createMcpServer`
-// from the packed package over the SDK's in-memory transport in Node and over Streamable
-// HTTP in workerd, and the native binary (`associative-memory-mcp`, cargo feature `mcp`)
-// over stdio. Each: the tools listed are the generated definitions (names and schemas),
+// from the packed package over the SDK's in-memory transport in Node and in a Chromium page
+// (a memory in the page, and one in OPFS), over Streamable HTTP in workerd, and the native
+// binary (`associative-memory-mcp`, cargo feature `mcp`) over stdio. Each: the tools listed are the generated definitions (names and schemas),
 // a store with associations, reconstruct and traverse answer through them, and a bad
 // argument comes back as a tool error naming the argument, with nothing written.
 
@@ -17,7 +17,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CONSUMER, importPackage } from './pack.mjs';
-import { startWorkerd } from './harness.mjs';
+import { build as viteBuild, preview } from 'vite';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, offline, startWorkerd, watch } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data'];
@@ -107,6 +109,41 @@ describe('MCP: createMcpServer over the in-memory transport (Node)', () => {
     await client.close();
     await memory.close();
   });
+});
+
+describe('MCP: createMcpServer in a Chromium page, over the in-memory transport', () => {
+  const problems = [];
+  let server;
+  let browser;
+  before(async () => {
+    const root = join(CONSUMER, 'mcp-page');
+    await viteBuild({ root, logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true } });
+    server = await preview({ root, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1' } });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  for (const storage of ['memory', 'opfs']) {
+    it(`serves the generated tools from the page, storage '${storage}'`, async () => {
+      const context = await browser.newContext();
+      await offline(context, problems);
+      const page = await context.newPage();
+      watch(page, problems);
+      await page.goto(`${server.resolvedUrls.local[0]}?storage=${storage}`);
+      await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 30000 });
+      // The page's own SDK Client, driven from here with the checks every face passes.
+      const client = {
+        listTools: () => page.evaluate(() => window.client.listTools()),
+        callTool: (request) => page.evaluate((request) => window.client.callTool(request), request),
+      };
+      await exercise(client, await page.evaluate(() => window.tools));
+      await context.close();
+      assert.deepEqual(problems, []);
+    });
+  }
 });
 
 describe('MCP: Streamable HTTP in workerd', () => {
