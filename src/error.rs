@@ -88,20 +88,29 @@ pub enum Error {
     Sqlite(#[from] rusqlite::Error),
 }
 
+/// Matches the variants that name a field (`$field` bound to it) against `$then`, every
+/// other variant against `$else`: the one list of them, for [`Error::field`] and
+/// [`Error::under`].
+macro_rules! with_field {
+    ($value:expr, $field:ident => $then:expr, _ => $else:expr) => {
+        match $value {
+            Error::Missing { $field }
+            | Error::WrongType { $field, .. }
+            | Error::OutOfRange { $field, .. }
+            | Error::BadRef { $field, .. }
+            | Error::UnknownOption { $field, .. }
+            | Error::Invalid { $field, .. }
+            | Error::NotFound { $field, .. } => $then,
+            _ => $else,
+        }
+    };
+}
+
 impl Error {
     /// The same error with its field named under `prefix` (`lines[3].` and `content`), for
     /// options read from inside a larger input.
     pub(crate) fn under(mut self, prefix: &str) -> Error {
-        match &mut self {
-            Error::Missing { field }
-            | Error::WrongType { field, .. }
-            | Error::OutOfRange { field, .. }
-            | Error::BadRef { field, .. }
-            | Error::UnknownOption { field, .. }
-            | Error::Invalid { field, .. }
-            | Error::NotFound { field, .. } => field.insert_str(0, prefix),
-            _ => {}
-        }
+        with_field!(&mut self, field => field.insert_str(0, prefix), _ => {});
         self
     }
 
@@ -124,16 +133,7 @@ impl Error {
 
     /// The option the error concerns, when it concerns one.
     pub fn field(&self) -> Option<&str> {
-        match self {
-            Error::Missing { field }
-            | Error::WrongType { field, .. }
-            | Error::OutOfRange { field, .. }
-            | Error::BadRef { field, .. }
-            | Error::UnknownOption { field, .. }
-            | Error::Invalid { field, .. }
-            | Error::NotFound { field, .. } => Some(field),
-            _ => None,
-        }
+        with_field!(self, field => Some(field), _ => None)
     }
 }
 

@@ -32,6 +32,7 @@
 //! they remain the oracle the lexical arm is tested against.
 
 use crate::bm25::{Folded, Phrase};
+use crate::buckets::Buckets;
 use crate::error::Result;
 use crate::refs::Kind;
 use crate::scope::ReadScope;
@@ -40,14 +41,11 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 
-/// No source id (episodes; a source without `id`).
-const NO_SOURCE: u32 = u32::MAX;
-
 /// One record's searchable text.
 struct Entry {
-    /// Index into [`Tables::buckets`].
+    /// Its bucket number (`crate::buckets`).
     bucket: u32,
-    /// Index into [`Tables::strings`], or [`NO_SOURCE`].
+    /// Its source number, or [`crate::buckets::NO_SOURCE`].
     source: u32,
     folded: Folded,
     tokens: usize,
@@ -58,12 +56,7 @@ struct Entry {
 struct Tables {
     memories: BTreeMap<i64, Entry>,
     episodes: BTreeMap<i64, Entry>,
-    /// Agents, projects, channels and source ids, interned.
-    strings: Vec<String>,
-    string_ids: BTreeMap<String, u32>,
-    /// Distinct (agent, project, channel), as string ids.
-    buckets: Vec<[u32; 3]>,
-    bucket_ids: BTreeMap<[u32; 3], u32>,
+    buckets: Buckets,
 }
 
 /// A record row as the database holds it.
@@ -107,16 +100,6 @@ impl Tables {
         Ok(tables)
     }
 
-    fn intern(&mut self, s: &str) -> u32 {
-        if let Some(&i) = self.string_ids.get(s) {
-            return i;
-        }
-        let i = self.strings.len() as u32;
-        self.strings.push(s.to_owned());
-        self.string_ids.insert(s.to_owned(), i);
-        i
-    }
-
     fn table(&mut self, kind: Kind) -> &mut BTreeMap<i64, Entry> {
         match kind {
             Kind::Mem => &mut self.memories,
@@ -125,17 +108,8 @@ impl Tables {
     }
 
     fn insert(&mut self, kind: Kind, row: Stored) {
-        let key = [self.intern(&row.agent), self.intern(&row.project), self.intern(&row.channel)];
-        let bucket = match self.bucket_ids.get(&key) {
-            Some(&b) => b,
-            None => {
-                let b = self.buckets.len() as u32;
-                self.buckets.push(key);
-                self.bucket_ids.insert(key, b);
-                b
-            }
-        };
-        let source = row.source.as_deref().map_or(NO_SOURCE, |s| self.intern(s));
+        let bucket = self.buckets.bucket(&row.agent, &row.project, &row.channel);
+        let source = self.buckets.source(row.source.as_deref());
         let mut folded = Folded::default();
         folded.set(&[&row.columns[0], &row.columns[1]]);
         let tokens = folded.tokens();
@@ -157,24 +131,6 @@ impl Tables {
             }
         }
         Ok(())
-    }
-
-    /// Which buckets `scope` may read, by the isolation clause itself.
-    fn readable(&self, conn: &Connection, scope: &ReadScope) -> Result<Vec<bool>> {
-        let mut out = vec![false; self.buckets.len()];
-        let Some(&agent) = self.string_ids.get(&scope.agent_id) else { return Ok(out) };
-        let iso = scope.clause("t");
-        let sql = format!("SELECT 1 FROM (SELECT ? AS agent_id, ? AS project_id, ? AS channel) t WHERE {}", iso.sql);
-        let mut stmt = conn.prepare_cached(&sql)?;
-        for (b, key) in self.buckets.iter().enumerate() {
-            if key[0] != agent {
-                continue;
-            }
-            let [a, p, c] = key.map(|i| rusqlite::types::Value::Text(self.strings[i as usize].clone()));
-            let params = [a, p, c].into_iter().chain(iso.params.iter().cloned());
-            out[b] = stmt.query_row(rusqlite::params_from_iter(params), |_| Ok(())).optional()?.is_some();
-        }
-        Ok(out)
     }
 }
 
@@ -263,20 +219,16 @@ impl LexicalIndex {
         let tables = self.tables.borrow();
         let t = tables.as_ref().expect("synced above");
         let mut found = Matches { hits: vec![0; phrases.len()], readable: Vec::new(), counts: Vec::new() };
-        let Some(&agent) = t.string_ids.get(&scope.agent_id) else { return Ok(found) };
-        let readable = t.readable(conn, scope)?;
-        // None: any source; Some(None): a source id no record has.
-        let source = match source_id {
-            "" => None,
-            s => Some(t.string_ids.get(s).copied()),
-        };
+        let Some(agent) = t.buckets.agent(&scope.agent_id) else { return Ok(found) };
+        let readable = t.buckets.readable(conn, scope)?;
+        let source = t.buckets.source_filter(source_id);
         let rows = match kind {
             Kind::Mem => &t.memories,
             Kind::Ep => &t.episodes,
         };
         let mut freqs = vec![0; phrases.len()];
         for (&id, e) in rows {
-            if t.buckets[e.bucket as usize][0] != agent {
+            if t.buckets.agent_of(e.bucket) != agent {
                 continue;
             }
             let mut any = false;
@@ -307,8 +259,7 @@ impl LexicalIndex {
         let mut out = Vec::new();
         for (kind, rows) in [(Kind::Mem, &t.memories), (Kind::Ep, &t.episodes)] {
             for (&id, e) in rows {
-                let bucket = t.buckets[e.bucket as usize].map(|s| t.strings[s as usize].clone());
-                let source = (e.source != NO_SOURCE).then(|| t.strings[e.source as usize].clone());
+                let (bucket, source) = t.buckets.names(e.bucket, e.source);
                 out.push((kind, id, bucket, source, format!("{:?}", e.folded), e.tokens));
             }
         }

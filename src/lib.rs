@@ -32,6 +32,7 @@
 mod api;
 mod associations;
 mod bm25;
+mod buckets;
 mod clock;
 mod data;
 mod entities;

@@ -17,14 +17,14 @@
 //! writes and deletes.
 //!
 //! Isolation is not re-implemented here: rows are grouped by bucket (agent, project,
-//! channel) and each call decides which buckets it may read by running the one isolation
-//! clause of `crate::scope` over the bucket values in SQL, so the clause stays the only
-//! place that says what a scope reads.
+//! channel), and each call reads the buckets the one isolation clause admits
+//! (`crate::buckets`).
 //!
 //! Memory: 4·dim bytes per vector plus 20 bytes per row (id, squared norm, bucket, source):
 //! 1.56 MB per 1,000 vectors of 384 dimensions. The squared norm is computed once at
 //! insertion, so a query does one dot product per row.
 
+use crate::buckets::Buckets;
 use crate::error::Result;
 use crate::refs::Kind;
 use crate::scope::ReadScope;
@@ -129,18 +129,15 @@ pub fn norm(v: &[f32]) -> f64 {
     v.iter().map(|x| f64::from(*x) * f64::from(*x)).sum::<f64>().sqrt()
 }
 
-/// No source id (episodes; a source without `id`).
-const NO_SOURCE: u32 = u32::MAX;
-
 /// The rows of one record kind and one dimension, in id order.
 #[derive(Debug, Default, Clone, PartialEq)]
 struct Block {
     ids: Vec<i64>,
     /// `x · x` of each row, by [`dot`].
     squares: Vec<f32>,
-    /// Index into [`Arena::buckets`].
+    /// Each row's bucket number (`crate::buckets`).
     buckets: Vec<u32>,
-    /// Index into [`Arena::strings`], or [`NO_SOURCE`].
+    /// Each row's source number, or [`crate::buckets::NO_SOURCE`].
     sources: Vec<u32>,
     /// The vectors, `dim` floats per row, back to back.
     data: Vec<f32>,
@@ -150,12 +147,7 @@ struct Block {
 #[derive(Debug, Default)]
 struct Arena {
     blocks: BTreeMap<(Kind, usize), Block>,
-    /// Agents, projects, channels and source ids, interned.
-    strings: Vec<String>,
-    string_ids: BTreeMap<String, u32>,
-    /// Distinct (agent, project, channel), as string ids.
-    buckets: Vec<[u32; 3]>,
-    bucket_ids: BTreeMap<[u32; 3], u32>,
+    buckets: Buckets,
 }
 
 /// A row as the database holds it.
@@ -205,28 +197,9 @@ impl Arena {
         Ok(arena)
     }
 
-    fn intern(&mut self, s: &str) -> u32 {
-        if let Some(&i) = self.string_ids.get(s) {
-            return i;
-        }
-        let i = self.strings.len() as u32;
-        self.strings.push(s.to_owned());
-        self.string_ids.insert(s.to_owned(), i);
-        i
-    }
-
     fn insert(&mut self, row: Stored) {
-        let key = [self.intern(&row.agent), self.intern(&row.project), self.intern(&row.channel)];
-        let bucket = match self.bucket_ids.get(&key) {
-            Some(&b) => b,
-            None => {
-                let b = self.buckets.len() as u32;
-                self.buckets.push(key);
-                self.bucket_ids.insert(key, b);
-                b
-            }
-        };
-        let source = row.source.as_deref().map_or(NO_SOURCE, |s| self.intern(s));
+        let bucket = self.buckets.bucket(&row.agent, &row.project, &row.channel);
+        let source = self.buckets.source(row.source.as_deref());
         let dim = row.vector.len();
         let block = self.blocks.entry((row.kind, dim)).or_default();
         // Ids only grow, so this is the end but for a row written back after a failure.
@@ -255,24 +228,6 @@ impl Arena {
             }
         }
         self.blocks.retain(|_, b| !b.ids.is_empty());
-    }
-
-    /// Which buckets `scope` may read, by the isolation clause itself.
-    fn readable(&self, conn: &Connection, scope: &ReadScope) -> Result<Vec<bool>> {
-        let mut out = vec![false; self.buckets.len()];
-        let Some(&agent) = self.string_ids.get(&scope.agent_id) else { return Ok(out) };
-        let iso = scope.clause("t");
-        let sql = format!("SELECT 1 FROM (SELECT ? AS agent_id, ? AS project_id, ? AS channel) t WHERE {}", iso.sql);
-        let mut stmt = conn.prepare_cached(&sql)?;
-        for (b, key) in self.buckets.iter().enumerate() {
-            if key[0] != agent {
-                continue;
-            }
-            let [a, p, c] = key.map(|i| rusqlite::types::Value::Text(self.strings[i as usize].clone()));
-            let params = [a, p, c].into_iter().chain(iso.params.iter().cloned());
-            out[b] = stmt.query_row(rusqlite::params_from_iter(params), |_| Ok(())).optional()?.is_some();
-        }
-        Ok(out)
     }
 }
 
@@ -340,13 +295,8 @@ impl VectorIndex {
     /// The `depth` readable rows closest to the query by exact cosine.
     pub fn search(&self, conn: &Connection, s: &Search) -> Result<Found> {
         self.with(conn, |arena| {
-            let readable = arena.readable(conn, s.scope)?;
-            let source = if s.source_id.is_empty() {
-                None
-            } else {
-                // A source id no row carries reads no memory.
-                Some(arena.string_ids.get(s.source_id).copied().unwrap_or(NO_SOURCE - 1))
-            };
+            let readable = arena.buckets.readable(conn, s.scope)?;
+            let source = arena.buckets.source_filter(s.source_id);
             let qnorm = norm(s.query);
             let mut found = Found::default();
             let mut scored: Vec<(f64, Kind, i64)> = Vec::new();
@@ -354,7 +304,7 @@ impl VectorIndex {
                 if kind == Kind::Ep && source.is_some() {
                     continue;
                 }
-                let admits = |i: usize| readable[block.buckets[i] as usize] && source.is_none_or(|src| block.sources[i] == src);
+                let admits = |i: usize| readable[block.buckets[i] as usize] && source.is_none_or(|src| src == Some(block.sources[i]));
                 if dim != s.query.len() {
                     found.dimension_skipped += (0..block.ids.len()).filter(|&i| admits(i)).count();
                     continue;
@@ -407,8 +357,7 @@ impl VectorIndex {
         let mut out = Vec::new();
         for (&(kind, dim), b) in &a.blocks {
             for (i, &id) in b.ids.iter().enumerate() {
-                let bucket = a.buckets[b.buckets[i] as usize].map(|s| a.strings[s as usize].clone());
-                let source = (b.sources[i] != NO_SOURCE).then(|| a.strings[b.sources[i] as usize].clone());
+                let (bucket, source) = a.buckets.names(b.buckets[i], b.sources[i]);
                 let bits = b.data[i * dim..(i + 1) * dim].iter().map(|x| x.to_bits()).collect();
                 out.push((kind, id, bucket, source, bits, b.squares[i].to_bits()));
             }
