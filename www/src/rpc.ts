@@ -30,6 +30,16 @@ export function holderIdLockName(name: string, holder: string): string {
   return `associative-memory-holder:${name}:${holder}`;
 }
 
+/**
+ * The lock a tab takes, and keeps while it lives, before it closes its holder `holder` of
+ * memory `name`. The lock `holderIdLockName` names can come free before the holder's `gone`
+ * message arrives; a tab granted it that finds this lock held knows the holder closed and
+ * waits for `gone` to tell which of its calls were not run.
+ */
+export function holderClosingLockName(name: string, holder: string): string {
+  return `associative-memory-closing:${name}:${holder}`;
+}
+
 /** The BroadcastChannel between the holder's worker and the other tabs using memory `name`. */
 export function channelName(name: string): string {
   return `associative-memory:${name}`;

@@ -12,9 +12,15 @@
 
 import { errorFromData, memoryError } from './errors.js';
 import {
-  channelName, holderIdLockName, holderLockName, PROTOCOL, RpcClient, type Progress, type ShareMessage,
+  channelName, holderClosingLockName, holderIdLockName, holderLockName, PROTOCOL, RpcClient, type Progress, type ShareMessage,
 } from './rpc.js';
 import type { WorkerApi } from './worker.js';
+
+/**
+ * How long a tab waits for the `gone` message of a holder that was closing when its lock came
+ * free, before it treats the holder as died.
+ */
+const GONE_WAIT_MS = 5000;
 
 /** Tools that only read: safe to send again to the next holder when one died holding them. */
 const READS = new Set(['recall', 'reconstruct', 'traverse', 'get_contents', 'list_entities', 'list_memories', 'export_memories']);
@@ -57,6 +63,8 @@ export class SharedOpfs {
   #readyDone!: (error?: Error) => void;
   /** Every holder this tab has learnt is gone: their late messages are ignored. */
   readonly #gone = new Set<string>();
+  /** Ends the wait for the `gone` message of a holder whose tab was closing it, by holder. */
+  readonly #awaitingGone = new Map<string, () => void>();
   /** The holder id of this tab's own worker, once it starts one: its broadcasts are not for this tab. */
   #own: string | null = null;
 
@@ -129,6 +137,14 @@ export class SharedOpfs {
     if (target?.kind === 'local') {
       target.watch.abort();
       try {
+        // Held from before the worker lets go of its locks until this tab ends: the other
+        // tabs then tell this graceful close from a crash (`holderClosingLockName`).
+        await new Promise<void>((granted, refused) => {
+          navigator.locks.request(holderClosingLockName(this.#name, target.holder), () => {
+            granted();
+            return new Promise<never>(() => {});
+          }).catch(refused);
+        });
         // Queued after this tab's calls, which the worker answers first.
         await target.rpc.call('close', []);
       } finally {
@@ -225,7 +241,7 @@ export class SharedOpfs {
       const { holder } = message;
       this.#target = { kind: 'remote', holder };
       // Granted once holder's worker is gone, however it went.
-      navigator.locks.request(holderIdLockName(this.#name, holder), { mode: 'shared', signal: this.#watches.signal }, () => this.#holderGone(holder, 'died'))
+      navigator.locks.request(holderIdLockName(this.#name, holder), { mode: 'shared', signal: this.#watches.signal }, () => this.#holderEnded(holder))
         .catch(() => { /* no locks: nothing to watch */ });
       this.#readyDone();
       this.#flush();
@@ -244,11 +260,30 @@ export class SharedOpfs {
   }
 
   /**
+   * Holder `holder`'s worker let go of its lock. If its tab was closing it, its `gone` message
+   * (posted after its last reply) says which calls it did not run: wait for it, up to
+   * GONE_WAIT_MS. Otherwise it died.
+   */
+  async #holderEnded(holder: string): Promise<void> {
+    const closing = holderClosingLockName(this.#name, holder);
+    const { held = [] } = await navigator.locks.query();
+    if (held.some((lock) => lock.name === closing) && !this.#gone.has(holder)) {
+      await new Promise<void>((heard) => {
+        const timer = setTimeout(heard, GONE_WAIT_MS);
+        this.#awaitingGone.set(holder, () => { clearTimeout(timer); heard(); });
+      });
+      this.#awaitingGone.delete(holder);
+    }
+    if (!this.#gone.has(holder)) this.#holderGone(holder, 'died');
+  }
+
+  /**
    * Holder `holder` is gone. Closed: the calls it did not answer were not run, and are sent
    * again to the next holder. Died: reads are sent again, writes reject.
    */
   #holderGone(holder: string, how: 'closed' | 'died'): void {
     this.#gone.add(holder);
+    this.#awaitingGone.get(holder)?.();
     if (this.#dead) return;
     if (this.#target?.holder === holder && this.#target.kind === 'remote') this.#target = null;
     for (const entry of this.#entries.values()) {
