@@ -42,6 +42,7 @@ mod import;
 mod jsonl;
 mod lexical;
 mod memory;
+mod nfkc;
 mod normalize;
 mod recall;
 mod reconstruct;

@@ -3,7 +3,7 @@
 //! normalized twin is what lookups compare, so two spellings that normalize alike name
 //! one entity.
 
-use unicode_normalization::UnicodeNormalization;
+use crate::nfkc::nfkc;
 
 /// The normalized twin of a name, alias, predicate or query.
 ///
@@ -12,8 +12,8 @@ use unicode_normalization::UnicodeNormalization;
 /// final `ς` → `σ`). NFKC runs again after the fold so a fold that yields a decomposable
 /// sequence still compares equal to its composed form.
 pub fn normalize(text: &str) -> String {
-    let folded: String = text.nfkc().flat_map(char::to_lowercase).flat_map(full_fold).collect();
-    let folded: String = folded.nfkc().collect();
+    let folded: String = nfkc(text).chars().flat_map(char::to_lowercase).flat_map(full_fold).collect();
+    let folded = nfkc(&folded);
     let mut out = String::with_capacity(folded.len());
     for word in folded.split(char::is_whitespace).filter(|w| !w.is_empty()) {
         if !out.is_empty() {
