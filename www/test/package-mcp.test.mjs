@@ -7,7 +7,9 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -189,6 +191,28 @@ describe('MCP: the native binary over stdio', () => {
     const again = await start();
     const graph = await call(again, 'traverse', { agent_id: 'mcp-bot', entity: 'kaito mori' });
     assert.deepEqual(graph.relations.map((r) => r.predicate), ['maintains']);
+    await assert.rejects(again.callTool({ name: 'forget_everything', arguments: {} }), /unknown tool: forget_everything/);
     await again.close();
+  });
+
+  it('outlives a line that is not JSON and a client that closes mid-session', async () => {
+    const child = spawn(binary, ['--db', join(dir, 'raw.sqlite')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    const replies = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const send = (message) => child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    assert.equal(JSON.parse((await replies.next()).value).id, 1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send('{"jsonrpc": "2.0", "id": 2, "method": tools/list}');
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'recall', arguments: { agent_id: 'raw' } } });
+    const reply = JSON.parse((await replies.next()).value);
+    assert.equal(reply.id, 3);
+    assert.equal(reply.result.isError, true);
+    assert.equal(JSON.parse(reply.result.content[0].text).field, 'query');
+    child.stdin.end();
+    const code = await new Promise((done) => child.on('exit', done));
+    assert.equal(code, 0, stderr);
+    assert.doesNotMatch(stderr, /panicked/);
   });
 });
