@@ -151,20 +151,18 @@ impl Declarer<'_> {
                     match resolve(self.conn, self.scope, &normalized, false)? {
                         Some(owner) if owner != id => drop(report, a_label, "already names another entity in this scope"),
                         _ => {
-                            self.conn.execute(
-                                "INSERT OR IGNORE INTO entity_aliases (entity_id, alias, normalized) VALUES (?, ?, ?)",
-                                params![id, alias, normalized],
-                            )?;
+                            self.conn
+                                .prepare_cached("INSERT OR IGNORE INTO entity_aliases (entity_id, alias, normalized) VALUES (?, ?, ?)")?
+                                .execute(params![id, alias, normalized])?;
                         }
                     }
                 }
             }
         }
         if let Some(anchor) = anchor {
-            self.conn.execute(
-                "INSERT OR IGNORE INTO entity_mentions (entity_id, ref, declared_by, created_at) VALUES (?, ?, ?, ?)",
-                params![id, anchor.to_string(), self.declared_by, self.now],
-            )?;
+            self.conn
+                .prepare_cached("INSERT OR IGNORE INTO entity_mentions (entity_id, ref, declared_by, created_at) VALUES (?, ?, ?, ?)")?
+                .execute(params![id, anchor.to_string(), self.declared_by, self.now])?;
             report.mentions += 1;
         }
         report.entities.push(DeclaredEntity { id, name, created });
@@ -233,17 +231,18 @@ impl Declarer<'_> {
         let s = self.scope;
         let anchor = anchor.map(|a| a.to_string()).unwrap_or_default();
         let key = params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor];
-        self.conn.execute(
+        self.conn.prepare_cached(
             "INSERT OR IGNORE INTO relations (agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_ref, declared_by, declared_at) \
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor, self.declared_by, self.now],
-        )?;
-        let id: i64 = self.conn.query_row(
-            "SELECT id FROM relations WHERE agent_id = ? AND project_id = ? AND channel = ? AND subject_kind = ? AND subject_id = ? \
+        )?
+        .execute(params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor, self.declared_by, self.now])?;
+        let id: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT id FROM relations WHERE agent_id = ? AND project_id = ? AND channel = ? AND subject_kind = ? AND subject_id = ? \
              AND predicate = ? AND object_kind = ? AND object_id = ? AND anchor_ref = ?",
-            key,
-            |r| r.get(0),
-        )?;
+            )?
+            .query_row(key, |r| r.get(0))?;
         report.relations.push(id);
         Ok(())
     }

@@ -32,7 +32,7 @@ fn resolve_in(conn: &Connection, scope: &WriteScope, bucket: &(String, String), 
     let iso = scope.bucket_clause("e", bucket);
     let sql = format!("SELECT e.id FROM {NAMED} CROSS JOIN entities e ON e.id = named.id WHERE {} ORDER BY e.id LIMIT 1", iso.sql);
     let params = named_then(normalized, iso);
-    Ok(conn.query_row(&sql, params_from_iter(params), |r| r.get(0)).optional()?)
+    Ok(conn.prepare_cached(&sql)?.query_row(params_from_iter(params), |r| r.get(0)).optional()?)
 }
 
 /// The entity a normalized name or alias resolves to for a declaration in `scope`:
@@ -61,10 +61,10 @@ pub fn register(conn: &Connection, scope: &WriteScope, name: &str, declared_by: 
     if let Some(id) = resolve(conn, scope, &normalized, exact)? {
         return Ok((id, false));
     }
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO entities (agent_id, project_id, channel, name, normalized, declared_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        rusqlite::params![scope.agent_id, scope.project_id, scope.channel, name, normalized, declared_by, now],
-    )?;
+    )?
+    .execute(rusqlite::params![scope.agent_id, scope.project_id, scope.channel, name, normalized, declared_by, now])?;
     Ok((conn.last_insert_rowid(), true))
 }
 

@@ -31,22 +31,22 @@ pub fn insert_memory(conn: &Connection, opts: &StoreOptions, now: &str) -> Resul
     };
     let (blob, dim) = embedding_blob(opts.embedding.as_deref());
     let timestamp = opts.timestamp.as_deref().and_then(canonical_time);
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at, metadata, embedding, embedding_dim) \
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        params![
-            s.agent_id,
-            s.project_id,
-            s.channel,
-            opts.content,
-            source.to_string(),
-            timestamp.as_deref().unwrap_or(now),
-            now,
-            opts.metadata.as_ref().map(|m| Value::Object(m.clone()).to_string()),
-            blob,
-            dim,
-        ],
-    )?;
+    )?
+    .execute(params![
+        s.agent_id,
+        s.project_id,
+        s.channel,
+        opts.content,
+        source.to_string(),
+        timestamp.as_deref().unwrap_or(now),
+        now,
+        opts.metadata.as_ref().map(|m| Value::Object(m.clone()).to_string()),
+        blob,
+        dim,
+    ])?;
     Ok(conn.last_insert_rowid())
 }
 
@@ -57,10 +57,11 @@ pub fn archive_episode(conn: &Connection, opts: &EpisodeOptions, now: &str) -> R
         opts.history.iter().flatten().map(|t| Turn { timestamp: t.timestamp.as_deref().and_then(canonical_time), ..t.clone() }).collect();
     let stamps: Vec<&str> = history.iter().filter_map(|t| t.timestamp.as_deref()).collect();
     let (blob, dim) = embedding_blob(opts.embedding.as_deref());
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, history, start_time, end_time, created_at, embedding, embedding_dim) \
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        params![
+    )?
+    .execute(params![
             s.agent_id,
             s.project_id,
             s.channel,
