@@ -141,7 +141,7 @@ pub fn mentioning(conn: &Connection, scope: &ReadScope, source_id: &str, entity:
         format!("{} UNION ALL {}", join("mem", "memories", 5), join("ep", "episodes", 4))
     } else {
         params.push(Value::Text(source_id.into()));
-        format!("{} AND CAST(json_extract(t.source, '$.id') AS TEXT) = ?", join("mem", "memories", 5))
+        format!("{} AND source_id(t.source) = ?", join("mem", "memories", 5))
     };
     params.push(Value::Integer(limit));
     let sql = format!("SELECT kind, id, count(*) OVER () FROM ({records}) ORDER BY id, kind LIMIT ?");

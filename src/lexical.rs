@@ -71,7 +71,7 @@ struct Stored {
 
 fn select(kind: Kind) -> &'static str {
     match kind {
-        Kind::Mem => "SELECT id, agent_id, project_id, channel, CAST(json_extract(source, '$.id') AS TEXT), content, '' FROM memories",
+        Kind::Mem => "SELECT id, agent_id, project_id, channel, source_id(source), content, '' FROM memories",
         Kind::Ep => "SELECT id, agent_id, project_id, channel, NULL, summary, keywords FROM episodes",
     }
 }
@@ -278,6 +278,7 @@ mod tests {
     #[test]
     fn kept_index_equals_a_rebuild() {
         let mut conn = Connection::open_in_memory().unwrap();
+        crate::records::register_source_id(&conn).unwrap();
         crate::schema::migrate(&mut conn).unwrap();
         let kept = LexicalIndex::default();
         kept.watch(&mut conn).unwrap();

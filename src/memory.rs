@@ -452,5 +452,5 @@ fn tune(conn: &Connection) -> Result<()> {
     // could differ between two databases holding the same rows.
     conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
     conn.set_prepared_statement_cache_capacity(64);
-    Ok(())
+    crate::records::register_source_id(conn)
 }

@@ -204,7 +204,7 @@ fn scope_sql(req: &Request, kind: Kind) -> (String, Vec<Value>) {
     let mut sql = iso.sql;
     let mut params = iso.params;
     if kind == Kind::Mem && !req.source_id.is_empty() {
-        sql.push_str(" AND CAST(json_extract(t.source, '$.id') AS TEXT) = ?");
+        sql.push_str(" AND source_id(t.source) = ?");
         params.push(Value::Text(req.source_id.into()));
     }
     (sql, params)
@@ -474,6 +474,7 @@ mod tests {
     #[test]
     fn one_agents_scores_are_fts5_bm25_exactly() {
         let mut conn = Connection::open_in_memory().unwrap();
+        crate::records::register_source_id(&conn).unwrap();
         crate::schema::migrate(&mut conn).unwrap();
         let words = ["ledger", "Ledger", "LEDGERS", "über", "Straße", "kaito mori", "aaa", "ab", "payments", "台帳", "台帳台帳", "x"];
         let mut seed = 7u64;

@@ -113,6 +113,26 @@ pub fn source_json(stored: Option<String>, r: Ref) -> Value {
     }
 }
 
+/// The id of a memory's stored source (`{type, id, name}`), as the queries filtering on
+/// `source_id` compare it: the `id` string, a number's JSON text, else none (no `id`, or
+/// not a JSON object). Registered on every connection as the SQL function `source_id`
+/// ([`register_source_id`]), so SQLite is built without its JSON functions.
+pub fn source_id(stored: &str) -> Option<String> {
+    match serde_json::from_str::<Value>(stored).ok()?.get("id")? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Registers [`source_id`] as the SQL function `source_id(source)` on `conn`.
+pub fn register_source_id(conn: &Connection) -> Result<()> {
+    use rusqlite::functions::FunctionFlags;
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC | FunctionFlags::SQLITE_INNOCUOUS;
+    conn.create_scalar_function("source_id", 1, flags, |ctx| Ok(ctx.get::<Option<String>>(0)?.as_deref().and_then(source_id)))?;
+    Ok(())
+}
+
 /// The record `r` names, if it is one `scope` can read.
 pub fn read(conn: &Connection, r: Ref, scope: &ReadScope) -> Result<Option<Record>> {
     let columns = match r.kind {
@@ -177,4 +197,22 @@ pub fn delete(conn: &Connection, kind: Kind, agent_id: &str, id: i64, field: &st
         return Err(Error::NotFound { field: field.into(), what: format!("{what} {id}") });
     }
     Ok(DeleteResponse { ok: true, deleted_id: id })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::source_id;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn source_id_reads_the_id_of_a_stored_source() {
+        assert_eq!(source_id(r#"{"type":"User","id":"u-1","name":""}"#).as_deref(), Some("u-1"));
+        assert_eq!(source_id(r#"{"type": "User", "name": "x", "id": "a \"b\""}"#).as_deref(), Some("a \"b\""));
+        assert_eq!(source_id(r#"{"id":42}"#).as_deref(), Some("42"));
+        assert_eq!(source_id(r#"{"type":"User"}"#), None);
+        assert_eq!(source_id(r#"{"id":null}"#), None);
+        assert_eq!(source_id("not json"), None);
+        assert_eq!(source_id(r#"["id"]"#), None);
+    }
 }

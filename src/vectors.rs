@@ -164,7 +164,7 @@ struct Stored {
 fn select(kind: Kind) -> &'static str {
     match kind {
         Kind::Mem => {
-            "SELECT id, agent_id, project_id, channel, CAST(json_extract(source, '$.id') AS TEXT), embedding FROM memories \
+            "SELECT id, agent_id, project_id, channel, source_id(source), embedding FROM memories \
              WHERE embedding IS NOT NULL"
         }
         Kind::Ep => "SELECT id, agent_id, project_id, channel, NULL, embedding FROM episodes WHERE embedding IS NOT NULL",
@@ -496,7 +496,7 @@ mod tests {
                     );
                     let mut params = iso.params.clone();
                     if !source_id.is_empty() {
-                        sql.push_str(" AND CAST(json_extract(t.source, '$.id') AS TEXT) = ?");
+                        sql.push_str(" AND source_id(t.source) = ?");
                         params.push(rusqlite::types::Value::Text(source_id.into()));
                     }
                     let mut stmt = conn.prepare(&sql).unwrap();
