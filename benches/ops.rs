@@ -20,6 +20,8 @@
 //!   BENCH_DB_DIR    open a file-backed memory (`Memory::open`) at a fresh file in this
 //!                   directory instead of an in-memory one (the reference driver uses a
 //!                   file in a temp dir); the file is removed after each run
+//!   BENCH_ENCRYPTED  with BENCH_DB_DIR (or --db-dir): the file is encrypted
+//!                   (`Memory::open_encrypted` with a raw key; flag --encrypted)
 //!   BENCH_DUMP      write each op's result (run 1) as JSON lines {"i","op","result"|"error"}
 //!                   to this path, to check the replay did real work (not timed)
 
@@ -82,7 +84,7 @@ struct Run {
     wall_ms: f64,
 }
 
-fn replay(workload: &Value, db_dir: Option<&std::path::Path>, run_no: usize, dump_path: Option<&str>) -> Run {
+fn replay(workload: &Value, db_dir: Option<&std::path::Path>, encrypted: bool, run_no: usize, dump_path: Option<&str>) -> Run {
     let ops = workload.get("ops").and_then(Value::as_array).expect("workload has no ops array");
 
     let wall = Instant::now();
@@ -94,6 +96,8 @@ fn replay(workload: &Value, db_dir: Option<&std::path::Path>, run_no: usize, dum
     }
     let mut mem = match &db_file {
         None => Memory::open_in_memory_with_clock(Box::new(replayer.clock.clone())).expect("open_in_memory_with_clock"),
+        Some(f) if encrypted => Memory::open_encrypted(f, associative_memory::Key::Raw([7; 32]), Box::new(replayer.clock.clone()))
+            .expect("Memory::open_encrypted"),
         Some(f) => Memory::open(f, Box::new(replayer.clock.clone())).expect("Memory::open"),
     };
     let open_ms = t0.elapsed().as_secs_f64() * 1000.0;
@@ -209,6 +213,11 @@ fn main() {
         .max(1);
     let dump_path = flag("--dump").or_else(|| std::env::var("BENCH_DUMP").ok());
     let db_dir = flag("--db-dir").or_else(|| std::env::var("BENCH_DB_DIR").ok()).map(std::path::PathBuf::from);
+    let encrypted = argv.iter().any(|a| a == "--encrypted") || std::env::var_os("BENCH_ENCRYPTED").is_some();
+    assert!(!encrypted || db_dir.is_some(), "--encrypted needs a file memory (--db-dir)");
+    let db = db_dir
+        .as_ref()
+        .map_or("in-memory".to_string(), |d| format!("{}file in {}", if encrypted { "encrypted " } else { "" }, d.display()));
 
     let text = std::fs::read_to_string(&workload_path).unwrap_or_else(|e| panic!("read {}: {e}", workload_path.display()));
     let workload: Value = serde_json::from_str(&text).expect("workload is not JSON");
@@ -218,13 +227,13 @@ fn main() {
         workload.get("ops").and_then(Value::as_array).map_or(0, Vec::len),
         runs,
         if cfg!(debug_assertions) { "debug" } else { "release" },
-        db_dir.as_ref().map_or("in-memory".to_string(), |d| format!("file in {}", d.display()))
+        db
     );
 
     let mut results = Vec::new();
     for r in 0..runs {
         let dump = if r == 0 { dump_path.as_deref() } else { None };
-        let run = replay(&workload, db_dir.as_deref(), r, dump);
+        let run = replay(&workload, db_dir.as_deref(), encrypted, r, dump);
         print_run(&run, &format!("run {}", r + 1));
         let ops: Map<String, Value> = run.order.iter().map(|k| (k.clone(), summary(&run.kinds[k]))).collect();
         results.push(json!({"open_ms": run.open_ms, "wall_ms": run.wall_ms, "ops": ops}));
@@ -266,7 +275,7 @@ fn main() {
             "impl": "native",
             "profile": if cfg!(debug_assertions) { "debug" } else { "release" },
             "workload": workload_path.display().to_string(),
-            "db": db_dir.as_ref().map_or("in-memory".to_string(), |d| format!("file in {}", d.display())),
+            "db": db,
             "timer": "std::time::Instant around Memory::call; fresh memory per run; no warm-up",
             "runs": results,
             "median_over_runs": median,

@@ -83,6 +83,13 @@ pub enum Error {
     /// The bytes or file given are not an associative-memory database.
     #[error("not an associative-memory database: {0}")]
     NotAMemory(String),
+    /// The memory is encrypted and was opened (or its bytes imported) without a key.
+    #[error("the memory is encrypted (or is not an SQLite database): give its key")]
+    Encrypted,
+    /// The key given does not open the memory: another key, or a memory that is not
+    /// encrypted. The key itself is never part of the message.
+    #[error("the key does not open this memory (a wrong key, or a memory that is not encrypted)")]
+    WrongKey,
     /// SQLite failed; the call was rolled back.
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
@@ -127,6 +134,8 @@ impl Error {
             Error::UnknownTool(_) => "unknown_tool",
             Error::NewerSchema { .. } => "newer_schema",
             Error::NotAMemory(_) => "not_a_memory",
+            Error::Encrypted => "encrypted",
+            Error::WrongKey => "wrong_key",
             Error::Sqlite(_) => "sqlite",
         }
     }

@@ -47,10 +47,11 @@ fn refuse(why: impl Into<String>) -> Error {
     Error::NotAMemory(why.into())
 }
 
-/// The database held in `bytes`, rebuilt by our own migrations and triggers from its rows,
-/// at the current schema version and `page_size`. Nothing outside the returned
-/// connection is touched; any failure is a typed refusal.
-pub(crate) fn rebuild(bytes: &[u8], page_size: i64) -> Result<Connection> {
+/// The database held in `bytes`, rebuilt by our own migrations and triggers from its rows
+/// into `fresh` (an empty database: in memory, or an encrypted file when the memory it is
+/// for is encrypted), at the current schema version and `page_size`. Nothing outside the
+/// returned connection is touched; any failure is a typed refusal.
+pub(crate) fn rebuild(bytes: &[u8], mut fresh: Connection, page_size: i64) -> Result<Connection> {
     let image = open_image(bytes)?;
     let version: i64 = image.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(unreadable)?;
     if version == 0 {
@@ -62,7 +63,6 @@ pub(crate) fn rebuild(bytes: &[u8], page_size: i64) -> Result<Connection> {
     if version < 0 {
         return Err(refuse(format!("schema version {version} is not one this library ever wrote")));
     }
-    let mut fresh = Connection::open_in_memory()?;
     fresh.pragma_update(None, "page_size", page_size)?;
     create_at_version(&mut fresh, version)?;
     compare_schemas(&image, &fresh, version)?;
@@ -84,16 +84,16 @@ fn open_image(bytes: &[u8]) -> Result<Connection> {
         return Err(refuse(if bytes.is_empty() {
             "the bytes are empty".into()
         } else {
-            "the bytes are not an SQLite database".to_string()
+            "the bytes are not an SQLite database (an encrypted export is imported with its key)".to_string()
         }));
     }
+    // An image of a database in WAL mode (SQLite's own serialization of one) reads as a
+    // rollback-journal database: an image has no log, and SQLite refuses to open an
+    // in-memory image marked for one.
+    let bytes = without_wal(bytes);
     let mut conn = Connection::open_in_memory()?;
-    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
-    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
-    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
-    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_VIEW, false)?;
-    conn.pragma_update(None, "cell_size_check", true)?;
-    conn.deserialize_read_exact(MAIN_DB, bytes, bytes.len(), true)
+    distrust(&conn)?;
+    conn.deserialize_read_exact(MAIN_DB, &bytes[..], bytes.len(), true)
         .map_err(|e| refuse(format!("the bytes are not an SQLite image: {e}")))?;
     conn.pragma_update(None, "query_only", true)?;
     let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(unreadable)?;
@@ -101,6 +101,30 @@ fn open_image(bytes: &[u8]) -> Result<Connection> {
         return Err(refuse(format!("integrity check failed: {check}")));
     }
     Ok(conn)
+}
+
+/// The image with its file format versions (header bytes 18 and 19) set from WAL (2) to
+/// rollback journal (1); any other image as it is.
+pub(crate) fn without_wal(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    match bytes.get(18..20) {
+        Some([2, 2]) => {
+            let mut copy = bytes.to_vec();
+            copy[18..20].copy_from_slice(&[1, 1]);
+            std::borrow::Cow::Owned(copy)
+        }
+        _ => std::borrow::Cow::Borrowed(bytes),
+    }
+}
+
+/// Settings for a connection to a database from elsewhere, before it reads anything: no
+/// schema SQL is trusted to run (functions, triggers, views), and every cell is checked.
+pub(crate) fn distrust(conn: &Connection) -> Result<()> {
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_VIEW, false)?;
+    conn.pragma_update(None, "cell_size_check", true)?;
+    Ok(())
 }
 
 /// A database's schema objects: (type, name) → (table, SQL).

@@ -33,6 +33,7 @@ mod api;
 mod associations;
 mod bm25;
 mod buckets;
+mod cipher;
 mod clock;
 mod data;
 mod entities;
@@ -50,6 +51,7 @@ mod records;
 mod refs;
 mod schema;
 mod scope;
+mod scratch;
 mod traverse;
 mod vectors;
 
@@ -58,6 +60,7 @@ pub mod wasm;
 
 pub use api::*;
 pub use associations::{MAX_ALIASES, MAX_ITEMS, MAX_TEXT};
+pub use cipher::Key;
 pub use clock::{format_iso, parse_iso, Clock, FixedClock, SystemClock};
 pub use error::{Error, Result};
 pub use memory::Memory;

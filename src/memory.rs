@@ -8,12 +8,14 @@
 use crate::api::read::from_json;
 use crate::api::*;
 use crate::associations::Declarer;
+use crate::cipher::{self, Key};
 use crate::clock::{format_iso, Clock, SystemClock};
 use crate::error::{Error, Result};
 use crate::lexical::LexicalIndex;
 use crate::records;
 use crate::refs::{Kind, Ref};
 use crate::schema::migrate;
+use crate::scratch::Scratch;
 use crate::vectors::VectorIndex;
 use crate::{data, entities, recall, reconstruct, traverse};
 use rusqlite::{Connection, MAIN_DB};
@@ -30,6 +32,9 @@ pub struct Memory {
     /// The lexical arm's in-memory text (`crate::lexical`), kept current through the
     /// connection's update hook.
     lexical: LexicalIndex,
+    /// The key of an encrypted memory (`crate::cipher`): its file's, or, held in memory,
+    /// the one its exports are encrypted with.
+    key: Option<Key>,
 }
 
 impl std::fmt::Debug for Memory {
@@ -65,6 +70,15 @@ impl Memory {
         Ok(memory)
     }
 
+    /// The encrypted memory in the database file at `path`, created (and encrypted) if
+    /// absent, as [`Memory::open`] does. Fails with [`Error::WrongKey`] when `key` does not
+    /// open the file (another key, or a file that is not encrypted), and changes nothing.
+    pub fn open_encrypted(path: impl AsRef<std::path::Path>, key: Key, clock: Box<dyn Clock>) -> Result<Self> {
+        let memory = Self::from_keyed_connection(Connection::open(path)?, Some(key), clock)?;
+        memory.use_wal()?;
+        Ok(memory)
+    }
+
     /// WAL with `synchronous = NORMAL`: a commit appends to the log without a sync; the
     /// log is synced at checkpoints. A crash can lose the last commits, never corrupt.
     pub(crate) fn use_wal(&self) -> Result<()> {
@@ -74,8 +88,21 @@ impl Memory {
     }
 
     /// The memory on an open connection (any VFS: OPFS in a browser worker, a file
-    /// natively), brought to the current schema.
-    pub fn from_connection(mut conn: Connection, clock: Box<dyn Clock>) -> Result<Self> {
+    /// natively), brought to the current schema. An encrypted database fails with
+    /// [`Error::Encrypted`].
+    pub fn from_connection(conn: Connection, clock: Box<dyn Clock>) -> Result<Self> {
+        Self::from_keyed_connection(conn, None, clock)
+    }
+
+    /// The memory on an open connection, as [`Memory::from_connection`], with the key its
+    /// file is (or, new, will be) encrypted with: [`Error::WrongKey`] when it does not open
+    /// it. The connection's VFS must be one SQLite3 Multiple Ciphers wraps (natively the
+    /// default; in wasm see the binding's `openOpfs`).
+    pub fn from_keyed_connection(mut conn: Connection, key: Option<Key>, clock: Box<dyn Clock>) -> Result<Self> {
+        match &key {
+            Some(key) => cipher::apply(&conn, key)?,
+            None => cipher::readable(&conn, false)?,
+        }
         // One page size on every target (SQLite's default is 4096 natively, 8192 in the wasm
         // build), so export bytes are alike wherever they were made. A no-op on a database
         // that already has pages.
@@ -84,7 +111,27 @@ impl Memory {
         migrate(&mut conn)?;
         let lexical = LexicalIndex::default();
         lexical.watch(&mut conn)?;
-        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical })
+        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, key })
+    }
+
+    /// Whether the memory is encrypted: its file at rest, or, held in memory, its exports.
+    pub fn is_encrypted(&self) -> bool {
+        self.key.is_some()
+    }
+
+    /// Encrypts the memory under `key`, re-encrypts it under a new one, or decrypts it
+    /// (`None`). A file is rewritten in place, in one transaction; a memory held in memory
+    /// only changes the key its exports are encrypted with.
+    pub fn rekey(&mut self, key: Option<Key>) -> Result<()> {
+        if !self.in_memory() {
+            cipher::rekey(&self.conn, key.as_ref())?;
+        }
+        self.key = key;
+        Ok(())
+    }
+
+    fn in_memory(&self) -> bool {
+        self.conn.path().is_none_or(str::is_empty)
     }
 
     fn now(&self) -> String {
@@ -291,9 +338,56 @@ impl Memory {
     }
 
     /// The whole database as bytes (an SQLite database image), to save anywhere and
-    /// load back with [`Memory::import`].
+    /// load back with [`Memory::import`]; encrypted under the memory's key when it has one
+    /// (load those back with [`Memory::import_encrypted`]).
     pub fn export(&mut self) -> Result<Vec<u8>> {
-        Ok(self.conn.serialize(MAIN_DB)?.to_vec())
+        let Some(key) = &self.key else { return self.export_decrypted() };
+        let scratch = Scratch::new();
+        {
+            let mut dest = scratch.open()?;
+            cipher::apply(&dest, key)?;
+            if self.in_memory() {
+                // Plain pages cannot be backed up into an encrypted database: the rows are
+                // rebuilt there instead (the same rows, ids and derived tables).
+                drop(crate::import::rebuild(&self.conn.serialize(MAIN_DB)?, dest, PAGE_SIZE)?);
+            } else {
+                dest.pragma_update(None, "page_size", PAGE_SIZE)?;
+                // Exclusive: the copy is marked for WAL until the end (below), and a log
+                // needs shared memory otherwise, which no VFS in wasm has.
+                dest.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+                let backup = rusqlite::backup::Backup::new(&self.conn, &mut dest)?;
+                backup.run_to_completion(1024, std::time::Duration::ZERO, None)?;
+                drop(backup);
+                // The copy took the source's WAL mark with its first page: an export has no
+                // log, and is a rollback-journal database wherever it is opened.
+                dest.pragma_update(None, "journal_mode", "DELETE")?;
+            }
+        }
+        scratch.bytes()
+    }
+
+    /// The whole database as plain bytes, decrypted if the memory is encrypted. The image
+    /// of a file in WAL mode is marked as a rollback-journal database: it has no log.
+    pub fn export_decrypted(&mut self) -> Result<Vec<u8>> {
+        let image = self.conn.serialize(MAIN_DB)?;
+        Ok(crate::import::without_wal(&image).into_owned())
+    }
+
+    /// Replaces this memory's whole content with encrypted bytes from [`Memory::export`],
+    /// decrypted with `key` ([`Error::WrongKey`] when it does not), then checked as
+    /// [`Memory::import`] checks plain bytes. The memory keeps its own key (or none).
+    pub fn import_encrypted(&mut self, bytes: &[u8], key: &Key) -> Result<()> {
+        let scratch = Scratch::with_bytes(bytes)?;
+        let plain = {
+            let mut conn = scratch.open()?;
+            crate::import::distrust(&conn)?;
+            // A file copied from a memory in WAL mode opens without the shared memory a
+            // log needs elsewhere (no VFS in wasm has it) only under an exclusive lock.
+            conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+            cipher::apply(&conn, key)?;
+            conn.serialize(MAIN_DB)?.to_vec()
+        };
+        self.import(&plain)
     }
 
     /// Replaces this memory's whole content with database bytes from [`Memory::export`].
@@ -304,11 +398,23 @@ impl Memory {
     /// (`src/import.rs`). Only then is the result copied over this one, so bad bytes
     /// change nothing; a refusal is `not_a_memory` saying what was wrong.
     pub fn import(&mut self, bytes: &[u8]) -> Result<()> {
-        let scratch = crate::import::rebuild(bytes, PAGE_SIZE)?;
+        // An encrypted file takes pages only from another encrypted database: the rows
+        // are rebuilt in one, under the memory's key.
+        let encrypted_file = self.key.as_ref().filter(|_| !self.in_memory());
+        let (fresh, _file) = match encrypted_file {
+            None => (Connection::open_in_memory()?, None),
+            Some(key) => {
+                let file = Scratch::new();
+                let conn = file.open()?;
+                cipher::apply(&conn, key)?;
+                (conn, Some(file))
+            }
+        };
+        let scratch = crate::import::rebuild(bytes, fresh, PAGE_SIZE)?;
         // The database is replaced below: the indexes are rebuilt from it on next use.
         self.vectors.clear();
         self.lexical.clear();
-        if self.conn.path().is_none_or(str::is_empty) {
+        if self.in_memory() {
             // Held in memory: the checked scratch database becomes the memory. (A backup
             // could not copy it over when the page sizes differ: an in-memory destination
             // cannot change its page size.)

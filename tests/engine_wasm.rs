@@ -11,6 +11,8 @@ mod bad_input;
 mod data_tools;
 #[path = "declarations.rs"]
 mod declarations;
+#[path = "encryption.rs"]
+mod encryption;
 #[path = "export_import.rs"]
 mod export_import;
 #[path = "invariants.rs"]

@@ -107,6 +107,28 @@ fn a_file_memory_persists_across_opens() {
 }
 
 #[test]
+#[cfg_attr(target_arch = "wasm32", ignore = "a file memory: wasm32-unknown-unknown has no file system (OPFS: www/test)")]
+fn an_export_of_a_file_memory_in_wal_mode_imports() {
+    let path = std::env::temp_dir().join(format!("am-wal-export-{}.db", std::process::id()));
+    std::fs::remove_file(&path).ok();
+    let mut m = Memory::open(&path, Box::new(FixedClock::new(0))).unwrap();
+    m.call("store", &json!({"agent_id": "a", "content": "from a WAL file"})).unwrap();
+    let bytes = m.export().unwrap();
+    // an image has no log: it is marked as a rollback-journal database
+    assert_eq!(bytes[18..20], [1, 1]);
+    let mut copy = Memory::open_in_memory_with_clock(Box::new(FixedClock::new(0))).unwrap();
+    copy.import(&bytes).unwrap();
+    // and SQLite's own serialization of a WAL file (marked 2, 2) imports too
+    let mut raw = bytes.clone();
+    raw[18..20].copy_from_slice(&[2, 2]);
+    copy.import(&raw).unwrap();
+    drop(m);
+    std::fs::remove_file(&path).ok();
+    let listed = copy.call("list_memories", &json!({"agent_id": "a"})).unwrap();
+    assert_eq!(listed["memories"][0]["content"], "from a WAL file");
+}
+
+#[test]
 #[cfg_attr(
     target_arch = "wasm32",
     ignore = "imports into a WAL file memory too: wasm32-unknown-unknown has no file system (in memory: tests/wasm_common)"

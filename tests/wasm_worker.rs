@@ -38,7 +38,7 @@ const POOL_DIR: &str = "let dir = await navigator.storage.getDirectory();
 async fn opfs_keeps_the_memory_and_its_graph_after_it_is_freed_and_reopened() {
     let name = fresh_name("reopen");
     let clock = Function::new_no_args("return Date.UTC(2026, 4, 10, 12)");
-    let mut m = JsMemory::open_opfs(name.clone(), Some(clock)).await.unwrap();
+    let mut m = JsMemory::open_opfs(name.clone(), Some(clock), JsValue::UNDEFINED).await.unwrap();
     m.call(
         "store",
         js(json!({"agent_id": "a", "content": "きらりがミズアイを保守している。",
@@ -55,7 +55,7 @@ async fn opfs_keeps_the_memory_and_its_graph_after_it_is_freed_and_reopened() {
     drop(m); // what `free()` does: closes the connection; the pool keeps the files
 
     // A new connection has an empty page cache: what it reads comes from the OPFS files.
-    let mut m = JsMemory::open_opfs(name.clone(), None).await.unwrap();
+    let mut m = JsMemory::open_opfs(name.clone(), None, JsValue::UNDEFINED).await.unwrap();
     let reread = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "ミズアイ", "max_hops": 1}))).unwrap());
     assert_eq!(reread, graph);
     assert_eq!(reread["entities"][0]["mentions"], json!(["mem:1"]));
@@ -71,13 +71,15 @@ async fn opfs_keeps_the_memory_and_its_graph_after_it_is_freed_and_reopened() {
 #[wasm_bindgen_test]
 async fn opfs_refuses_a_second_open_in_this_worker_until_the_first_is_freed() {
     let name = fresh_name("twice");
-    let mut first = JsMemory::open_opfs(name.clone(), None).await.unwrap();
+    let mut first = JsMemory::open_opfs(name.clone(), None, JsValue::UNDEFINED).await.unwrap();
     first.call("store", js(json!({"agent_id": "a", "content": "first"}))).unwrap();
-    let Err(err) = JsMemory::open_opfs(name.clone(), None).await else { panic!("a second open of {name} in the same worker succeeded") };
+    let Err(err) = JsMemory::open_opfs(name.clone(), None, JsValue::UNDEFINED).await else {
+        panic!("a second open of {name} in the same worker succeeded")
+    };
     assert_eq!(code_and_field(&err), ("already_open".into(), "name".into()));
     first.call("store", js(json!({"agent_id": "a", "content": "second"}))).unwrap();
     drop(first);
-    let mut again = JsMemory::open_opfs(name, None).await.unwrap();
+    let mut again = JsMemory::open_opfs(name, None, JsValue::UNDEFINED).await.unwrap();
     let contents = rs(again.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:1", "mem:2"]}))).unwrap());
     assert_eq!(contents["count"], 2);
 }
@@ -92,26 +94,28 @@ async fn opfs_reports_a_pool_held_elsewhere_with_code_opfs_and_opens_once_it_is_
         &name,
     )
     .await;
-    let Err(err) = JsMemory::open_opfs(name.clone(), None).await else { panic!("opened {name} while its pool was held") };
+    let Err(err) = JsMemory::open_opfs(name.clone(), None, JsValue::UNDEFINED).await else {
+        panic!("opened {name} while its pool was held")
+    };
     assert_eq!(code_and_field(&err), ("opfs".into(), JsValue::UNDEFINED));
     Function::from(get(&handle, "close")).call0(&handle).unwrap();
-    let mut m = JsMemory::open_opfs(name, None).await.unwrap();
+    let mut m = JsMemory::open_opfs(name, None, JsValue::UNDEFINED).await.unwrap();
     assert_eq!(rs(m.call("store", js(json!({"agent_id": "a", "content": "x"}))).unwrap())["id"], 1);
 }
 
 #[wasm_bindgen_test]
 async fn opfs_names_outside_the_documented_alphabet_are_invalid_value() {
     for bad in ["", ".hidden", "a/b", "..", "ミズアイ", &"x".repeat(65)] {
-        let Err(err) = JsMemory::open_opfs(bad.to_owned(), None).await else { panic!("opened {bad:?}") };
+        let Err(err) = JsMemory::open_opfs(bad.to_owned(), None, JsValue::UNDEFINED).await else { panic!("opened {bad:?}") };
         assert_eq!(code_and_field(&err), ("invalid_value".into(), "name".into()), "{bad:?}");
     }
-    assert!(JsMemory::open_opfs(format!("{}_v1.0", fresh_name("ok")), None).await.is_ok());
+    assert!(JsMemory::open_opfs(format!("{}_v1.0", fresh_name("ok")), None, JsValue::UNDEFINED).await.is_ok());
 }
 
 #[wasm_bindgen_test]
 async fn opfs_group_commits_without_a_flush_each_call_with_its_own_outcome_and_clock() {
     let name = fresh_name("group");
-    let mut m = JsMemory::open_opfs(name.clone(), None).await.unwrap();
+    let mut m = JsMemory::open_opfs(name.clone(), None, JsValue::UNDEFINED).await.unwrap();
     m.call("store", js(json!({"agent_id": "a", "content": "warm-up: creates the -wal file"}))).unwrap();
     m.checkpoint().unwrap();
     // The first commit after a checkpoint restarts the log, and SQLite syncs its new header.
@@ -142,7 +146,7 @@ async fn opfs_group_commits_without_a_flush_each_call_with_its_own_outcome_and_c
     assert!(rs(run_js("return self.flushes;", &name).await).as_u64().unwrap() >= 1, "a checkpoint flushes");
     drop(m);
 
-    let mut m = JsMemory::open_opfs(name, None).await.unwrap();
+    let mut m = JsMemory::open_opfs(name, None, JsValue::UNDEFINED).await.unwrap();
     let contents = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:3", "mem:4"]}))).unwrap());
     assert_eq!(contents["count"], 2);
     let stamped = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:3"]}))).unwrap());

@@ -2,7 +2,7 @@
 
 use super::convert::{options_from_js, response_to_js};
 use super::error::{js_error, to_js_error};
-use crate::{Clock, Memory};
+use crate::{Clock, Error, Key, Memory};
 use sqlite_wasm_vfs::sahpool::{self, OpfsSAHError, OpfsSAHPoolCfgBuilder, OpfsSAHPoolUtil};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
@@ -30,6 +30,29 @@ impl Clock for JsClock {
         let given = self.1.get().or_else(|| self.0.as_ref().and_then(|f| f.call0(&JsValue::NULL).ok()).and_then(|v| v.as_f64()));
         given.unwrap_or_else(js_sys::Date::now) as i64
     }
+}
+
+/// A key from JavaScript: 32 bytes (`Uint8Array`) or a passphrase (string); anything else
+/// is `invalid_value` (field `key`). The message never holds the key.
+fn key_from_js(key: JsValue) -> Result<Key, JsValue> {
+    if let Some(passphrase) = key.as_string() {
+        return Key::passphrase(passphrase).map_err(to_js_error);
+    }
+    match key.dyn_into::<js_sys::Uint8Array>() {
+        Ok(bytes) => Key::raw(&bytes.to_vec()).map_err(to_js_error),
+        Err(_) => Err(to_js_error(Error::Invalid {
+            field: "key".into(),
+            reason: "must be a Uint8Array of 32 bytes or a passphrase string".into(),
+        })),
+    }
+}
+
+/// An optional key from JavaScript: `undefined` and `null` are none.
+fn optional_key(key: JsValue) -> Result<Option<Key>, JsValue> {
+    if key.is_undefined() || key.is_null() {
+        return Ok(None);
+    }
+    key_from_js(key).map(Some)
 }
 
 thread_local! {
@@ -87,12 +110,18 @@ impl JsMemory {
     ///
     /// @param clock - optional function returning the current time in epoch milliseconds
     /// (defaults to `Date.now`); pass a fixed clock for reproducible output.
+    /// @param key - optional: 32 bytes or a passphrase; the memory's exports are then
+    /// encrypted with it (the database itself is in this realm's memory, as the key is).
     #[wasm_bindgen(js_name = openInMemory)]
     pub fn open_in_memory(
         #[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | string | undefined")] key: JsValue,
     ) -> Result<JsMemory, JsValue> {
+        let key = optional_key(key)?;
         let (clock, clock_at) = JsClock::new(clock);
-        Memory::open_in_memory_with_clock(clock).map(|inner| JsMemory { inner, _opfs: None, clock_at }).map_err(to_js_error)
+        let mut inner = Memory::open_in_memory_with_clock(clock).map_err(to_js_error)?;
+        inner.rekey(key).map_err(to_js_error)?;
+        Ok(JsMemory { inner, _opfs: None, clock_at })
     }
 
     /// Opens the memory called `name` in the Origin Private File System, creating it if
@@ -102,16 +131,25 @@ impl JsMemory {
     /// worker ends. The TypeScript wrapper's `openMemory({storage: 'opfs'})` calls this in
     /// its worker, after taking a Web Lock named for the memory.
     ///
+    /// The database is opened through SQLite3 Multiple Ciphers' VFS over the pool, so it
+    /// can be encrypted: with `key`, every page in OPFS is (a new memory from its first
+    /// page on), and `rekey` can encrypt or decrypt it later.
+    ///
     /// @param name - 1–64 characters of `A–Z a–z 0–9 . _ -`.
     /// @param clock - optional function returning epoch milliseconds (defaults to `Date.now`).
+    /// @param key - optional: 32 bytes or a passphrase, for an encrypted memory.
     /// @throws an error with code `opfs_unavailable` outside a dedicated worker or secure
     /// context, `opfs` when the pool cannot be opened (held by another worker, say),
-    /// `already_open` (field `name`) while this worker has the memory open (until `free()`).
+    /// `already_open` (field `name`) while this worker has the memory open (until `free()`),
+    /// `wrong_key` when `key` does not open it, `encrypted` when it is encrypted and no key
+    /// was given.
     #[wasm_bindgen(js_name = openOpfs)]
     pub async fn open_opfs(
         name: String,
         #[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | string | undefined")] key: JsValue,
     ) -> Result<JsMemory, JsValue> {
+        let key = optional_key(key)?;
         let valid = (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
         if !valid || name.starts_with('.') {
             return Err(js_error(
@@ -133,15 +171,26 @@ impl JsMemory {
             pool.resume().await.map_err(pool_error)?;
         }
         claim.1 = Some(pool);
+        // SQLite3 Multiple Ciphers' VFS over the pool's, `multipleciphers-<pool VFS>`,
+        // made once per worker: the pool keeps its VFS across `free()` and reopening.
+        let cipher_vfs = format!("multipleciphers-{vfs}");
+        let c_name = |s: &str| std::ffi::CString::new(s).expect("the name was checked");
+        // SAFETY: NUL-terminated names; wasm here is single-threaded.
+        if unsafe { sqlite_wasm_rs::sqlite3_vfs_find(c_name(&cipher_vfs).as_ptr()) }.is_null() {
+            let code = unsafe { sqlite_wasm_rs::sqlite3mc_vfs_create(c_name(&vfs).as_ptr(), 0) };
+            if code != sqlite_wasm_rs::SQLITE_OK {
+                return Err(js_error(&format!("cannot open the OPFS pool for {name:?}: the cipher VFS failed ({code})"), "opfs", None));
+            }
+        }
         let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_CREATE;
-        let conn =
-            rusqlite::Connection::open_with_flags_and_vfs("/memory.sqlite3", flags, vfs.as_str()).map_err(|e| to_js_error(e.into()))?;
+        let conn = rusqlite::Connection::open_with_flags_and_vfs("/memory.sqlite3", flags, cipher_vfs.as_str())
+            .map_err(|e| to_js_error(e.into()))?;
         // This worker owns the file (the Web Lock and the pool are exclusive), so SQLite may
         // keep its lock and page cache across transactions. The exclusive lock comes first:
         // it is what lets WAL run without shared memory, which the pool does not have.
         conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE").map_err(|e| to_js_error(e.into()))?;
         let (clock, clock_at) = JsClock::new(clock);
-        let inner = Memory::from_connection(conn, clock).map_err(to_js_error)?;
+        let inner = Memory::from_keyed_connection(conn, key, clock).map_err(to_js_error)?;
         // WAL with `synchronous = NORMAL` (after the schema: WAL fixes the page size). A
         // commit appends its pages to the `-wal` file and flushes nothing; the rollback
         // journal it replaces cost three `flush()` calls per commit. A `FileSystemSyncAccessHandle`
@@ -258,10 +307,19 @@ impl JsMemory {
         response_to_js(&out)
     }
 
-    /// The whole database as bytes, to save anywhere and load back with `import`.
+    /// The whole database as bytes, to save anywhere and load back with `import`:
+    /// encrypted when the memory has a key, unless `decrypt` is true.
     #[wasm_bindgen(js_name = "export")]
-    pub fn export_bytes(&mut self) -> Result<Vec<u8>, JsValue> {
-        self.inner.export().map_err(to_js_error)
+    pub fn export_bytes(&mut self, decrypt: Option<bool>) -> Result<Vec<u8>, JsValue> {
+        if decrypt == Some(true) { self.inner.export_decrypted() } else { self.inner.export() }.map_err(to_js_error)
+    }
+
+    /// Encrypts the memory under `key` (32 bytes or a passphrase), re-encrypts it under a
+    /// new one, or decrypts it (`null`): an OPFS database in place, in one transaction; in
+    /// memory, the key its exports are encrypted with.
+    pub fn rekey(&mut self, #[wasm_bindgen(unchecked_param_type = "Uint8Array | string | null")] key: JsValue) -> Result<(), JsValue> {
+        let key = optional_key(key)?;
+        self.inner.rekey(key).map_err(to_js_error)
     }
 
     /// A plain dot-product loop of `query` over every stored vector of its dimension (no
@@ -272,9 +330,18 @@ impl JsMemory {
         self.inner.plain_vector_scan(query).map_err(to_js_error)
     }
 
-    /// Replaces this memory's content with bytes from `export`; bad bytes change nothing.
+    /// Replaces this memory's content with bytes from `export` (encrypted ones with their
+    /// `key`); bad bytes, or a key that does not decrypt them (`wrong_key`), change nothing.
     #[wasm_bindgen(js_name = "import")]
-    pub fn import_bytes(&mut self, bytes: &[u8]) -> Result<(), JsValue> {
-        self.inner.import(bytes).map_err(to_js_error)
+    pub fn import_bytes(
+        &mut self,
+        bytes: &[u8],
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | string | undefined")] key: JsValue,
+    ) -> Result<(), JsValue> {
+        match optional_key(key)? {
+            Some(key) => self.inner.import_encrypted(bytes, &key),
+            None => self.inner.import(bytes),
+        }
+        .map_err(to_js_error)
     }
 }

@@ -54,7 +54,7 @@ fn names(t: &Value) -> Vec<String> {
 
 pub fn declare_traverse_retract_delete() {
     let clock = js_sys::Function::new_no_args("return Date.UTC(2026, 4, 10, 12)");
-    let mut m = JsMemory::open_in_memory(Some(clock)).unwrap();
+    let mut m = JsMemory::open_in_memory(Some(clock), JsValue::UNDEFINED).unwrap();
     let stored = rs(m.call("store", js(json!({"agent_id": "a", "content": "きらりがミズアイを保守している。",
         "associations": {"entities": [{"name": "MizEye", "aliases": ["ミズアイ", "みずあい"]}, {"name": "Kirari", "aliases": ["きらり"]}]}}))).unwrap());
     assert_eq!(stored["id"], 1);
@@ -98,7 +98,7 @@ pub fn declare_traverse_retract_delete() {
 }
 
 pub fn errors_are_js_errors_with_code_and_field() {
-    let mut m = JsMemory::open_in_memory(None).unwrap();
+    let mut m = JsMemory::open_in_memory(None, JsValue::UNDEFINED).unwrap();
     let err = m.call("traverse", js(json!({"agent_id": "a", "entity": "x", "max_hops": 9}))).unwrap_err();
     assert!(err.is_instance_of::<js_sys::Error>());
     assert_eq!(get(&err, "name"), "AssociativeMemoryError");
@@ -113,23 +113,23 @@ pub fn errors_are_js_errors_with_code_and_field() {
 }
 
 pub fn export_import_round_trip() {
-    let mut m = JsMemory::open_in_memory(None).unwrap();
+    let mut m = JsMemory::open_in_memory(None, JsValue::UNDEFINED).unwrap();
     m.call(
         "store",
         js(json!({"agent_id": "a", "content": "保存", "associations": {"entities": [{"name": "東京", "aliases": ["Tokyo"]}]}})),
     )
     .unwrap();
-    let bytes = m.export_bytes().unwrap();
-    let mut copy = JsMemory::open_in_memory(None).unwrap();
-    copy.import_bytes(&bytes).unwrap();
+    let bytes = m.export_bytes(None).unwrap();
+    let mut copy = JsMemory::open_in_memory(None, JsValue::UNDEFINED).unwrap();
+    copy.import_bytes(&bytes, JsValue::UNDEFINED).unwrap();
     let t = rs(copy.call("traverse", js(json!({"agent_id": "a", "entity": "tokyo"}))).unwrap());
     assert_eq!(t["entities"][0]["name"], "東京");
-    let err = copy.import_bytes(b"garbage").unwrap_err();
+    let err = copy.import_bytes(b"garbage", JsValue::UNDEFINED).unwrap_err();
     assert_eq!(get(&err, "code"), "not_a_memory");
 }
 
 pub fn vector_recall_ranks_by_cosine_with_simd() {
-    let mut m = JsMemory::open_in_memory(None).unwrap();
+    let mut m = JsMemory::open_in_memory(None, JsValue::UNDEFINED).unwrap();
     // dimension 6: one SIMD128 block and a two-value tail
     let vectors =
         [[1.0, 0.0, 0.0, 0.0, 0.5, 0.0], [0.9, 0.1, 0.0, 0.0, 0.4, 0.1], [0.0, 1.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 0.0, 1.0]];
@@ -152,15 +152,15 @@ pub fn vector_recall_ranks_by_cosine_with_simd() {
 pub fn page_sizes_agree_across_targets() {
     // wasm's SQLite defaults to 8192-byte pages, native to 4096: every memory fixes 4096, so
     // bytes exported natively import here and back; an image of another size imports too
-    let mut m = JsMemory::open_in_memory(None).unwrap();
+    let mut m = JsMemory::open_in_memory(None, JsValue::UNDEFINED).unwrap();
     m.call("store", js(json!({"agent_id": "a", "content": "ページ", "associations": {"entities": [{"name": "東京"}]}}))).unwrap();
-    assert_eq!(pages::page_size_of(&m.export_bytes().unwrap()), 4096);
+    assert_eq!(pages::page_size_of(&m.export_bytes(None).unwrap()), 4096);
     let mut odd = pages::memory_with_page_size(8192);
     odd.call("store", &json!({"agent_id": "a", "content": "8192", "associations": {"entities": [{"name": "東京", "aliases": ["Tokyo"]}]}}))
         .unwrap();
     let bytes = odd.export().unwrap();
     assert_eq!(pages::page_size_of(&bytes), 8192);
-    m.import_bytes(&bytes).unwrap();
+    m.import_bytes(&bytes, JsValue::UNDEFINED).unwrap();
     let t = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "tokyo"}))).unwrap());
     assert_eq!(t["entities"][0]["mentions"], json!(["mem:1"]));
     m.call("store", js(json!({"agent_id": "a", "content": "after the import", "associations": {"entities": [{"name": "Tokyo"}]}})))
@@ -173,7 +173,7 @@ pub fn the_other_operations_have_bindings_too() {
     // archive_episode, recall, reconstruct, delete_episode and delete_entity, each through
     // its own method (the sequence above covers the rest)
     let clock = js_sys::Function::new_no_args("return Date.UTC(2026, 4, 10, 12)");
-    let mut m = JsMemory::open_in_memory(Some(clock)).unwrap();
+    let mut m = JsMemory::open_in_memory(Some(clock), JsValue::UNDEFINED).unwrap();
     m.call(
         "store",
         js(json!({"agent_id": "a", "content": "Atlas ships in March.", "associations": {"entities": [{"name": "Atlas"}],
@@ -210,9 +210,9 @@ pub fn crafted_images_import_as_ours_or_are_refused() {
 /// A JavaScript string may hold a lone surrogate, which no Rust string can: it is refused,
 /// naming the field, rather than stored as U+FFFD; a real U+FFFD is kept. Nothing is written.
 pub fn lone_surrogates_are_refused_naming_the_field() {
-    let mut m = JsMemory::open_in_memory(None).unwrap();
+    let mut m = JsMemory::open_in_memory(None, JsValue::UNDEFINED).unwrap();
     m.call("store", js(json!({"agent_id": "a", "content": "seed \u{FFFD}"}))).unwrap();
-    let before = m.export_bytes().unwrap();
+    let before = m.export_bytes(None).unwrap();
     let lone = JsValue::from(js_sys::JsString::from_char_code(&[0x61, 0xD800, 0x62]));
     let with = |path: &[&str], base: Value| {
         let options = js(base);
@@ -238,7 +238,7 @@ pub fn lone_surrogates_are_refused_naming_the_field() {
         let err = m.call(tool, options).unwrap_err();
         assert_eq!((get(&err, "code"), get(&err, "field")), (JsValue::from("invalid_value"), JsValue::from(field)), "{tool} {field}");
     }
-    assert_eq!(m.export_bytes().unwrap(), before, "a refused call writes nothing");
+    assert_eq!(m.export_bytes(None).unwrap(), before, "a refused call writes nothing");
     let got = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:1"]}))).unwrap());
     assert_eq!(got["items"][0]["content"], "seed \u{FFFD}", "a real replacement character is text");
 }

@@ -2,10 +2,10 @@
 // A hundred crash trials (www/test/crash.mjs) through the installed package in headless
 // Chromium: half with the OPFS worker terminate()d mid-stream, half with its page closed,
 // each killing after a different number of acknowledged stores. Prints the tally
-// (BENCHMARKS.md, "Crash trials"); --json FILE saves every trial. Not part of `make test`
-// (package-crash.test.mjs runs five).
+// (BENCHMARKS.md, "Crash trials"); --json FILE saves every trial; --key PASSPHRASE runs
+// them on encrypted memories. Not part of `make test` (package-crash.test.mjs runs eight).
 //
-//   make build && node www/test/pack.mjs && node www/bench/crash-bench.mjs [--trials 100]
+//   make build && node www/test/pack.mjs && node www/bench/crash-bench.mjs [--trials 100] [--key K]
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { crashTrial } from '../test/crash.mjs';
 const argv = process.argv.slice(2);
 const arg = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : null);
 const trials = Number(arg('--trials') ?? 100);
+const key = arg('--key') ?? undefined;
 
 const root = join(CONSUMER, 'driver');
 await build({ root, logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true } });
@@ -31,7 +32,7 @@ const tally = { trials: 0, integrity_ok: 0, acked: 0, lost: 0, half: 0, unacked_
 for (let i = 0; i < trials; i++) {
   const mode = i % 2 ? 'close' : 'terminate';
   const after = 3 + ((i * 7) % 40);
-  const r = await crashTrial(context, url, { mode, name: `crash-bench-${Date.now()}-${i}`, after, watch: (p) => watch(p, problems) });
+  const r = await crashTrial(context, url, { mode, name: `crash-bench-${Date.now()}-${i}`, after, key, watch: (p) => watch(p, problems) });
   results.push({ mode, after, ...r });
   tally.trials++;
   tally.integrity_ok += r.integrity.ok ? 1 : 0;

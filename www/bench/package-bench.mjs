@@ -71,12 +71,13 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM
 // write(2) calls, flush() an fsync), and in Playwright's default off-the-record context,
 // where OPFS lives in the browser process's memory and every SyncAccessHandle read and
 // write is an IPC to it (BENCHMARKS.md).
-for (const [key, storage, profile] of [['chromium_memory', 'memory', false], ['chromium_opfs', 'opfs', true], ['chromium_opfs_incognito', 'opfs', false]]) {
+// And OPFS encrypted (a raw key), on disk, right after the plain run: the cipher's cost.
+for (const [key, storage, profile, encrypted] of [['chromium_memory', 'memory', false], ['chromium_opfs', 'opfs', true], ['chromium_opfs_encrypted', 'opfs', true, true], ['chromium_opfs_incognito', 'opfs', false]]) {
   const context = profile
     ? await chromium.launchPersistentContext(join(APP, `profile-${process.pid}-${Date.now()}`), { executablePath: CHROMIUM, args: CHROMIUM_ARGS })
     : await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.resolvedUrls.local[0]}?storage=${storage}`);
+  await page.goto(`${server.resolvedUrls.local[0]}?storage=${storage}${encrypted ? '&key=1' : ''}`);
   await page.waitForFunction(() => window.result, null, { timeout: 300000 });
   results[key] = await page.evaluate(() => window.result);
   await context.close();
@@ -93,7 +94,7 @@ try {
 }
 
 // Markdown.
-const label = { native: 'native (in-memory)', node: 'Node 20', chromium_memory: 'Chromium page, storage memory', chromium_opfs: 'Chromium, storage opfs (worker), profile on disk', chromium_opfs_incognito: 'Chromium, storage opfs (worker), off-the-record context', workerd: 'workerd' };
+const label = { native: 'native (in-memory)', node: 'Node 20', chromium_memory: 'Chromium page, storage memory', chromium_opfs: 'Chromium, storage opfs (worker), profile on disk', chromium_opfs_encrypted: 'Chromium, storage opfs (worker), profile on disk, encrypted', chromium_opfs_incognito: 'Chromium, storage opfs (worker), off-the-record context', workerd: 'workerd' };
 const kinds = ['store', 'traverse', 'reconstruct'];
 const f = (x, d = 3) => (x === undefined ? '—' : x.toFixed(d));
 console.log(`| runtime | cold start ms | ${kinds.map((k) => `${k} mean ms (× native)`).join(' | ')} | ${kinds.map((k) => `${k} p95 ms`).join(' | ')} |`);

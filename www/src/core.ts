@@ -12,7 +12,7 @@ import type {
   StoreItem, StoreManyOptions, StoreManyResponse, TraverseOptions, TraverseResponse,
 } from './types.js';
 import type { Progress } from './rpc.js';
-import { localBackend, opfsBackend, type Backend } from './backend.js';
+import { localBackend, opfsBackend, type Backend, type Key } from './backend.js';
 import { memoryError } from './errors.js';
 import { checkToolCall, formatTools, toolDefinitions, type ToolDefinitions, type ToolFormat, type ToolName, type ToolsOptions } from './tools.js';
 
@@ -41,6 +41,28 @@ export interface OpenOptions {
   clock?: () => number;
   /** Called to fill `embedding` on store and `query_embedding` on recall / reconstruct when absent. */
   embed?: Embed;
+  /**
+   * Encrypts the memory at rest (SQLite3 Multiple Ciphers, ChaCha20-Poly1305): 32 raw
+   * bytes, used as the key as they are (a passkey's PRF output, a key the app keeps), or
+   * a passphrase, from which a key is derived on every open. With `'opfs'` every page in
+   * OPFS is encrypted; with `'memory'` the database is in this page's memory and its
+   * `export()` bytes are encrypted. The key stays in the engine (and the OPFS worker);
+   * it is never in an error or a log. A memory opened with another key fails with
+   * `wrong_key`, an encrypted one opened without a key with `encrypted`.
+   */
+  key?: Key;
+}
+
+/** Options of `export`. */
+export interface ExportOptions {
+  /** An encrypted memory's bytes decrypted (plain SQLite bytes); ignored for a plain memory. */
+  decrypt?: boolean;
+}
+
+/** Options of `import`. */
+export interface ImportOptions {
+  /** The key encrypted bytes (an encrypted memory's `export()`) were encrypted with. */
+  key?: Key;
 }
 
 /** How far a `storeMany` has got: `done` of its `total` memories written. */
@@ -101,20 +123,30 @@ export function init(source?: WasmSource): Promise<void> {
  * BroadcastChannel here, or another version of this package) or `invalid_value`.
  */
 export async function openMemory(options: OpenOptions = {}): Promise<AssociativeMemory> {
-  const { storage = 'memory', name = 'default', clock, embed } = options;
-  for (const key of Object.keys(options)) {
-    if (!['storage', 'name', 'clock', 'embed'].includes(key)) throw memoryError('unknown_option', `openMemory has no option ${JSON.stringify(key)}`, key);
+  const { storage = 'memory', name = 'default', clock, embed, key } = options;
+  for (const option of Object.keys(options)) {
+    if (!['storage', 'name', 'clock', 'embed', 'key'].includes(option)) throw memoryError('unknown_option', `openMemory has no option ${JSON.stringify(option)}`, option);
   }
+  checkKey(key, true);
   let backend: Backend;
   if (storage === 'memory') {
     await init();
-    backend = localBackend(clock);
+    backend = localBackend(clock, key);
   } else if (storage === 'opfs') {
-    backend = await opfsBackend(name, clock);
+    backend = await opfsBackend(name, clock, key);
   } else {
     throw memoryError('invalid_value', `storage must be 'memory' or 'opfs', got ${JSON.stringify(storage)}`, 'storage');
   }
   return new AssociativeMemory(backend, storage, storage === 'opfs' ? name : undefined, embed);
+}
+
+/**
+ * Refuses what cannot be a key before it crosses to a worker: the engine checks it again
+ * (32 bytes, a passphrase it can use). The message never holds the key.
+ */
+function checkKey(key: unknown, optional: boolean): asserts key is Key | undefined | null {
+  if (key instanceof Uint8Array || typeof key === 'string' || (optional && key === undefined) || (!optional && key === null)) return;
+  throw memoryError('invalid_value', `key must be a Uint8Array of 32 bytes or a passphrase string${optional ? '' : ', or null to decrypt'}`, 'key');
 }
 
 /** Options of an operation with the axes a scoped handle fixes left out. */
@@ -225,13 +257,33 @@ export class AssociativeMemory {
    */
   importMemories(options: ImportMemoriesOptions): Promise<ImportMemoriesResponse> { return this.call('import_memories', options) as Promise<ImportMemoriesResponse>; }
 
-  /** The whole database as SQLite bytes, to keep anywhere and `import` later. */
-  export(): Promise<Uint8Array> {
-    return this.#closed ? Promise.reject(memoryError('closed', 'this memory is closed')) : this.#backend.exportBytes();
+  /**
+   * The whole database as SQLite bytes, to keep anywhere and `import` later: encrypted
+   * when the memory has a key (readable only with it), unless `decrypt` is true.
+   */
+  async export({ decrypt = false }: ExportOptions = {}): Promise<Uint8Array> {
+    if (this.#closed) throw memoryError('closed', 'this memory is closed');
+    return this.#backend.exportBytes(decrypt === true);
   }
-  /** Replaces this memory's content with bytes from `export`; bad bytes change nothing (code `not_a_memory`). */
-  import(bytes: Uint8Array): Promise<void> {
-    return this.#closed ? Promise.reject(memoryError('closed', 'this memory is closed')) : this.#backend.importBytes(bytes);
+  /**
+   * Replaces this memory's content with bytes from `export` (encrypted ones with their
+   * `key`); the memory keeps its own key. Bad bytes change nothing (code `not_a_memory`),
+   * nor does a key that does not decrypt them (`wrong_key`).
+   */
+  async import(bytes: Uint8Array, { key }: ImportOptions = {}): Promise<void> {
+    if (this.#closed) throw memoryError('closed', 'this memory is closed');
+    checkKey(key, true);
+    return this.#backend.importBytes(bytes, key);
+  }
+  /**
+   * Encrypts the memory under `key`, re-encrypts it under a new one, or decrypts it
+   * (`null`). An OPFS memory is rewritten in place, in one transaction; in memory, the key
+   * changes what `export()` encrypts with. Reopen it with the new key.
+   */
+  async rekey(key: Key | null): Promise<void> {
+    if (this.#closed) throw memoryError('closed', 'this memory is closed');
+    checkKey(key, false);
+    return this.#backend.rekey(key);
   }
 
   /**

@@ -6,6 +6,8 @@ export type ErrorCode =
   // the engine's (`Error::code` in src/error.rs)
   | 'missing_field' | 'wrong_type' | 'out_of_range' | 'bad_ref' | 'unknown_option' | 'invalid_value'
   | 'not_found' | 'unknown_tool' | 'newer_schema' | 'not_a_memory' | 'sqlite'
+  /** An encrypted memory opened (or its export imported) without its key; a key that does not open it. */
+  | 'encrypted' | 'wrong_key'
   /** OPFS cannot be used in this realm (no dedicated worker, no secure context, old browser). */
   | 'opfs_unavailable'
   /** The OPFS pool could not be opened. */

@@ -46,7 +46,7 @@ export function channelName(name: string): string {
 }
 
 /** The version of the BroadcastChannel messages; a holder speaking another is not shared with. */
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 
 /** The messages on the BroadcastChannel (`v` is always PROTOCOL). */
 export type ShareMessage =

@@ -15,6 +15,7 @@ import {
   channelName, holderClosingLockName, holderIdLockName, holderLockName, PROTOCOL, RpcClient, type Progress, type ShareMessage,
 } from './rpc.js';
 import type { WorkerApi } from './worker.js';
+import type { Key } from './backend.js';
 
 /**
  * How long a tab waits for the `gone` message of a holder that was closing when its lock came
@@ -27,7 +28,7 @@ const READS = new Set(['recall', 'reconstruct', 'traverse', 'get_contents', 'lis
 
 interface Entry {
   id: number;
-  method: 'call' | 'storeMany' | 'export' | 'import' | 'check';
+  method: 'call' | 'storeMany' | 'export' | 'import' | 'check' | 'verifyKey' | 'rekey';
   args: unknown[];
   /** Hears the progress the worker reports on it. */
   onProgress?: (p: Progress) => void;
@@ -44,6 +45,11 @@ type Target =
 /** Calls into an OPFS memory through whichever tab holds it, this one included. */
 export class SharedOpfs {
   readonly #name: string;
+  /**
+   * The key this tab opened the memory with: its worker opens the memory with it when this
+   * tab holds it; a holder elsewhere checks it before this tab's first call.
+   */
+  #key: Key | undefined;
   readonly #client = crypto.randomUUID();
   /** Null where BroadcastChannel is missing: then a memory held elsewhere cannot be shared. */
   readonly #channel: BroadcastChannel | null;
@@ -68,8 +74,9 @@ export class SharedOpfs {
   /** The holder id of this tab's own worker, once it starts one: its broadcasts are not for this tab. */
   #own: string | null = null;
 
-  private constructor(name: string) {
+  private constructor(name: string, key: Key | undefined) {
     this.#name = name;
+    this.#key = key;
     this.#ready = new Promise<void>((resolve, reject) => {
       this.#readyDone = (error) => (error ? reject(error) : resolve());
     });
@@ -79,11 +86,12 @@ export class SharedOpfs {
   }
 
   /**
-   * Opens memory `name`: holds it if no tab does, else uses the holder's worker.
+   * Opens memory `name`: holds it if no tab does, else uses the holder's worker, once that
+   * has checked `key` against its own (`wrong_key`, `encrypted`).
    * @throws the holder's open error when this tab holds it and opening fails.
    */
-  static async open(name: string): Promise<SharedOpfs> {
-    const shared = new SharedOpfs(name);
+  static async open(name: string, key: Key | undefined): Promise<SharedOpfs> {
+    const shared = new SharedOpfs(name, key);
     const held = await new Promise<boolean>((resolve, reject) => {
       navigator.locks.request(holderLockName(name), { ifAvailable: true }, (lock) => {
         resolve(lock !== null);
@@ -102,11 +110,22 @@ export class SharedOpfs {
     }
     try {
       await shared.#ready;
+      if (!shared.holding) await shared.request('verifyKey', [key]);
     } catch (e) {
       shared.#shut();
       throw e;
     }
     return shared;
+  }
+
+  /**
+   * Re-encrypts the memory (or decrypts it, `null`) wherever it is held; this tab opens it
+   * with the new key when it holds it next. Other tabs that opened it with the old key go
+   * on through the holder, and fail with `wrong_key` if they come to hold it.
+   */
+  async rekey(key: Key | null): Promise<void> {
+    await this.request('rekey', [key]);
+    this.#key = key ?? undefined;
   }
 
   /** Whether this tab's own worker holds the memory now. */
@@ -182,7 +201,7 @@ export class SharedOpfs {
     const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `associative-memory:${this.#name}` });
     const rpc = new RpcClient<WorkerApi>(worker);
     try {
-      await rpc.call('open', [this.#name, undefined, holder]);
+      await rpc.call('open', [this.#name, undefined, holder, this.#key]);
     } catch (e) {
       rpc.fail(memoryError('closed', 'this memory failed to open'));
       throw e;
@@ -288,7 +307,7 @@ export class SharedOpfs {
     if (this.#target?.holder === holder && this.#target.kind === 'remote') this.#target = null;
     for (const entry of this.#entries.values()) {
       if (entry.sentTo !== holder) continue;
-      const read = entry.method === 'check' || entry.method === 'export' || (entry.method === 'call' && READS.has(entry.args[0] as string));
+      const read = ['check', 'export', 'verifyKey'].includes(entry.method) || (entry.method === 'call' && READS.has(entry.args[0] as string));
       if (how === 'closed' || read) {
         entry.sentTo = null;
       } else {

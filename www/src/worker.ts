@@ -20,7 +20,7 @@ const CHECKPOINT_AFTER_MS = 1000;
 /** At most this many calls share one transaction, so one group's replies are not held back for long. */
 const MAX_GROUP = 256;
 /** What the other tabs may ask of this worker (opening and closing stay with its own tab). */
-const SHARED_METHODS = new Set(['call', 'storeMany', 'export', 'import', 'check']);
+const SHARED_METHODS = new Set(['call', 'storeMany', 'export', 'import', 'check', 'verifyKey', 'rekey']);
 
 let memory: Memory | null = null;
 let locks: (() => void)[] = [];
@@ -35,6 +35,14 @@ const clock = () => now ?? Date.now();
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: ErrorData };
 interface Job { method: string; args: unknown[]; reply(outcome: Outcome, transfer?: Transferable[]): void; progress?(p: Progress): void }
+
+/** The key the memory was opened (or last rekeyed) with; null when it is not encrypted. */
+let memoryKey: Uint8Array | string | null = null;
+
+function sameKey(a: Uint8Array | string | null, b: Uint8Array | string | null): boolean {
+  if (typeof a === 'string' || typeof b === 'string' || a === null || b === null) return a === b;
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
 
 function opened(): Memory {
   if (!memory) throw memoryError('closed', 'this memory is closed');
@@ -55,10 +63,10 @@ function hold(name: string): Promise<void> {
  * Opens the pool, retrying while it is busy: when the previous holder's tab was closed, its
  * worker's Web Lock can come free a moment before its `SyncAccessHandle`s are let go.
  */
-async function openPool(name: string): Promise<Memory> {
+async function openPool(name: string, key: Uint8Array | string | undefined): Promise<Memory> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await Memory.openOpfs(name, clock);
+      return await Memory.openOpfs(name, clock, key);
     } catch (e) {
       if ((e as { code?: string }).code !== 'opfs' || attempt >= 12) throw e;
       await new Promise((r) => { setTimeout(r, Math.min(50 * 2 ** attempt, 1000)); });
@@ -75,7 +83,7 @@ function scheduleCheckpoint(): void {
 
 export const handlers = {
   /** Waits for the memory's locks, opens it, then serves the other tabs as holder `id`. */
-  async open(name: string, time: number | undefined, id: string): Promise<void> {
+  async open(name: string, time: number | undefined, id: string, key?: Uint8Array | string): Promise<void> {
     now = time;
     if (!navigator.locks) throw memoryError('opfs_unavailable', 'OPFS storage needs the Web Locks API, which this browser lacks');
     // The previous holder's worker keeps this lock until its database is closed.
@@ -83,7 +91,8 @@ export const handlers = {
     await hold(holderIdLockName(name, id));
     try {
       await initWasm();
-      memory = await openPool(name);
+      memory = await openPool(name, key);
+      memoryKey = key ?? null;
     } catch (e) {
       for (const release of locks.splice(0)) release();
       throw e;
@@ -95,12 +104,27 @@ export const handlers = {
       announce();
     }
   },
-  export(): Uint8Array {
-    return opened().export();
+  export(decrypt?: boolean): Uint8Array {
+    return opened().export(decrypt === true);
   },
-  import(bytes: Uint8Array, time?: number): void {
+  import(bytes: Uint8Array, time?: number, key?: Uint8Array | string): void {
     now = time;
-    opened().import(bytes);
+    opened().import(bytes, key);
+  },
+  /**
+   * Checks the key another tab opened the memory with against this worker's: calls from a
+   * tab with another key (or none, for an encrypted memory) would read what its key cannot.
+   */
+  verifyKey(key?: Uint8Array | string | null): void {
+    opened();
+    if (sameKey(memoryKey, key ?? null)) return;
+    if (key == null) throw memoryError('encrypted', 'the memory is encrypted: give its key');
+    throw memoryError('wrong_key', 'the key does not open this memory (a wrong key, or a memory that is not encrypted)');
+  },
+  /** Re-encrypts the memory under `key`, or decrypts it (`null`); later checks use the new key. */
+  rekey(key: Uint8Array | string | null): void {
+    opened().rekey(key);
+    memoryKey = key;
   },
   /** Many memories in one transaction, reporting progress to the caller as it goes. */
   storeMany(options: object, time: number | undefined, progress: (p: Progress) => void): unknown {
@@ -121,6 +145,7 @@ export const handlers = {
     checkpointTimer = null;
     memory?.free();
     memory = null;
+    memoryKey = null;
     channel?.postMessage({ kind: 'gone', v: PROTOCOL, holder } satisfies ShareMessage);
     channel?.close();
     channel = null;

@@ -18,14 +18,15 @@ export async function driverPage(context, url, watch = () => {}) {
 
 /**
  * Runs one trial: `mode` 'terminate' or 'close', the memory `name` (fresh), the kill after
- * the `after`-th acknowledgement. Returns { acked, integrity, present, lost, half, problems }.
+ * the `after`-th acknowledgement; with `key` (a passphrase), on an encrypted memory.
+ * Returns { acked, integrity, present, lost, half, problems }.
  */
-export async function crashTrial(context, url, { mode, name, after, watch }) {
+export async function crashTrial(context, url, { mode, name, after, watch, key }) {
   const acked = new Map();
   const page = await driverPage(context, url, watch);
   await page.exposeFunction('acknowledged', (k, id) => { acked.set(k, id); });
-  const killed = page.evaluate(async ({ name, mode, after }) => {
-    const memory = await window.pkg.openMemory({ storage: 'opfs', name });
+  const killed = page.evaluate(async ({ name, mode, after, key }) => {
+    const memory = await window.pkg.openMemory({ storage: 'opfs', name, key });
     const bot = memory.agent('crash');
     let count = 0;
     let stop = false;
@@ -53,13 +54,13 @@ export async function crashTrial(context, url, { mode, name, after, watch }) {
       })();
     });
     await done;
-  }, { name, mode, after });
+  }, { name, mode, after, key });
   await killed;
   if (mode === 'close') await page.close({ runBeforeUnload: false });
 
   const checker = mode === 'close' ? await driverPage(context, url, watch) : page;
-  const found = await checker.evaluate(async ({ name }) => {
-    const memory = await window.pkg.openMemory({ storage: 'opfs', name });
+  const found = await checker.evaluate(async ({ name, key }) => {
+    const memory = await window.pkg.openMemory({ storage: 'opfs', name, key });
     const integrity = await memory.check();
     const bot = memory.agent('crash');
     const entities = new Map();
@@ -77,7 +78,7 @@ export async function crashTrial(context, url, { mode, name, after, watch }) {
     }
     await memory.close();
     return { integrity, entities: [...entities.values()], memories: [...memories] };
-  }, { name });
+  }, { name, key });
   await checker.close();
 
   const memories = new Map(found.memories);

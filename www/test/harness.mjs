@@ -9,7 +9,9 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { build as viteBuild, preview } from 'vite';
+import { after, before } from 'node:test';
 import { CONSUMER } from './pack.mjs';
+import { driverPage } from './crash.mjs';
 
 /** Debian's Chromium, headless, with nothing reaching the network on its own. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -105,4 +107,22 @@ export async function startDriver(problems) {
     await server.close();
   };
   return { url: server.resolvedUrls.local[0], context, close };
+}
+
+/**
+ * For a `describe` block that drives consumer/driver: the app is built and served (startDriver)
+ * before the block's tests and closed after them. `page()` opens a page of it whose errors
+ * go to `problems`; `init`, if given, runs in every page before its scripts.
+ */
+export function driverSuite(init) {
+  const problems = [];
+  let driver;
+  before(async () => {
+    driver = await startDriver(problems);
+    if (init) await driver.context.addInitScript(init);
+  });
+  after(async () => {
+    await driver?.close();
+  });
+  return { problems, page: () => driverPage(driver.context, driver.url, (p) => watch(p, problems)) };
 }

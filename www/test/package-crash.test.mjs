@@ -1,6 +1,7 @@
 // Crash trials through the packed package in Chromium (crash.mjs): the OPFS worker is
 // terminated, or its page closed, in the middle of a stream of stores; reopened, the memory
-// must pass integrity_check, hold every acknowledged store, and no store may be half there.
+// must pass integrity_check, hold every acknowledged store, and no store may be half there;
+// on a plain memory and on an encrypted one.
 // A handful here; www/bench/crash-bench.mjs runs a hundred (BENCHMARKS.md).
 
 import { after, before, describe, it } from 'node:test';
@@ -63,10 +64,10 @@ describe('crash trials on an OPFS memory', () => {
     assert.deepEqual(problems, []);
   });
 
-  for (const [mode, afters] of [['terminate', [5, 17, 31]], ['close', [9, 23]]]) {
-    it(`keeps every acknowledged store whole when the worker is ${mode === 'terminate' ? 'terminated' : 'ended by closing its page'} mid-stream`, async () => {
+  for (const [mode, afters, key] of [['terminate', [5, 17, 31]], ['close', [9, 23]], ['terminate', [11, 27], 'crash passphrase'], ['close', [13], 'crash passphrase']]) {
+    it(`keeps every acknowledged store whole when the worker is ${mode === 'terminate' ? 'terminated' : 'ended by closing its page'} mid-stream${key ? ', encrypted' : ''}`, async () => {
       for (const after of afters) {
-        const r = await crashTrial(context, url, { mode, name: `crash-${mode}-${after}-${Date.now()}`, after, watch: (p) => watch(p, problems) });
+        const r = await crashTrial(context, url, { mode, name: `crash-${mode}-${after}-${Date.now()}`, after, key, watch: (p) => watch(p, problems) });
         assert.deepEqual(r.integrity, { ok: true, problems: [] }, JSON.stringify(r));
         assert.ok(r.acked >= after, JSON.stringify(r));
         assert.deepEqual(r.lost, [], `acknowledged stores lost: ${JSON.stringify(r)}`);

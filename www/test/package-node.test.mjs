@@ -96,6 +96,34 @@ describe('the packed package in Node', () => {
     assert.equal((await other.traverse({ agent_id: 'pm-bot', entity: 'Kaito' })).entities.length, 2, 'bad bytes changed nothing');
   });
 
+  it('opens a file encrypted by the native build, and encrypts one the native build opens', async () => {
+    // tests/encryption.rs makes native.sqlite3 and opens wasm.sqlite3; UPDATE_FIXTURES=1
+    // rewrites the one each side makes.
+    const fixtures = new URL('../../tests/fixtures/encrypted/', import.meta.url);
+    const MARKER = 'ZEBRA-7f3a-MARKER';
+    const JAPANESE = '海斗はインジェストのキューを直した';
+    const texts = async (memory) => (await memory.listMemories({ agent_id: 'a' })).memories.map((m) => m.content);
+    const fromNative = await pkg.openMemory({ clock: () => 1_780_000_000_000 });
+    const nativeBytes = await readFile(new URL('native.sqlite3', fixtures));
+    await rejects(fromNative.import(nativeBytes, { key: 'not the passphrase' }), 'wrong_key');
+    await fromNative.import(nativeBytes, { key: 'associative-memory fixture passphrase' });
+    assert.deepEqual(await texts(fromNative), [JAPANESE, `${MARKER} written natively`]);
+
+    const key = new Uint8Array(32).fill(0x2a);
+    const forNative = await pkg.openMemory({ clock: () => 1_780_000_000_000, key });
+    await forNative.store({ agent_id: 'a', content: `${MARKER} written by the wasm build` });
+    await forNative.store({ agent_id: 'a', content: JAPANESE });
+    const bytes = await forNative.export();
+    assert.ok(!Buffer.from(bytes).includes(MARKER) && !Buffer.from(bytes).includes('SQLite format 3'));
+    if (process.env.UPDATE_FIXTURES) await writeFile(new URL('wasm.sqlite3', fixtures), bytes);
+    // what this build encrypts, it opens (the committed file is what native opens)
+    const back = await pkg.openMemory();
+    await back.import(await readFile(new URL('wasm.sqlite3', fixtures)), { key });
+    assert.deepEqual(await texts(back), await texts(forNative));
+    await rejects(pkg.openMemory({ key: 42 }), 'invalid_value', 'key');
+    await rejects(forNative.rekey(undefined), 'invalid_value', 'key');
+  });
+
   it('throws AssociativeMemoryErrors with code and field, and writes nothing', async () => {
     const memory = await pkg.openMemory();
     await rejects(memory.traverse({ agent_id: 'a', entity: 'x', max_hops: 9 }), 'out_of_range', 'max_hops');

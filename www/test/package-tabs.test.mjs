@@ -5,26 +5,12 @@
 // or reject with `worker_crashed` when the holder died with it in hand — and every
 // acknowledged store must be in the memory afterwards. No page may log an error.
 
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDriver, watch } from './harness.mjs';
-import { driverPage } from './crash.mjs';
+import { driverSuite } from './harness.mjs';
 
 describe('one OPFS memory used from several tabs', () => {
-  let driver;
-  let context;
-  let url;
-  const problems = [];
-  const page = () => driverPage(context, url, (p) => watch(p, problems));
-
-  before(async () => {
-    driver = await startDriver(problems);
-    ({ url, context } = driver);
-  });
-
-  after(async () => {
-    await driver?.close();
-  });
+  const { page, problems } = driverSuite();
 
   const open = (p, name) => p.evaluate(async (name) => { window.memory = await window.pkg.openMemory({ storage: 'opfs', name }); }, name);
 
