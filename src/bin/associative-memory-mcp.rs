@@ -11,9 +11,16 @@
 //! (`src/api/tool-definitions.json`), the same the npm package serves, and every call goes
 //! through [`Memory::call`], so arguments are checked exactly as everywhere else. The
 //! database is opened in WAL mode ([`Memory::open`]) on a thread of its own: a [`Memory`]
-//! stays on the thread that opened it, and its calls block on SQLite.
+//! stays on the thread that opened it, and its calls block on SQLite. When the client
+//! closes the connection, that thread closes the database (checkpointing its log) before
+//! the process exits.
+//!
+//! With `ASSOCIATIVE_MEMORY_KEY` in the environment the file is encrypted
+//! ([`Memory::open_encrypted`]): 64 hex digits are a raw 32-byte key, anything else a
+//! passphrase. A wrong key, or none for an encrypted file, ends the process with status 1
+//! and the error's code (`wrong_key`, `encrypted`) on stderr; the key is never printed.
 
-use associative_memory::{Memory, SystemClock};
+use associative_memory::{Key, Memory, SystemClock};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -27,9 +34,26 @@ use tokio::sync::oneshot;
 /// The generated tool definitions (`name`, `description`, `input_schema`).
 const TOOL_DEFINITIONS: &str = include_str!("../api/tool-definitions.json");
 
+/// The environment variable an encrypted memory's key is read from.
+const KEY_VARIABLE: &str = "ASSOCIATIVE_MEMORY_KEY";
+
 fn usage() -> ! {
     eprintln!("usage: associative-memory-mcp --db <path to an SQLite file, created if absent>");
+    eprintln!("       {KEY_VARIABLE}=<64 hex digits, or a passphrase> encrypts it");
     std::process::exit(2);
+}
+
+/// The key in `KEY_VARIABLE`, if set: 64 hex digits as a raw key, else a passphrase.
+fn key_from_env() -> Result<Option<Key>, String> {
+    let Some(value) = std::env::var_os(KEY_VARIABLE) else { return Ok(None) };
+    let value = value.into_string().map_err(|_| format!("{KEY_VARIABLE} is not valid UTF-8"))?;
+    let hex = |pair: &[u8]| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok();
+    let raw: Option<Vec<u8>> = (value.len() == 64).then(|| value.as_bytes().chunks(2).map(hex).collect()).flatten();
+    let key = match raw {
+        Some(bytes) => Key::raw(&bytes),
+        None => Key::passphrase(value),
+    };
+    key.map(Some).map_err(|e| format!("{KEY_VARIABLE}: {e}"))
 }
 
 /// One tool call for the memory's thread, and where its result goes.
@@ -50,12 +74,20 @@ fn main() {
         }
     }
     let Some(db) = db else { usage() };
+    let key = key_from_env().unwrap_or_else(|e| {
+        eprintln!("associative-memory-mcp: {e}");
+        std::process::exit(2);
+    });
     let (memory, jobs) = mpsc::channel::<Job>();
     let (opened, open_result) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut memory = match Memory::open(&db, Box::new(SystemClock)) {
+    let memory_thread = std::thread::spawn(move || {
+        let open = match key {
+            Some(key) => Memory::open_encrypted(&db, key, Box::new(SystemClock)),
+            None => Memory::open(&db, Box::new(SystemClock)),
+        };
+        let mut memory = match open {
             Ok(m) => m,
-            Err(e) => return opened.send(Err(format!("cannot open {db}: {e}"))).unwrap_or(()),
+            Err(e) => return opened.send(Err(format!("cannot open {db} ({}): {e}", e.code()))).unwrap_or(()),
         };
         let _ = opened.send(Ok(()));
         for (tool, args, reply) in jobs {
@@ -72,6 +104,10 @@ fn main() {
         server.serve(rmcp::transport::stdio()).await?.waiting().await?;
         Ok::<_, Box<dyn std::error::Error>>(())
     });
+    // The server, its tasks and their senders are gone with the runtime: the memory's
+    // thread runs out of calls, and closes the database before this process ends.
+    drop(runtime);
+    let _ = memory_thread.join();
     if let Err(e) = served {
         eprintln!("associative-memory-mcp: {e}");
         std::process::exit(1);

@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
@@ -32,6 +32,14 @@ async function importMcp() {
 }
 
 /** The tool's JSON response, failing on a tool error. */
+/** Waits until `done()` holds, for up to five seconds. */
+async function waitFor(done) {
+  for (const end = Date.now() + 5000; !done();) {
+    if (Date.now() > end) assert.fail(`still not so after 5 s: ${done}`);
+    await new Promise((resolve) => { setTimeout(resolve, 20); });
+  }
+}
+
 async function call(client, name, args) {
   const out = await client.callTool({ name, arguments: args });
   assert.ok(!out.isError, `${name} ${JSON.stringify(args)}: ${out.content?.[0]?.text}`);
@@ -187,11 +195,44 @@ describe('MCP: the native binary over stdio', () => {
     const client = await start();
     await exercise(client, memory.tools({ format: 'mcp' }));
     await client.close();
-    assert.ok(existsSync(`${db}-wal`) || existsSync(db));
+    // the server closed the database as the client left: its log checkpointed and gone
+    await waitFor(() => !existsSync(`${db}-wal`));
+    assert.ok(existsSync(db));
     const again = await start();
     const graph = await call(again, 'traverse', { agent_id: 'mcp-bot', entity: 'kaito mori' });
     assert.deepEqual(graph.relations.map((r) => r.predicate), ['maintains']);
     await assert.rejects(again.callTool({ name: 'forget_everything', arguments: {} }), /unknown tool: forget_everything/);
+    await again.close();
+  });
+
+  it('serves an encrypted file with the key from its environment, and refuses another key', async () => {
+    const db = join(dir, 'encrypted.sqlite');
+    const start = async (key) => {
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(new StdioClientTransport({ command: binary, args: ['--db', db], env: { ...process.env, ASSOCIATIVE_MEMORY_KEY: key }, stderr: 'pipe' }));
+      return client;
+    };
+    const passphrase = 'mcp test passphrase';
+    const client = await start(passphrase);
+    await call(client, 'store', { agent_id: 'mcp-bot', content: 'ZEBRA-MARKER 海斗はキューを直した' });
+    await client.close();
+    await waitFor(() => !existsSync(`${db}-wal`));
+    const bytes = readFileSync(db);
+    assert.ok(!bytes.includes('ZEBRA-MARKER') && !bytes.includes('海斗') && !bytes.includes('SQLite format 3'));
+    for (const [key, code] of [['another passphrase', 'wrong_key'], ['ab'.repeat(32), 'wrong_key'], [undefined, 'encrypted']]) {
+      const env = { ...process.env };
+      if (key === undefined) delete env.ASSOCIATIVE_MEMORY_KEY; else env.ASSOCIATIVE_MEMORY_KEY = key;
+      const child = spawn(binary, ['--db', db], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => { stderr += d; });
+      assert.equal(await new Promise((done) => child.on('exit', done)), 1, stderr);
+      assert.match(stderr, new RegExp(`\\(${code}\\)`));
+      if (key) assert.ok(!stderr.includes(key), stderr);
+    }
+    assert.deepEqual(readFileSync(db), bytes, 'a refused start changed the file');
+    const again = await start(passphrase);
+    const { messages } = await call(again, 'recall', { agent_id: 'mcp-bot', query: 'キュー' });
+    assert.equal(messages[0].content, 'ZEBRA-MARKER 海斗はキューを直した');
     await again.close();
   });
 
