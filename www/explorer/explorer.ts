@@ -19,6 +19,7 @@ const el = {
   cut: $('cut'), error: $('error'), graph: $('graph'),
   askForm: $<HTMLFormElement>('ask-form'), ask: $<HTMLInputElement>('ask-input'), askBtn: $<HTMLButtonElement>('ask-btn'), askClear: $<HTMLButtonElement>('ask-clear'),
   panel: $('panel'), answers: $('answers'), confirm: $<HTMLDialogElement>('confirm'), confirmText: $('confirm-text'), drop: $('drop'),
+  passphrase: $<HTMLDialogElement>('passphrase'), passphraseText: $('passphrase-text'), passphraseInput: $<HTMLInputElement>('passphrase-input'),
   progress: $('import-progress'), progressBar: $<HTMLProgressElement>('import-progress-bar'), progressText: $('import-progress-text'),
   tabGraph: $<HTMLButtonElement>('tab-graph'), tabMemories: $<HTMLButtonElement>('tab-memories'), graphView: $('graph-view'), memories: $('memories'),
 };
@@ -228,6 +229,24 @@ function confirmStep(text: string, action: string): Promise<boolean> {
   el.confirm.showModal();
   ($('confirm-ok') as HTMLButtonElement).focus();
   return new Promise((resolve) => el.confirm.addEventListener('close', () => resolve(el.confirm.returnValue === 'ok'), { once: true }));
+}
+
+/**
+ * Asks for the key of an encrypted file: a passphrase, or a raw key as 64 hex digits (what
+ * `associative-memory-mcp` takes too). Null when cancelled.
+ */
+function askKey(fileName: string): Promise<string | Uint8Array | null> {
+  el.passphraseText.textContent = `${fileName} is encrypted (or is not a database). Its key:`;
+  el.passphraseInput.value = '';
+  el.passphrase.returnValue = '';
+  el.passphrase.showModal();
+  el.passphraseInput.focus();
+  return new Promise((resolve) => el.passphrase.addEventListener('close', () => {
+    const text = el.passphraseInput.value;
+    el.passphraseInput.value = '';
+    if (el.passphrase.returnValue !== 'ok' || !text) return resolve(null);
+    resolve(/^[0-9a-fA-F]{64}$/.test(text) ? Uint8Array.from(text.match(/../g)!, (pair) => parseInt(pair, 16)) : text);
+  }, { once: true }));
 }
 
 async function afterWrite(notice: string, reselect?: { entity: number } | null): Promise<void> {
@@ -463,13 +482,26 @@ async function importFile(file: File): Promise<void> {
   await importer.run(file);
 }
 
+/** What an encrypted export looks like: whole pages, and no SQLite header in the clear. */
+function looksEncrypted(bytes: Uint8Array): boolean {
+  const header = 'SQLite format 3\0';
+  return bytes.length >= 512 && bytes.length % 512 === 0 && ![...header].every((c, i) => bytes[i] === c.charCodeAt(0));
+}
+
 async function importDatabase(file: File): Promise<void> {
   setStatus('loading', `Importing ${file.name}…`);
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const next = memory?.storage === 'opfs' ? memory : await openMemory({ clock });
+    // An encrypted export opens with its key, into a memory that keeps it: Export gives
+    // encrypted bytes again. (An OPFS memory keeps its own key, or none.)
+    const key = looksEncrypted(bytes) ? await askKey(file.name) : undefined;
+    if (key === null) {
+      setStatus('ready', `Not imported: ${file.name} needs its key`);
+      return;
+    }
+    const next = memory?.storage === 'opfs' ? memory : await openMemory({ clock, key });
     try {
-      await next.import(bytes);
+      await next.import(bytes, { key });
     } catch (err) {
       if (next !== memory) await next.close();
       throw err;

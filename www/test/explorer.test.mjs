@@ -16,6 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { buildPage, servePages } from '../explorer/build.mjs';
@@ -390,6 +391,39 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await page.setInputFiles('#file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a database') });
     await page.waitForSelector('#status[data-state="error"]');
     assert.match(await page.locator('#status').textContent(), /Could not import notes\.txt: not_a_memory/);
+  });
+
+  it('opens an encrypted export with its key, and exports it encrypted again', async () => {
+    // The export above, encrypted under a passphrase by the package's Node binding.
+    const { Memory } = createRequire(import.meta.url)('../../pkg-node/associative_memory.js');
+    const keyed = Memory.openInMemory(undefined, 'explorer passphrase');
+    keyed.import(readFileSync(exported));
+    const encrypted = Buffer.from(keyed.export());
+    keyed.free();
+    assert.notEqual(encrypted.subarray(0, 15).toString('latin1'), 'SQLite format 3');
+    const file = { name: 'encrypted.sqlite', mimeType: 'application/octet-stream', buffer: encrypted };
+    const before = await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 1 })).total);
+    // a wrong key: a typed error, and the memory it had stays
+    await page.setInputFiles('#file', file);
+    await page.waitForSelector('#passphrase[open]');
+    await page.fill('#passphrase-input', 'not the passphrase');
+    await page.click('[data-testid="passphrase-ok"]');
+    await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'error' && document.querySelector('#status').textContent.includes('encrypted.sqlite'));
+    assert.match(await page.locator('#status').textContent(), /Could not import encrypted\.sqlite: wrong_key/);
+    assert.equal(await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 1 })).total), before);
+    // the right one
+    await page.setInputFiles('#file', file);
+    await page.waitForSelector('#passphrase[open]');
+    await page.fill('#passphrase-input', 'explorer passphrase');
+    await shot('passphrase');
+    await page.click('[data-testid="passphrase-ok"]');
+    await page.waitForFunction(() => document.querySelector('#status')?.dataset.imported === 'encrypted.sqlite' && document.querySelector('#status').dataset.state === 'ready');
+    await search('カイト');
+    assert.equal((await drawn()).entities.find((e) => e.ring === 0).name, 'Kaito Mori');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-btn')]);
+    const again = readFileSync(await download.path());
+    assert.ok(again.length > 100_000 && again.subarray(0, 15).toString('latin1') !== 'SQLite format 3', 'the export is encrypted');
+    assert.ok(!again.includes('Kaito Mori'));
   });
 
   it('refuses a database file whose schema was edited, says what differed, and keeps the memory it had', async () => {
