@@ -40,6 +40,22 @@ export function holderClosingLockName(name: string, holder: string): string {
   return `associative-memory-closing:${name}:${holder}`;
 }
 
+/**
+ * A key's SHA-256, raw keys and passphrases kept apart (null for no key): what another tab
+ * sends the holder to have its key checked, so that the key itself never crosses the
+ * BroadcastChannel.
+ */
+export async function keyDigest(key: Uint8Array | string | null | undefined): Promise<string | null> {
+  if (key == null) return null;
+  const tag = new TextEncoder().encode(typeof key === 'string' ? 'passphrase:' : 'raw:');
+  const body = typeof key === 'string' ? new TextEncoder().encode(key) : key;
+  const bytes = new Uint8Array(tag.length + body.length);
+  bytes.set(tag);
+  bytes.set(body, tag.length);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** The BroadcastChannel between the holder's worker and the other tabs using memory `name`. */
 export function channelName(name: string): string {
   return `associative-memory:${name}`;

@@ -12,7 +12,7 @@
 
 import { errorFromData, memoryError } from './errors.js';
 import {
-  channelName, holderClosingLockName, holderIdLockName, holderLockName, PROTOCOL, RpcClient, type Progress, type ShareMessage,
+  channelName, holderClosingLockName, holderIdLockName, holderLockName, keyDigest, PROTOCOL, RpcClient, type Progress, type ShareMessage,
 } from './rpc.js';
 import type { WorkerApi } from './worker.js';
 import type { Key } from './backend.js';
@@ -110,7 +110,7 @@ export class SharedOpfs {
     }
     try {
       await shared.#ready;
-      if (!shared.holding) await shared.request('verifyKey', [key]);
+      if (!shared.holding) await shared.request('verifyKey', [await keyDigest(key)]);
     } catch (e) {
       shared.#shut();
       throw e;

@@ -11,7 +11,7 @@
 
 import initWasm, { Memory } from './associative_memory.js';
 import { errorToData, memoryError, type ErrorData } from './errors.js';
-import { channelName, holderIdLockName, lockName, PROTOCOL, type Progress, type RpcRequest, type ShareMessage } from './rpc.js';
+import { channelName, holderIdLockName, keyDigest, lockName, PROTOCOL, type Progress, type RpcRequest, type ShareMessage } from './rpc.js';
 
 /** Tools that write; after them a checkpoint is scheduled. */
 const WRITES = new Set(['store', 'archive_episode', 'declare_associations', 'delete_memory', 'delete_episode', 'delete_entity', 'update_memory', 'delete_agent_data', 'import_memories']);
@@ -36,13 +36,8 @@ const clock = () => now ?? Date.now();
 type Outcome = { ok: true; value: unknown } | { ok: false; error: ErrorData };
 interface Job { method: string; args: unknown[]; reply(outcome: Outcome, transfer?: Transferable[]): void; progress?(p: Progress): void }
 
-/** The key the memory was opened (or last rekeyed) with; null when it is not encrypted. */
-let memoryKey: Uint8Array | string | null = null;
-
-function sameKey(a: Uint8Array | string | null, b: Uint8Array | string | null): boolean {
-  if (typeof a === 'string' || typeof b === 'string' || a === null || b === null) return a === b;
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
+/** The digest (`keyDigest`) of the key the memory was opened or last rekeyed with; null when it is not encrypted. */
+let memoryKey: string | null = null;
 
 function opened(): Memory {
   if (!memory) throw memoryError('closed', 'this memory is closed');
@@ -92,7 +87,7 @@ export const handlers = {
     try {
       await initWasm();
       memory = await openPool(name, key);
-      memoryKey = key ?? null;
+      memoryKey = await keyDigest(key);
     } catch (e) {
       for (const release of locks.splice(0)) release();
       throw e;
@@ -112,19 +107,20 @@ export const handlers = {
     opened().import(bytes, key);
   },
   /**
-   * Checks the key another tab opened the memory with against this worker's: calls from a
-   * tab with another key (or none, for an encrypted memory) would read what its key cannot.
+   * Checks the key another tab opened the memory with (its `keyDigest`) against this
+   * worker's: calls from a tab with another key (or none, for an encrypted memory) would
+   * read what its key cannot.
    */
-  verifyKey(key?: Uint8Array | string | null): void {
+  verifyKey(digest: string | null): void {
     opened();
-    if (sameKey(memoryKey, key ?? null)) return;
-    if (key == null) throw memoryError('encrypted', 'the memory is encrypted: give its key');
+    if (memoryKey === digest) return;
+    if (digest === null) throw memoryError('encrypted', 'the memory is encrypted: give its key');
     throw memoryError('wrong_key', 'the key does not open this memory (a wrong key, or a memory that is not encrypted)');
   },
   /** Re-encrypts the memory under `key`, or decrypts it (`null`); later checks use the new key. */
-  rekey(key: Uint8Array | string | null): void {
+  async rekey(key: Uint8Array | string | null): Promise<void> {
     opened().rekey(key);
-    memoryKey = key;
+    memoryKey = await keyDigest(key);
   },
   /** Many memories in one transaction, reporting progress to the caller as it goes. */
   storeMany(options: object, time: number | undefined, progress: (p: Progress) => void): unknown {
