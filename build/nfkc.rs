@@ -19,16 +19,19 @@ use std::io::Write;
 use unicode_normalization::char::{canonical_combining_class, compose, decompose_compatible};
 use unicode_normalization::UnicodeNormalization;
 
-const HANGUL_SYLLABLES: std::ops::RangeInclusive<u32> = 0xAC00..=0xD7A3;
+#[allow(dead_code)] // the arithmetic is src/nfkc.rs's; only the range is needed here
+#[path = "../src/nfkc/hangul.rs"]
+mod hangul;
 
 /// Writes `$OUT_DIR/nfkc.bin`.
 pub fn write() {
     println!("cargo::rerun-if-changed=build/nfkc.rs");
+    println!("cargo::rerun-if-changed=src/nfkc/hangul.rs");
     let chars = || (0..=0x10FFFF).filter_map(char::from_u32);
     let mut out = Vec::new();
 
     let mut decomposed: Vec<(u32, Vec<u32>)> = Vec::new();
-    for c in chars().filter(|c| !HANGUL_SYLLABLES.contains(&(*c as u32))) {
+    for c in chars().filter(|c| !hangul::SYLLABLES.contains(&(*c as u32))) {
         let mut d = Vec::new();
         decompose_compatible(c, |x| d.push(x as u32));
         if d != [c as u32] {
@@ -85,7 +88,7 @@ pub fn write() {
     // A primary composite composes from the NFC of its canonical decomposition without its
     // last character, and that last character.
     let mut composites = Vec::new();
-    for c in chars().filter(|c| !HANGUL_SYLLABLES.contains(&(*c as u32))) {
+    for c in chars().filter(|c| !hangul::SYLLABLES.contains(&(*c as u32))) {
         let d: Vec<char> = std::iter::once(c).nfd().collect();
         let Some((&last, rest)) = d.split_last() else { continue };
         let mut first = rest.iter().copied().nfc();

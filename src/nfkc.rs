@@ -1,6 +1,6 @@
 //! Unicode NFKC (UAX #15): full compatibility decomposition, canonical ordering, canonical
 //! composition. The tables are the `unicode-normalization` crate's data, written compactly
-//! by `build.rs` and decoded here on first use; written out by hand only because the crate's
+//! by `build/nfkc.rs` and decoded here on first use; written out by hand only because the crate's
 //! own tables were about 55 KB of the gzipped wasm module and these are about 14 KB
 //! (BENCHMARKS.md). The tests check that this equals the crate's NFKC on every code point.
 
@@ -8,15 +8,8 @@ use std::sync::OnceLock;
 
 static DATA: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/nfkc.bin"));
 
-const S_BASE: u32 = 0xAC00;
-const L_BASE: u32 = 0x1100;
-const V_BASE: u32 = 0x1161;
-const T_BASE: u32 = 0x11A7;
-const L_COUNT: u32 = 19;
-const V_COUNT: u32 = 21;
-const T_COUNT: u32 = 28;
-const N_COUNT: u32 = V_COUNT * T_COUNT;
-const S_COUNT: u32 = L_COUNT * N_COUNT;
+mod hangul;
+use hangul::*;
 
 /// Code points `first..first + len` decompose: to `chars[at..at + seq]`, or, in a run
 /// (`len > 1`, `seq == 1`), code point `first + i` to the one character `chars[at] + i`.
@@ -40,7 +33,7 @@ fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mut r = Reader(DATA);
-        let ch = |n: i64| char::from_u32(n as u32).expect("build.rs writes characters");
+        let ch = |n: i64| char::from_u32(n as u32).expect("build/nfkc.rs writes characters");
         let (mut runs, mut chars) = (Vec::new(), Vec::new());
         let (mut end, mut target) = (0, 0);
         for _ in 0..r.leb() {
@@ -80,7 +73,7 @@ struct Reader(&'static [u8]);
 
 impl Reader {
     fn byte(&mut self) -> u8 {
-        let (b, rest) = self.0.split_first().expect("build.rs writes whole tables");
+        let (b, rest) = self.0.split_first().expect("build/nfkc.rs writes whole tables");
         self.0 = rest;
         *b
     }
@@ -111,7 +104,7 @@ impl Tables {
 
     fn decompose(&self, c: char, emit: &mut impl FnMut(char)) {
         let cp = c as u32;
-        if (S_BASE..S_BASE + S_COUNT).contains(&cp) {
+        if SYLLABLES.contains(&cp) {
             let s = cp - S_BASE;
             let jamo = [L_BASE + s / N_COUNT, V_BASE + (s % N_COUNT) / T_COUNT, T_BASE + s % T_COUNT];
             let n = if s % T_COUNT == 0 { 2 } else { 3 };
@@ -133,7 +126,7 @@ impl Tables {
         if (L_BASE..L_BASE + L_COUNT).contains(&a32) && (V_BASE..V_BASE + V_COUNT).contains(&b32) {
             return char::from_u32(S_BASE + ((a32 - L_BASE) * V_COUNT + (b32 - V_BASE)) * T_COUNT);
         }
-        if (S_BASE..S_BASE + S_COUNT).contains(&a32) && (a32 - S_BASE) % T_COUNT == 0 && (T_BASE + 1..T_BASE + T_COUNT).contains(&b32) {
+        if SYLLABLES.contains(&a32) && (a32 - S_BASE) % T_COUNT == 0 && (T_BASE + 1..T_BASE + T_COUNT).contains(&b32) {
             return char::from_u32(a32 + (b32 - T_BASE));
         }
         let i = self.composites.binary_search_by_key(&(a, b), |&(pair, _)| pair).ok()?;
