@@ -120,7 +120,9 @@ export function init(source?: WasmSource): Promise<void> {
  * ```
  * @throws `AssociativeMemoryError` with code `opfs_unavailable` (no OPFS here),
  * `already_open` (another tab holds this OPFS memory and cannot share it: no
- * BroadcastChannel here, or another version of this package) or `invalid_value`.
+ * BroadcastChannel here, or another version of this package), `wrong_key` (`key` does not
+ * open this memory), `encrypted` (it is encrypted and no `key` was given) or
+ * `invalid_value`.
  */
 export async function openMemory(options: OpenOptions = {}): Promise<AssociativeMemory> {
   const { storage = 'memory', name = 'default', clock, embed, key } = options;
