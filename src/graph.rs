@@ -103,7 +103,7 @@ pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_h
         let room = NEIGHBOURHOOD_MAX_ENTITIES.saturating_sub(n.distance.len());
         if next.len() > room {
             let mut newest: Vec<(&i64, &(String, i64))> = next.iter().collect();
-            newest.sort_by(|a, b| (b.1, -b.0).cmp(&(a.1, -a.0)));
+            crate::sort::sort_by(&mut newest, |a, b| (b.1, -b.0).cmp(&(a.1, -a.0)));
             for (&e, _) in newest.into_iter().take(room) {
                 n.distance.insert(e, hop + 1);
             }
@@ -115,7 +115,7 @@ pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_h
         frontier = next.into_keys().collect();
     }
     let mut newest: Vec<&Edge> = n.edges.values().collect();
-    newest.sort_by(|a, b| b.declared_at.cmp(&a.declared_at).then(a.id.cmp(&b.id)));
+    crate::sort::sort_by(&mut newest, |a, b| b.declared_at.cmp(&a.declared_at).then(a.id.cmp(&b.id)));
     n.recency = newest.iter().enumerate().map(|(pos, e)| (e.id, pos)).collect();
     Ok(n)
 }

@@ -52,6 +52,7 @@ mod refs;
 mod schema;
 mod scope;
 mod scratch;
+mod sort;
 mod traverse;
 mod vectors;
 

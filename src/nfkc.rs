@@ -147,7 +147,7 @@ pub fn nfkc(text: &str) -> String {
         t.decompose(c, &mut |d| decomposed.push((d, t.class(d))));
     }
     for run in decomposed.split_mut(|&(_, class)| class == 0) {
-        run.sort_by_key(|&(_, class)| class);
+        crate::sort::sort_by_key(run, |&(_, class)| class);
     }
     // A character composes with the last starter unless a character between them is a
     // starter or has a class at least its own.

@@ -324,7 +324,7 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
         scored.select_nth_unstable_by(depth - 1, order);
     }
     scored.truncate(depth);
-    scored.sort_by(order);
+    crate::sort::sort_by(&mut scored, order);
     Ok(scored)
 }
 
@@ -416,7 +416,7 @@ pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
         .into_iter()
         .map(|(key, (score, ranks))| Hit { score, ranks, ..hits.remove(&key).expect("every ranked row was read") })
         .collect();
-    all.sort_by(|a, b| {
+    crate::sort::sort_by(&mut all, |a, b| {
         b.score.total_cmp(&a.score).then_with(|| b.timestamp.cmp(&a.timestamp)).then(a.kind.cmp(&b.kind)).then(a.id.cmp(&b.id))
     });
     let gate = |h: &Hit| gate_scores.get(&(h.kind, h.id)).copied().unwrap_or(0.0);

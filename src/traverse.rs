@@ -49,7 +49,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
         }
     }
     let mut order: Vec<i64> = n.distance.keys().copied().collect();
-    order.sort_by_key(|e| (n.distance[e], reached_by.get(e).map_or(-1, |&p| p as i64), *e));
+    crate::sort::sort_by_key(&mut order, |e| (n.distance[e], reached_by.get(e).map_or(-1, |&p| p as i64), *e));
     let kept: Vec<i64> = order.iter().take(limit as usize).copied().collect();
     let kept_set: BTreeSet<i64> = kept.iter().copied().collect();
 
@@ -71,7 +71,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
         });
     }
     let mut by_recency: Vec<&Edge> = n.edges.values().collect();
-    by_recency.sort_by_key(|e| n.recency[&e.id]);
+    crate::sort::sort_by_key(&mut by_recency, |e| n.recency[&e.id]);
     response.relations = by_recency
         .into_iter()
         .filter(|e| kept_set.contains(&e.subject) && kept_set.contains(&e.object))

@@ -325,7 +325,7 @@ impl VectorIndex {
                 scored.select_nth_unstable_by(s.depth - 1, order);
             }
             scored.truncate(s.depth);
-            scored.sort_by(order);
+            crate::sort::sort_by(&mut scored, order);
             found.rows = scored;
             Ok(found)
         })

@@ -50,7 +50,7 @@ pub fn cue(conn: &Connection, scope: &ReadScope, query: &str) -> Result<Cue> {
     if all.is_empty() {
         return Ok(Cue::default());
     }
-    all.sort_by(|a, b| {
+    crate::sort::sort_by(&mut all, |a, b| {
         b.normalized.chars().count().cmp(&a.normalized.chars().count()).then(a.normalized.cmp(&b.normalized)).then(a.entity.cmp(&b.entity))
     });
     let q = normalize(query);

@@ -120,7 +120,7 @@ pub fn graph(
         }
     }
     for list in graph.adjacency.values_mut() {
-        list.sort();
+        crate::sort::sort(list);
     }
     let bound = bounds.max_evidence;
     for &entity in n.distance.keys() {

@@ -114,7 +114,7 @@ pub fn structure(members: Vec<Row>, reached: Vec<Row>, max_evidence: usize, link
     let others: Vec<Row> = rest.into_iter().take(max_evidence.saturating_sub(1)).collect();
     let omitted = total.saturating_sub(max_evidence) as i64;
     let mut retained: Vec<&Row> = std::iter::once(&head).chain(&others).collect();
-    retained.sort_by_key(|r| claim_order(r));
+    crate::sort::sort_by_key(&mut retained, |r| claim_order(r));
     let claims = retained
         .iter()
         .map(|r| Claim {

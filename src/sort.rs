@@ -1,0 +1,66 @@
+//! Stable sorting through one instance of the standard library's sort.
+//!
+//! Every `sort_by` on another element or comparator type compiles the whole stable sort
+//! again, about 4.5 KB of wasm each (twenty-one of them were over 100 KB of the module,
+//! BENCHMARKS.md). Here the standard sort runs once, on positions, with the comparison
+//! behind a `dyn` call, and the elements are then moved into that order. The result is
+//! exactly `slice::sort_by`'s: sorting positions stably by the same comparison gives the
+//! same permutation. The engine sorts short lists (at most a result depth, a neighbourhood,
+//! an item's claims), so the extra work is small.
+
+use std::cmp::Ordering;
+
+/// `v.sort_by(cmp)`: stable.
+pub(crate) fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
+    if v.len() < 2 {
+        return;
+    }
+    let mut order: Vec<usize> = (0..v.len()).collect();
+    sort_positions(&mut order, &|a, b| cmp(&v[a], &v[b]));
+    // Position i takes the element at order[i]: each cycle of the permutation is rotated
+    // by swaps along it, the element that started the cycle carried to where it belongs.
+    let mut placed = vec![false; v.len()];
+    for start in 0..v.len() {
+        let mut i = start;
+        while !placed[i] {
+            placed[i] = true;
+            let from = order[i];
+            if from == start {
+                break;
+            }
+            v.swap(i, from);
+            i = from;
+        }
+    }
+}
+
+/// `v.sort_by_key(key)`: stable.
+pub(crate) fn sort_by_key<T, K: Ord>(v: &mut [T], key: impl Fn(&T) -> K) {
+    sort_by(v, |a, b| key(a).cmp(&key(b)));
+}
+
+/// `v.sort()`: stable.
+pub(crate) fn sort<T: Ord>(v: &mut [T]) {
+    sort_by(v, T::cmp);
+}
+
+/// The one instance of the standard stable sort.
+fn sort_positions(order: &mut [usize], cmp: &dyn Fn(usize, usize) -> Ordering) {
+    order.sort_by(|a, b| cmp(*a, *b));
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The same order as the standard library's stable sort, ties included.
+        #[test]
+        fn equals_the_standard_stable_sort(mut v in proptest::collection::vec((0u8..6, any::<u16>()), 0..200)) {
+            let mut want = v.clone();
+            want.sort_by_key(|p| p.0);
+            super::sort_by_key(&mut v, |p| p.0);
+            prop_assert_eq!(v, want);
+        }
+    }
+}
