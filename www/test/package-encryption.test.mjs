@@ -141,7 +141,18 @@ describe('an encrypted memory in Chromium', () => {
     assert.deepEqual(out.encrypted, { marker: false, japanese: false, header: false });
     assert.deepEqual(out.keyed, { marker: false, header: false });
     assert.deepEqual(out.plain, { marker: true, header: true });
-    await p.evaluate(() => window.memory.close());
+    // Plain bytes imported into the encrypted OPFS memory are encrypted there too.
+    const total = await p.evaluate(async () => {
+      const plain = await window.memory.export({ decrypt: true });
+      await window.memory.agent('enc').store({ content: 'replaced by the import' });
+      await window.memory.import(plain);
+      const { total } = await window.memory.agent('enc').listMemories();
+      await window.memory.close();
+      return total;
+    });
+    assert.equal(total, 3);
+    const atRest = await scan(p, name);
+    assert.deepEqual(atRest, { bytes: atRest.bytes, marker: false, japanese: false, header: false });
     await p.close();
     assert.deepEqual(problems, []);
   });
