@@ -477,9 +477,17 @@ const IMPORTERS: { name: string; accepts(file: File, head: string): boolean; run
 ];
 
 async function importFile(file: File): Promise<void> {
-  const head = await file.slice(0, 64).text();
-  const importer = IMPORTERS.find((i) => i.accepts(file, head))!;
-  await importer.run(file);
+  const start = new Uint8Array(await file.slice(0, 64).arrayBuffer());
+  // Bytes that are not UTF-8 (an encrypted export: random from its first byte) are a
+  // database file, whatever a text sniffer would make of them.
+  let head: string | null;
+  try {
+    head = new TextDecoder('utf-8', { fatal: true }).decode(start, { stream: true });
+  } catch {
+    head = null;
+  }
+  if (head === null) return importDatabase(file);
+  await IMPORTERS.find((i) => i.accepts(file, head))!.run(file);
 }
 
 /** What an encrypted export looks like: whole pages, and no SQLite header in the clear. */

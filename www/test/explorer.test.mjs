@@ -411,6 +411,13 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'error' && document.querySelector('#status').textContent.includes('encrypted.sqlite'));
     assert.match(await page.locator('#status').textContent(), /Could not import encrypted\.sqlite: wrong_key/);
     assert.equal(await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 1 })).total), before);
+    // binary bytes are a database file even when they start as JSON would ('[' here), and
+    // cancelling the key changes nothing
+    await page.setInputFiles('#file', { ...file, name: 'bracket.sqlite', buffer: Buffer.concat([Buffer.from('['), encrypted.subarray(1)]) });
+    await page.waitForSelector('#passphrase[open]');
+    await page.click('[data-testid="passphrase-cancel"]');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent.includes('bracket.sqlite needs its key'));
+    assert.equal(await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 1 })).total), before);
     // the right one
     await page.setInputFiles('#file', file);
     await page.waitForSelector('#passphrase[open]');
