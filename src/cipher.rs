@@ -50,10 +50,15 @@ impl Drop for Key {
             // SAFETY: zeroes are valid UTF-8, and the string is dropped right after.
             Key::Passphrase(p) => unsafe { p.as_bytes_mut() },
         };
-        for b in bytes {
-            // SAFETY: a valid, aligned byte of this key; volatile so the write is kept.
-            unsafe { std::ptr::write_volatile(b, 0) };
-        }
+        wipe(bytes);
+    }
+}
+
+/// Zeroes key bytes with writes the compiler keeps (the memory is about to be freed).
+fn wipe(bytes: &mut [u8]) {
+    for b in bytes {
+        // SAFETY: a valid, aligned byte; volatile so the write is not elided.
+        unsafe { std::ptr::write_volatile(b, 0) };
     }
 }
 
@@ -95,10 +100,7 @@ impl Key {
 fn with_material<T>(key: &Key, f: impl FnOnce(&[u8]) -> T) -> T {
     let mut material = key.material();
     let out = f(&material);
-    for b in &mut material {
-        // SAFETY: a valid, aligned byte of the buffer; volatile so the write is kept.
-        unsafe { std::ptr::write_volatile(b, 0) };
-    }
+    wipe(&mut material);
     out
 }
 

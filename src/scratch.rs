@@ -55,12 +55,12 @@ fn place(n: u64) -> String {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn write(path: &str, bytes: &[u8]) -> Result<()> {
-    std::fs::write(path, bytes).map_err(io)
+    std::fs::write(path, bytes).map_err(failed)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 fn read(path: &str) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(io)
+    std::fs::read(path).map_err(failed)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -68,10 +68,10 @@ fn remove(path: &str) {
     let _ = std::fs::remove_file(path);
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn io(e: std::io::Error) -> crate::Error {
+/// A scratch file that could not be written or read, as SQLite's `SQLITE_CANTOPEN`.
+fn failed(why: impl std::fmt::Display) -> crate::Error {
     let cantopen = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN);
-    crate::Error::Sqlite(rusqlite::Error::SqliteFailure(cantopen, Some(format!("scratch file: {e}"))))
+    crate::Error::Sqlite(rusqlite::Error::SqliteFailure(cantopen, Some(format!("scratch file: {why}"))))
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -85,27 +85,24 @@ fn place(n: u64) -> String {
 
 #[cfg(target_arch = "wasm32")]
 fn memvfs() -> Result<MemVfsUtil> {
-    // Opening a connection initializes SQLite, which installs the in-memory VFS.
-    Connection::open_in_memory()?;
-    // SAFETY: wasm32 here is single-threaded, and the VFS is never uninstalled.
-    unsafe { MemVfsUtil::get() }.map_err(|e| vfs_error(e.to_string()))
-}
-
-#[cfg(target_arch = "wasm32")]
-fn vfs_error(message: String) -> crate::Error {
-    let cantopen = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN);
-    crate::Error::Sqlite(rusqlite::Error::SqliteFailure(cantopen, Some(format!("scratch file: {message}"))))
+    // SAFETY: initializing SQLite (a no-op once done) installs the in-memory VFS; wasm32
+    // here is single-threaded, and the VFS is never uninstalled.
+    unsafe {
+        rusqlite::ffi::sqlite3_initialize();
+        MemVfsUtil::get()
+    }
+    .map_err(failed)
 }
 
 #[cfg(target_arch = "wasm32")]
 fn write(path: &str, bytes: &[u8]) -> Result<()> {
     // Unchecked: encrypted bytes have no SQLite header to check.
-    memvfs()?.import_db_unchecked(path, bytes).map_err(|e| vfs_error(e.to_string()))
+    memvfs()?.import_db_unchecked(path, bytes).map_err(failed)
 }
 
 #[cfg(target_arch = "wasm32")]
 fn read(path: &str) -> Result<Vec<u8>> {
-    memvfs()?.export_db(path).map_err(|e| vfs_error(e.to_string()))
+    memvfs()?.export_db(path).map_err(failed)
 }
 
 #[cfg(target_arch = "wasm32")]

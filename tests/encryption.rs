@@ -72,6 +72,14 @@ fn fill(memory: &mut Memory) {
     memory.call("store", &store(JAPANESE)).unwrap();
 }
 
+/// A new encrypted file memory at `place`, filled; with what it lists.
+fn filled_file(place: &Place, key: Key) -> (Memory, Value) {
+    let mut memory = Memory::open_encrypted(place.db(), key, clock()).unwrap();
+    fill(&mut memory);
+    let listed = contents(&mut memory);
+    (memory, listed)
+}
+
 fn contents(memory: &mut Memory) -> Value {
     memory.call("list_memories", &json!({"agent_id": "a"})).unwrap()
 }
@@ -91,9 +99,7 @@ fn reopen(path: &Path, key: Option<Key>) -> Result<Memory, Error> {
 #[cfg_attr(target_arch = "wasm32", ignore = "a file memory: wasm32-unknown-unknown has no file system (OPFS: www/test)")]
 fn an_encrypted_file_holds_no_plaintext_and_opens_only_with_its_key() {
     let place = Place::new("file");
-    let mut memory = Memory::open_encrypted(place.db(), key(1), clock()).unwrap();
-    fill(&mut memory);
-    let expected = contents(&mut memory);
+    let (memory, expected) = filled_file(&place, key(1));
     assert_no_plaintext(&place.all_bytes(), "the file and its log while open");
     memory.checkpoint().unwrap();
     drop(memory);
@@ -159,9 +165,7 @@ fn no_key_is_ever_in_a_debug_string_or_an_error() {
 #[cfg_attr(target_arch = "wasm32", ignore = "a file memory: wasm32-unknown-unknown has no file system (OPFS: www/test)")]
 fn an_encrypted_export_is_encrypted_and_imports_only_with_its_key() {
     let place = Place::new("export");
-    let mut memory = Memory::open_encrypted(place.db(), key(1), clock()).unwrap();
-    fill(&mut memory);
-    let expected = contents(&mut memory);
+    let (mut memory, expected) = filled_file(&place, key(1));
     let bytes = memory.export().unwrap();
     assert_no_plaintext(&bytes, "an encrypted export");
 
@@ -315,9 +319,7 @@ fn the_file_this_build_encrypts_for_the_wasm_build_is_current() {
 #[cfg_attr(target_arch = "wasm32", ignore = "a file memory: wasm32-unknown-unknown has no file system (OPFS: www/test)")]
 fn a_tampered_page_is_an_error_not_a_silent_read() {
     let place = Place::new("tamper");
-    let mut memory = Memory::open_encrypted(place.db(), key(1), clock()).unwrap();
-    fill(&mut memory);
-    let expected = contents(&mut memory);
+    let (memory, expected) = filled_file(&place, key(1));
     memory.checkpoint().unwrap();
     drop(memory);
     let mut bytes = std::fs::read(place.db()).unwrap();
