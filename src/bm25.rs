@@ -29,7 +29,7 @@ fn fold(c: char) -> char {
 /// searched as bytes: one byte is one character there, so positions, lengths and
 /// occurrences are the same as over characters, without decoding into a `Vec<char>` four
 /// times the size.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub struct Folded {
     /// Whether every column is ASCII: then `bytes` holds the text, else `chars`.
     ascii: bool,
@@ -62,6 +62,27 @@ impl Folded {
         std::iter::once(0).chain(self.ends.iter().copied()).zip(self.ends.iter().copied())
     }
 
+    /// Each maximal run of letters and digits in the columns, in order, repeats included.
+    /// A phrase of letters and digits only occurs inside one run, never across two; this
+    /// is what `crate::lexical` indexes.
+    pub fn words(&self, mut each: impl FnMut(&str)) {
+        let mut run = String::new();
+        for (start, end) in self.spans() {
+            if self.ascii {
+                let column = &self.bytes[start..end];
+                for word in column.split(|b| !b.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+                    each(std::str::from_utf8(word).expect("ASCII"));
+                }
+            } else {
+                for word in self.chars[start..end].split(|c| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+                    run.clear();
+                    run.extend(word);
+                    each(&run);
+                }
+            }
+        }
+    }
+
     /// Tokens of every column together.
     pub fn tokens(&self) -> usize {
         self.spans().map(|(start, end)| (end - start).saturating_sub(2)).sum()
@@ -83,24 +104,25 @@ impl Folded {
         if self.ascii {
             // A phrase with a non-ASCII character (after folding) occurs in no ASCII text.
             let Some(finder) = &phrase.1 else { return 0 };
-            if finder.needle().is_empty() {
-                return 0;
-            }
-            self.spans()
-                .map(|(start, end)| {
-                    let column = &self.bytes[start..end];
-                    let (mut n, mut at) = (0, 0);
-                    while let Some(i) = finder.find(&column[at..]) {
-                        n += 1;
-                        at += i + 1; // overlapping occurrences count
-                    }
-                    n
-                })
-                .sum()
+            self.spans().map(|(start, end)| overlapping(&self.bytes[start..end], finder)).sum()
         } else {
             self.spans().map(|(start, end)| count(&self.chars[start..end], &phrase.0)).sum()
         }
     }
+}
+
+/// Occurrences of `finder`'s needle in `hay`, overlapping ones included (0 for an empty
+/// needle).
+pub fn overlapping(hay: &[u8], finder: &memchr::memmem::Finder) -> usize {
+    if finder.needle().is_empty() {
+        return 0;
+    }
+    let (mut n, mut at) = (0, 0);
+    while let Some(i) = finder.find(&hay[at..]) {
+        n += 1;
+        at += i + 1;
+    }
+    n
 }
 
 /// A query phrase, folded once: as characters, and, when the folded phrase is ASCII, as a
@@ -114,6 +136,11 @@ impl Phrase {
         let chars: Vec<char> = term.chars().map(fold).collect();
         let bytes: Option<Vec<u8>> = chars.iter().all(char::is_ascii).then(|| chars.iter().map(|&c| c as u8).collect());
         Phrase(chars, bytes.map(|b| memchr::memmem::Finder::new(&b).into_owned()))
+    }
+
+    /// The folded characters.
+    pub fn chars(&self) -> &[char] {
+        &self.0
     }
 }
 
@@ -143,14 +170,22 @@ impl Stats {
 
     /// The score of a record `len` tokens long in which phrase i occurs `freqs[i]` times;
     /// higher is more relevant (FTS5's `bm25()` is its negation).
+    #[cfg(test)]
     pub fn score(&self, freqs: &[usize], len: usize) -> f64 {
-        let d = len as f64;
         let mut score = 0.0;
-        for (idf, &f) in self.idf.iter().zip(freqs) {
-            let f = f as f64;
-            score += idf * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * d / self.avgdl)));
+        for (i, &f) in freqs.iter().enumerate() {
+            score += self.term(i, f, len);
         }
         score
+    }
+
+    /// Phrase i's share of the score of a record `len` tokens long in which it occurs `f`
+    /// times; a record's score is the sum of its phrases' shares in phrase order, from 0.0.
+    /// A phrase that does not occur adds exactly 0.0, so leaving it out of the sum changes
+    /// no bit.
+    pub fn term(&self, i: usize, f: usize, len: usize) -> f64 {
+        let (f, d) = (f as f64, len as f64);
+        self.idf[i] * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * d / self.avgdl)))
     }
 }
 

@@ -1,62 +1,65 @@
-//! The lexical arm's text held in memory: every record's searchable text folded as the
-//! trigram tokenizer folds it, with its length in tokens, its bucket (agent, project,
-//! channel) and, for memories, its source id, in id order per record kind.
+//! The lexical arm's index, held in memory: every record's searchable text folded as the
+//! trigram tokenizer folds it, its length in tokens, its bucket (agent, project, channel)
+//! and, for memories, its source id; and, per agent and word, the records holding the word
+//! (`lexical::shelf`), with the words reachable from any phrase through their trigrams
+//! (`lexical::vocabulary`).
 //!
-//! Before this index the arm asked FTS5 for every record matching any query phrase and read
-//! each match's text back through SQLite to count occurrences (per-agent BM25 needs the
-//! counts, which FTS5 only keeps table-wide): on the `bench_1000` replay FTS5's phrase
-//! matching over trigram position lists and the row reads were 64 % of all the instructions
-//! of a reconstruct (callgrind). Here a query scans the agent's folded texts with a SIMD
-//! substring search (`crate::bm25::Folded`) and reads nothing back. A phrase matches a
-//! record exactly when it occurs in the record's folded text, which is what a trigram
-//! FTS5 phrase query matches (`recall::tests::one_agents_scores_are_fts5_bm25_exactly`
-//! compares the two).
+//! Per-agent BM25 needs, for each query phrase, how many of the agent's records contain it
+//! and how often each does, which FTS5 only keeps table-wide. The first index read every
+//! match's text back through SQLite (64 % of a `bench_1000` reconstruct, callgrind); the
+//! second held the folded texts and scanned all of the agent's records on every query,
+//! linear in the corpus (recall 119× slower at 100k memories than at 1k). Here a phrase of
+//! letters and digits (every term a query has) can only occur inside one word of a text,
+//! so its records and occurrence counts are the postings of the words that contain it,
+//! summed; a phrase across words (a cue's "kaito mori") is searched for in the records
+//! holding its rarest piece. A phrase matches a record exactly when it occurs in the
+//! record's folded text, which is what a trigram FTS5 phrase query matches
+//! (`recall::tests::one_agents_scores_are_fts5_bm25_exactly` compares the two, and
+//! `searches_equal_a_scan_of_every_text` compares with a plain scan).
 //!
 //! It is a cache, never a second source of truth:
 //!
 //! - it is built from the database on first use (one `SELECT` per table, in id order);
 //! - an SQLite update hook marks every record row written since (inserted, updated or
 //!   deleted, whichever operation wrote it), and the next search reads those rows back
-//!   from the database before it scans: a row that is gone is dropped, one that changed is
-//!   folded again. Rows written inside a transaction stay marked until a search runs
-//!   outside one, so a rollback (of a savepoint, or of a whole group of calls) can never
-//!   leave its writes in the index;
+//!   from the database before it searches: a row that is gone is dropped, one whose text or
+//!   scope changed is indexed again. Rows written inside a transaction stay marked until a
+//!   search runs outside one, so a rollback (of a savepoint, or of a whole group of calls)
+//!   can never leave its writes in the index;
 //! - replacing the database (`Memory::import`) drops it.
 //!
 //! A rebuild gives the same content as the kept index (`kept_index_equals_a_rebuild`).
 //!
 //! Memory: each record's folded text (one byte per character for ASCII text, four
-//! otherwise) plus about 100 bytes per record (its map node, bucket, source, lengths).
+//! otherwise), about 110 bytes per record (its map entry, bucket, source, lengths), and
+//! 8 bytes per distinct word of each record (its posting); each distinct word once, with
+//! 4 bytes per trigram it holds.
 //!
 //! The FTS5 tables are still written by their triggers but no longer read by retrieval;
 //! they remain the oracle the lexical arm is tested against.
 
-use crate::bm25::{Folded, Phrase};
+mod shelf;
+mod vocabulary;
+
+use crate::bm25::{Folded, Phrase, Stats};
 use crate::buckets::Buckets;
 use crate::error::Result;
 use crate::refs::Kind;
 use crate::scope::ReadScope;
 use rusqlite::{Connection, OptionalExtension};
+use shelf::{Doc, Scratch, Table};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
-
-/// One record's searchable text.
-struct Entry {
-    /// Its bucket number (`crate::buckets`).
-    bucket: u32,
-    /// Its source number, or [`crate::buckets::NO_SOURCE`].
-    source: u32,
-    folded: Folded,
-    tokens: usize,
-}
+use vocabulary::Vocabulary;
 
 /// Every record's text.
 #[derive(Default)]
 struct Tables {
-    memories: BTreeMap<i64, Entry>,
-    episodes: BTreeMap<i64, Entry>,
+    memories: Table,
+    episodes: Table,
     buckets: Buckets,
+    vocabulary: Vocabulary,
 }
 
 /// A record row as the database holds it.
@@ -100,10 +103,10 @@ impl Tables {
         Ok(tables)
     }
 
-    fn table(&mut self, kind: Kind) -> &mut BTreeMap<i64, Entry> {
+    fn table(&self, kind: Kind) -> &Table {
         match kind {
-            Kind::Mem => &mut self.memories,
-            Kind::Ep => &mut self.episodes,
+            Kind::Mem => &self.memories,
+            Kind::Ep => &self.episodes,
         }
     }
 
@@ -112,8 +115,11 @@ impl Tables {
         let source = self.buckets.source(row.source.as_deref());
         let mut folded = Folded::default();
         folded.set(&[&row.columns[0], &row.columns[1]]);
-        let tokens = folded.tokens();
-        self.table(kind).insert(row.id, Entry { bucket, source, folded, tokens });
+        let table = match kind {
+            Kind::Mem => &mut self.memories,
+            Kind::Ep => &mut self.episodes,
+        };
+        table.put(&mut self.vocabulary, row.id, self.buckets.agent_of(bucket), Doc { bucket, source, folded });
     }
 
     /// Reads the marked rows back from the database.
@@ -125,9 +131,10 @@ impl Tables {
         for &id in ids {
             match stmt.query_row([id], read_row).optional()? {
                 Some(row) => self.insert(kind, row),
-                None => {
-                    self.table(kind).remove(&id);
-                }
+                None => match kind {
+                    Kind::Mem => self.memories.remove(&self.vocabulary, id),
+                    Kind::Ep => self.episodes.remove(&self.vocabulary, id),
+                },
             }
         }
         Ok(())
@@ -141,29 +148,11 @@ struct Marked {
     episodes: BTreeSet<i64>,
 }
 
-/// What one lexical search found among the agent's records.
-#[derive(Debug, Default, PartialEq)]
-pub struct Matches {
-    /// For each phrase, how many of the agent's records (readable or not) contain it.
-    pub hits: Vec<i64>,
-    /// The readable records containing a phrase, in id order: id, length in tokens.
-    pub readable: Vec<(i64, usize)>,
-    /// Each readable record's occurrences of every phrase, one record after another.
-    pub counts: Vec<usize>,
-}
-
-impl Matches {
-    /// The occurrences of every phrase in the `i`-th readable record.
-    pub fn counts(&self, i: usize) -> &[usize] {
-        let n = self.hits.len();
-        &self.counts[i * n..(i + 1) * n]
-    }
-}
-
 /// The index a [`Memory`](crate::Memory) keeps: empty until the first lexical search.
 #[derive(Default)]
 pub struct LexicalIndex {
     tables: RefCell<Option<Tables>>,
+    scratch: RefCell<Scratch>,
     /// Shared with the connection's update hook.
     marked: Arc<Mutex<Marked>>,
 }
@@ -211,56 +200,41 @@ impl LexicalIndex {
         Ok(())
     }
 
-    /// The agent's `kind` records containing any of `phrases`: how many contain each
-    /// phrase, and the ones `scope` may read (memories of source `source_id` only, unless
-    /// it is `""`) with their occurrence counts and lengths.
-    pub fn matches(&self, conn: &Connection, scope: &ReadScope, kind: Kind, source_id: &str, phrases: &[Phrase]) -> Result<Matches> {
+    /// The agent's `kind` records containing any of `phrases` that `scope` may read
+    /// (memories of source `source_id` only, unless it is `""`), each with its BM25 score
+    /// under the statistics `stats` makes from how many of the agent's records (readable
+    /// or not) contain each phrase. Unordered; `stats` is called only when a readable
+    /// record matches.
+    pub fn scored(
+        &self,
+        conn: &Connection,
+        scope: &ReadScope,
+        kind: Kind,
+        source_id: &str,
+        phrases: &[Phrase],
+        stats: impl FnOnce(&[i64]) -> Result<Stats>,
+    ) -> Result<Vec<(f64, i64)>> {
         self.sync(conn)?;
         let tables = self.tables.borrow();
         let t = tables.as_ref().expect("synced above");
-        let mut found = Matches { hits: vec![0; phrases.len()], readable: Vec::new(), counts: Vec::new() };
-        let Some(agent) = t.buckets.agent(&scope.agent_id) else { return Ok(found) };
+        let Some(agent) = t.buckets.agent(&scope.agent_id) else { return Ok(Vec::new()) };
         let readable = t.buckets.readable(conn, scope)?;
         let source = t.buckets.source_filter(source_id);
-        let rows = match kind {
-            Kind::Mem => &t.memories,
-            Kind::Ep => &t.episodes,
-        };
-        let mut freqs = vec![0; phrases.len()];
-        for (&id, e) in rows {
-            if t.buckets.agent_of(e.bucket) != agent {
-                continue;
-            }
-            let mut any = false;
-            for (f, p) in freqs.iter_mut().zip(phrases) {
-                *f = e.folded.occurrences(p);
-                any |= *f > 0;
-            }
-            if !any {
-                continue;
-            }
-            for (hits, &f) in found.hits.iter_mut().zip(&freqs) {
-                *hits += i64::from(f > 0);
-            }
-            if readable[e.bucket as usize] && source.is_none_or(|s| s == Some(e.source)) {
-                found.readable.push((id, e.tokens));
-                found.counts.extend_from_slice(&freqs);
-            }
-        }
-        Ok(found)
+        let admits = |bucket: u32, s: u32| readable[bucket as usize] && source.is_none_or(|want| want == Some(s));
+        t.table(kind).scored(&t.vocabulary, &mut self.scratch.borrow_mut(), agent, phrases, admits, stats)
     }
 
     /// Each record's bucket, source and folded text, for comparing the kept index with a
     /// rebuild.
     #[cfg(test)]
-    fn snapshot(&self) -> Vec<(Kind, i64, [String; 3], Option<String>, String, usize)> {
+    fn snapshot(&self) -> Vec<(Kind, i64, [String; 3], Option<String>, String, u32)> {
         let tables = self.tables.borrow();
         let Some(t) = tables.as_ref() else { return Vec::new() };
         let mut out = Vec::new();
-        for (kind, rows) in [(Kind::Mem, &t.memories), (Kind::Ep, &t.episodes)] {
-            for (&id, e) in rows {
-                let (bucket, source) = t.buckets.names(e.bucket, e.source);
-                out.push((kind, id, bucket, source, format!("{:?}", e.folded), e.tokens));
+        for kind in [Kind::Mem, Kind::Ep] {
+            for (id, bucket, source, folded, tokens) in t.table(kind).records() {
+                let (bucket, source) = t.buckets.names(bucket, source);
+                out.push((kind, id, bucket, source, format!("{folded:?}"), tokens));
             }
         }
         out
@@ -273,17 +247,24 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
+    /// A fresh database and an index watching it.
+    fn watched() -> (Connection, LexicalIndex) {
+        let mut conn = Connection::open_in_memory().unwrap();
+        crate::records::register_source_id(&conn).unwrap();
+        crate::schema::migrate(&mut conn).unwrap();
+        let index = LexicalIndex::default();
+        index.watch(&mut conn).unwrap();
+        (conn, index)
+    }
+
     /// After stores, updates, deletes, a rolled-back savepoint and a rolled-back
     /// transaction, searches in between, the kept index holds what a rebuild reads.
     #[test]
     fn kept_index_equals_a_rebuild() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        crate::records::register_source_id(&conn).unwrap();
-        crate::schema::migrate(&mut conn).unwrap();
-        let kept = LexicalIndex::default();
-        kept.watch(&mut conn).unwrap();
+        let (conn, kept) = watched();
         let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
-        let search = |conn: &Connection| kept.matches(conn, &scope, Kind::Mem, "", &[Phrase::new("ledger")]).unwrap();
+        let search =
+            |conn: &Connection| kept.scored(conn, &scope, Kind::Mem, "", &[Phrase::new("ledger")], |h| Ok(Stats::new(99, 999, h))).unwrap();
         let insert = |conn: &Connection, agent: &str, text: &str| {
             conn.execute(
                 "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at) \
@@ -297,29 +278,142 @@ mod tests {
         }
         conn.execute("INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, created_at) VALUES ('a', '', '', 'ledger retro', 'x', '')", [])
             .unwrap();
-        assert_eq!(search(&conn).readable.len(), 15);
+        assert_eq!(search(&conn).len(), 15);
         conn.execute("UPDATE memories SET content = 'no match here' WHERE id % 3 = 0", []).unwrap();
         conn.execute("DELETE FROM memories WHERE id % 5 = 0", []).unwrap();
         insert(&conn, "a", "台帳 ledger");
         // agent a's 15 (odd ids), less 3, 9, 15, 21, 27 (updated) and 5, 25 (deleted), plus one
-        assert_eq!(search(&conn).readable.len(), 9);
+        assert_eq!(search(&conn).len(), 9);
         // A savepoint rolled back after a search inside it saw its write.
         conn.execute_batch("SAVEPOINT s").unwrap();
         insert(&conn, "a", "ledger, rolled back");
-        assert_eq!(search(&conn).readable.len(), 10);
+        assert_eq!(search(&conn).len(), 10);
         conn.execute_batch("ROLLBACK TO s; RELEASE s").unwrap();
-        assert_eq!(search(&conn).readable.len(), 9);
+        assert_eq!(search(&conn).len(), 9);
         // A whole transaction rolled back.
         conn.execute_batch("BEGIN").unwrap();
         conn.execute("DELETE FROM memories WHERE agent_id = 'a'", []).unwrap();
-        assert_eq!(search(&conn).readable.len(), 0);
+        assert_eq!(search(&conn).len(), 0);
         conn.execute_batch("ROLLBACK").unwrap();
-        assert_eq!(search(&conn).readable.len(), 9);
+        assert_eq!(search(&conn).len(), 9);
 
         let rebuilt = LexicalIndex::default();
         rebuilt.sync(&conn).unwrap();
         kept.sync(&conn).unwrap();
         assert!(!kept.snapshot().is_empty());
         assert_eq!(kept.snapshot(), rebuilt.snapshot());
+    }
+
+    /// Random stores, rewrites (of text and of scope) and deletes by two agents, in texts of
+    /// shared syllables, accents, CJK and punctuation, one and two columns; after each step
+    /// a search for random phrases (inside words, across words, of no letters) gives what a
+    /// scan of every row's text gives, to the bit: the same records, the same scores.
+    #[test]
+    fn searches_equal_a_scan_of_every_text() {
+        let (conn, index) = watched();
+        let mut seed = 11u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let syllables = ["ka", "to", "Mi", "ra", "ü", "台", "帳", "A", "a", "9"];
+        let gaps = [" ", " ", ", ", "-", "", "  ", "..."];
+        let phrases = ["kat", "tomi", "ka to", "üka", "台帳", "...", "a-k", "mira", "kato mira", "aaa", "- -", "9a", "ka", "ra, mi"];
+        let text = |next: &mut dyn FnMut(usize) -> usize| {
+            let mut t = String::new();
+            for _ in 0..next(9) {
+                for _ in 0..1 + next(3) {
+                    t.push_str(syllables[next(syllables.len())]);
+                }
+                t.push_str(gaps[next(gaps.len())]);
+            }
+            t
+        };
+        for step in 0..400 {
+            let agent = ["a", "b"][next(2)];
+            let project = ["p", "q"][next(2)];
+            match next(10) {
+                0..=5 => {
+                    let t = text(&mut next);
+                    if next(4) == 0 {
+                        let k = text(&mut next);
+                        conn.execute("INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, created_at) VALUES (?, ?, '', ?, ?, '')", [agent, project, &t, &k]).unwrap();
+                    } else {
+                        let source = ["{}", "{\"id\":\"s\"}"][next(2)];
+                        conn.execute("INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at) VALUES (?, ?, '', ?, ?, '', '')", [agent, project, &t, source]).unwrap();
+                    }
+                }
+                6 => {
+                    let t = text(&mut next);
+                    conn.execute("UPDATE memories SET content = ? WHERE id % 7 = ?", rusqlite::params![t, next(7) as i64]).unwrap();
+                }
+                7 => {
+                    conn.execute(
+                        "UPDATE memories SET agent_id = ?, project_id = ? WHERE id % 5 = ?",
+                        rusqlite::params![agent, project, next(5) as i64],
+                    )
+                    .unwrap();
+                }
+                8 => {
+                    conn.execute("DELETE FROM memories WHERE id % 6 = ?", [next(6) as i64]).unwrap();
+                    conn.execute("DELETE FROM episodes WHERE id % 4 = ?", [next(4) as i64]).unwrap();
+                }
+                _ => {}
+            }
+            let query: Vec<&str> = (0..1 + next(3)).map(|_| phrases[next(phrases.len())]).collect();
+            let query: Vec<Phrase> = query.iter().map(|p| Phrase::new(p)).collect();
+            let scope = ReadScope { agent_id: agent.into(), project_id: [None, Some("p".to_string())][next(2)].clone(), channel: None };
+            let source_id = ["", "s"][next(2)];
+            for kind in [Kind::Mem, Kind::Ep] {
+                let stats = |hits: &[i64]| Ok(Stats::new(50, 900, hits));
+                let mut got = index.scored(&conn, &scope, kind, source_id, &query, stats).unwrap();
+                got.sort_by_key(|x| x.1);
+                // The scan: every row of the agent, read from the database and folded.
+                let (table, source_sql) = match kind {
+                    Kind::Mem => ("memories", "source_id(source)"),
+                    Kind::Ep => ("episodes", "NULL"),
+                };
+                let sql = format!(
+                    "SELECT id, project_id, {source_sql}, {} FROM {table} WHERE agent_id = ? ORDER BY id",
+                    match kind {
+                        Kind::Mem => "content, ''",
+                        Kind::Ep => "summary, keywords",
+                    }
+                );
+                let rows: Vec<(i64, String, Option<String>, String, String)> = conn
+                    .prepare(&sql)
+                    .unwrap()
+                    .query_map([agent], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+                    .unwrap()
+                    .map(Result::unwrap)
+                    .collect();
+                let mut hits = vec![0i64; query.len()];
+                let mut found = Vec::new();
+                for (id, project, source, c0, c1) in rows {
+                    let mut f = Folded::default();
+                    f.set(&[&c0, &c1]);
+                    let freqs: Vec<usize> = query.iter().map(|p| f.occurrences(p)).collect();
+                    if freqs.iter().all(|&n| n == 0) {
+                        continue;
+                    }
+                    for (h, &n) in hits.iter_mut().zip(&freqs) {
+                        *h += i64::from(n > 0);
+                    }
+                    let in_scope = scope.project_id.as_ref().is_none_or(|p| *p == project);
+                    let of_source = source_id.is_empty() || (kind == Kind::Mem && source.as_deref() == Some(source_id));
+                    if in_scope && of_source {
+                        found.push((id, f.tokens(), freqs));
+                    }
+                }
+                let want: Vec<(f64, i64)> = if found.is_empty() {
+                    Vec::new()
+                } else {
+                    let s = Stats::new(50, 900, &hits);
+                    found.iter().map(|(id, len, freqs)| (s.score(freqs, *len), *id)).collect()
+                };
+                let bits = |v: &[(f64, i64)]| v.iter().map(|(s, id)| (s.to_bits(), *id)).collect::<Vec<_>>();
+                assert_eq!(bits(&got), bits(&want), "step {step}, {kind:?}");
+            }
+        }
     }
 }

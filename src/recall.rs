@@ -306,18 +306,13 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
     };
     let phrases: Vec<Phrase> = long.iter().map(|t| Phrase::new(t)).collect();
     let source_id = if kind == Kind::Mem { req.source_id } else { "" };
-    let found = req.lexical.matches(conn, req.scope, kind, source_id, &phrases)?;
-    if found.readable.is_empty() {
-        return Ok(Vec::new());
-    }
     let agent = Value::Text(req.scope.agent_id.clone());
-    let (records, tokens): (i64, i64) =
-        conn.query_row("SELECT records, tokens FROM text_stats WHERE agent_id = ? AND kind = ?", [agent, Value::Text(tag.into())], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
-    let stats = Stats::new(records, tokens, &found.hits);
-    let mut scored: Vec<(f64, i64)> =
-        found.readable.iter().enumerate().map(|(i, &(id, len))| (stats.score(found.counts(i), len), id)).collect();
+    let stats = |hits: &[i64]| -> Result<Stats> {
+        let sql = "SELECT records, tokens FROM text_stats WHERE agent_id = ? AND kind = ?";
+        let (records, tokens) = conn.query_row(sql, [agent, Value::Text(tag.into())], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(Stats::new(records, tokens, hits))
+    };
+    let mut scored = req.lexical.scored(conn, req.scope, kind, source_id, &phrases, stats)?;
     // Only the first `depth` are read: select them, then sort those, not every match.
     let order = |x: &(f64, i64), y: &(f64, i64)| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1));
     if depth > 0 && scored.len() > depth {

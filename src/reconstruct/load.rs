@@ -87,7 +87,7 @@ pub fn graph(
     let iso = scope.clause("e");
     let marks = vec!["?"; starts.len()].join(",");
     let sql = format!(
-        "SELECT m.ref, m.entity_id FROM entity_mentions m JOIN entities e ON e.id = m.entity_id WHERE m.ref IN ({marks}) AND {} ORDER BY m.ref, m.entity_id",
+        "SELECT m.ref, m.entity_id FROM entity_mentions m CROSS JOIN entities e ON e.id = m.entity_id WHERE m.ref IN ({marks}) AND {} ORDER BY m.ref, m.entity_id",
         iso.sql
     );
     let params: Vec<Value> = starts.iter().map(|r| Value::Text(r.to_string())).chain(iso.params).collect();

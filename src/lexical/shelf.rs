@@ -1,0 +1,254 @@
+//! One record kind's texts, a shelf per agent: each record's folded text, length and scope,
+//! and, per word, the records holding it (postings). A query reads the postings of the words
+//! that contain its phrases, so its cost follows the records that match, not the agent's
+//! whole corpus.
+//!
+//! Records are numbered per shelf in the order they were added (their ordinal). A record
+//! that is rewritten or deleted is marked dead in place, and its postings stay until the
+//! shelf is compacted (once a quarter of it is dead): updates are rare, and a posting list
+//! never has to be searched for one entry.
+
+use super::vocabulary::Vocabulary;
+use crate::bm25::{Folded, Phrase, Stats};
+use crate::error::Result;
+use std::collections::BTreeMap;
+
+/// A record's scope and text.
+pub struct Doc {
+    /// Its bucket number (`crate::buckets`).
+    pub bucket: u32,
+    /// Its source number, or [`crate::buckets::NO_SOURCE`].
+    pub source: u32,
+    pub folded: Folded,
+}
+
+/// One agent's records of one kind, by ordinal. What a search reads for every match (length,
+/// scope) is held in arrays of its own, not beside the text: a search over 100k records
+/// spent 45 % of its time loading a bucket number from each match's `Doc` (perf).
+#[derive(Default)]
+struct Shelf {
+    ids: Vec<i64>,
+    /// Length in trigram tokens.
+    tokens: Vec<u32>,
+    alive: Vec<bool>,
+    buckets: Vec<u32>,
+    sources: Vec<u32>,
+    texts: Vec<Folded>,
+    /// Per word number: (ordinal, occurrences of the word in the record), ordinals
+    /// increasing.
+    postings: BTreeMap<u32, Vec<(u32, u32)>>,
+    dead: usize,
+}
+
+/// The shelf that holds an agent's records. Per agent, so that the statistics of a search
+/// (how many records hold a phrase) are the agent's own.
+fn shelf_key(agent: u32) -> u32 {
+    agent
+}
+
+/// Reused between searches, so a search allocates nothing in proportion to the corpus:
+/// `marks` and `acc` are zero outside a search.
+#[derive(Default)]
+pub struct Scratch {
+    marks: Vec<u32>,
+    acc: Vec<f64>,
+    lists: Vec<Vec<(u32, u32)>>,
+    union: Vec<u32>,
+    words: Vec<(u32, u32)>,
+}
+
+impl Shelf {
+    /// Appends a record; `word` numbers each of its words.
+    fn add(&mut self, id: i64, doc: Doc, mut word: impl FnMut(&str) -> u32) -> u32 {
+        let ord = self.ids.len() as u32;
+        let mut words = Vec::new();
+        doc.folded.words(|w| words.push(word(w)));
+        crate::sort::sort(&mut words);
+        for run in words.chunk_by(|a, b| a == b) {
+            self.postings.entry(run[0]).or_default().push((ord, run.len() as u32));
+        }
+        self.ids.push(id);
+        self.tokens.push(doc.folded.tokens() as u32);
+        self.alive.push(true);
+        self.buckets.push(doc.bucket);
+        self.sources.push(doc.source);
+        self.texts.push(doc.folded);
+        ord
+    }
+
+    /// The live records in which `phrase` occurs, with how often, into `list` (in no
+    /// particular order). `marks` is zero before and after.
+    fn matching(&self, vocab: &Vocabulary, phrase: &Phrase, marks: &mut [u32], words: &mut Vec<(u32, u32)>, list: &mut Vec<(u32, u32)>) {
+        list.clear();
+        let chars = phrase.chars();
+        let pieces: Vec<String> = chars.split(|c| !c.is_alphanumeric()).filter(|p| !p.is_empty()).map(|p| p.iter().collect()).collect();
+        if let [piece] = &pieces[..] {
+            if piece.chars().count() == chars.len() {
+                // Letters and digits only: every occurrence is inside one word, so the
+                // postings of the words containing it count them exactly.
+                vocab.containing(piece, words);
+                if let [(w, occ)] = words[..] {
+                    // One word: each record appears once in its postings.
+                    let postings = self.postings.get(&w).map_or(&[][..], Vec::as_slice);
+                    list.extend(postings.iter().filter(|&&(o, _)| self.alive[o as usize]).map(|&(o, n)| (o, n * occ)));
+                    return;
+                }
+                for &(w, occ) in words.iter() {
+                    for &(ord, n) in self.postings.get(&w).into_iter().flatten() {
+                        let o = ord as usize;
+                        if !self.alive[o] {
+                            continue;
+                        }
+                        if marks[o] == 0 {
+                            list.push((ord, 0));
+                        }
+                        marks[o] += n * occ;
+                    }
+                }
+                for e in list.iter_mut() {
+                    e.1 = std::mem::take(&mut marks[e.0 as usize]);
+                }
+                return;
+            }
+        }
+        // A phrase across words (a cue's "kaito mori") or of no letters at all: the records
+        // holding its rarest piece, or every record, are searched.
+        let mut best: Option<(usize, Vec<(u32, u32)>)> = None;
+        for piece in &pieces {
+            vocab.containing(piece, words);
+            let postings: usize = words.iter().map(|(w, _)| self.postings.get(w).map_or(0, Vec::len)).sum();
+            if best.as_ref().is_none_or(|(n, _)| postings < *n) {
+                best = Some((postings, words.clone()));
+            }
+        }
+        match best {
+            Some((_, words)) => {
+                for (w, _) in words {
+                    for &(ord, _) in self.postings.get(&w).into_iter().flatten() {
+                        let o = ord as usize;
+                        if self.alive[o] && marks[o] == 0 {
+                            marks[o] = 1;
+                            list.push((ord, 0));
+                        }
+                    }
+                }
+            }
+            None => list.extend((0..self.ids.len() as u32).filter(|&o| self.alive[o as usize]).map(|o| (o, 0))),
+        }
+        for e in list.iter_mut() {
+            marks[e.0 as usize] = 0;
+            e.1 = self.texts[e.0 as usize].occurrences(phrase) as u32;
+        }
+        list.retain(|e| e.1 > 0);
+    }
+}
+
+/// Every record of one kind, on its agent's shelf.
+#[derive(Default)]
+pub struct Table {
+    shelves: BTreeMap<u32, Shelf>,
+    /// Where each live record is: shelf, ordinal.
+    by_id: BTreeMap<i64, (u32, u32)>,
+}
+
+impl Table {
+    /// Holds record `id` of agent `agent` as `doc`, replacing what it held before (nothing
+    /// changes when the text and scope are the same: a record's other columns, such as its
+    /// embedding, are written without touching its postings).
+    pub fn put(&mut self, vocab: &mut Vocabulary, id: i64, agent: u32, doc: Doc) {
+        let key = shelf_key(agent);
+        if let Some(&(k, ord)) = self.by_id.get(&id) {
+            let (held, o) = (&self.shelves[&k], ord as usize);
+            if k == key && held.buckets[o] == doc.bucket && held.sources[o] == doc.source && held.texts[o] == doc.folded {
+                return;
+            }
+            self.remove(vocab, id);
+        }
+        let ord = self.shelves.entry(key).or_default().add(id, doc, |w| vocab.intern(w));
+        self.by_id.insert(id, (key, ord));
+    }
+
+    /// Drops record `id`, if held.
+    pub fn remove(&mut self, vocab: &Vocabulary, id: i64) {
+        let Some((key, ord)) = self.by_id.remove(&id) else { return };
+        let shelf = self.shelves.get_mut(&key).expect("a held record's shelf");
+        shelf.alive[ord as usize] = false;
+        shelf.dead += 1;
+        if shelf.dead * 4 < shelf.ids.len() {
+            return;
+        }
+        // Compaction: the live records again, numbered afresh.
+        let old = std::mem::take(shelf);
+        let docs = old.buckets.into_iter().zip(old.sources).zip(old.texts).map(|((bucket, source), folded)| Doc { bucket, source, folded });
+        for ((id, doc), alive) in old.ids.into_iter().zip(docs).zip(old.alive) {
+            if alive {
+                let ord = shelf.add(id, doc, |w| vocab.get(w).expect("interned when first added"));
+                self.by_id.insert(id, (key, ord));
+            }
+        }
+    }
+
+    /// The agent's records in which any of `phrases` occurs, those `readable` admits (by
+    /// bucket and source) with
+    /// their score: BM25 over the agent's own records, with `stats` made from how many of
+    /// them (readable or not) hold each phrase. Unordered; nothing when no readable record
+    /// matches (and then `stats` is not called).
+    pub fn scored(
+        &self,
+        vocab: &Vocabulary,
+        scratch: &mut Scratch,
+        agent: u32,
+        phrases: &[Phrase],
+        readable: impl Fn(u32, u32) -> bool,
+        stats: impl FnOnce(&[i64]) -> Result<Stats>,
+    ) -> Result<Vec<(f64, i64)>> {
+        let Some(shelf) = self.shelves.get(&shelf_key(agent)) else { return Ok(Vec::new()) };
+        let n = shelf.ids.len();
+        let admits = |o: u32| readable(shelf.buckets[o as usize], shelf.sources[o as usize]);
+        let Scratch { marks, acc, lists, union, words } = scratch;
+        if marks.len() < n {
+            marks.resize(n, 0);
+            acc.resize(n, 0.0);
+        }
+        lists.resize_with(lists.len().max(phrases.len()), Vec::new);
+        let lists = &mut lists[..phrases.len()];
+        let mut hits = Vec::with_capacity(phrases.len());
+        for (list, phrase) in lists.iter_mut().zip(phrases) {
+            shelf.matching(vocab, phrase, marks, words, list);
+            hits.push(list.len() as i64);
+        }
+        if !lists.iter().flatten().any(|&(o, _)| admits(o)) {
+            return Ok(Vec::new());
+        }
+        let stats = stats(&hits)?;
+        union.clear();
+        for (p, list) in lists.iter().enumerate() {
+            for &(ord, f) in list {
+                let o = ord as usize;
+                if marks[o] == 0 {
+                    marks[o] = 1;
+                    union.push(ord);
+                }
+                acc[o] += stats.term(p, f as usize, shelf.tokens[o] as usize);
+            }
+        }
+        let mut out = Vec::with_capacity(union.len());
+        for &ord in union.iter() {
+            let o = ord as usize;
+            if admits(ord) {
+                out.push((acc[o], shelf.ids[o]));
+            }
+            (marks[o], acc[o]) = (0, 0.0);
+        }
+        Ok(out)
+    }
+
+    /// Each live record: id, bucket, source, folded text, tokens; in id order.
+    #[cfg(test)]
+    pub fn records(&self) -> impl Iterator<Item = (i64, u32, u32, &Folded, u32)> {
+        self.by_id.iter().map(|(&id, &(k, ord))| {
+            let (shelf, o) = (&self.shelves[&k], ord as usize);
+            (id, shelf.buckets[o], shelf.sources[o], &shelf.texts[o], shelf.tokens[o])
+        })
+    }
+}
