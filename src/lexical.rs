@@ -31,7 +31,7 @@
 //! A rebuild gives the same content as the kept index (`kept_index_equals_a_rebuild`).
 //!
 //! Memory: each record's folded text (one byte per character for ASCII text, four
-//! otherwise), about 110 bytes per record (its map entry, bucket, source, lengths), and
+//! otherwise), about 125 bytes per record (its id map entry, bucket, source, length), and
 //! 8 bytes per distinct word of each record (its posting); each distinct word once, with
 //! 4 bytes per trigram it holds.
 //!

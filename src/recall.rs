@@ -309,7 +309,7 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
     let agent = Value::Text(req.scope.agent_id.clone());
     let stats = |hits: &[i64]| -> Result<Stats> {
         let sql = "SELECT records, tokens FROM text_stats WHERE agent_id = ? AND kind = ?";
-        let (records, tokens) = conn.query_row(sql, [agent, Value::Text(tag.into())], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let (records, tokens) = conn.prepare_cached(sql)?.query_row([agent, Value::Text(tag.into())], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(Stats::new(records, tokens, hits))
     };
     let mut scored = req.lexical.scored(conn, req.scope, kind, source_id, &phrases, stats)?;

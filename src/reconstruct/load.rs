@@ -19,11 +19,11 @@ use std::collections::BTreeSet;
 /// graph existed has none; reconstruct then reads no graph and answers exactly as it would
 /// on an empty one (invariant 2).
 pub fn has_graph(conn: &Connection) -> Result<bool> {
-    let n: i64 = conn.query_row(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('entities', 'entity_aliases', 'entity_mentions', 'relations')",
-        [],
-        |r| r.get(0),
-    )?;
+    let n: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('entities', 'entity_aliases', 'entity_mentions', 'relations')",
+        )?
+        .query_row([], |r| r.get(0))?;
     Ok(n == 4)
 }
 
