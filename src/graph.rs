@@ -48,7 +48,7 @@ pub struct Neighbourhood {
 /// The relations in `scope` with both ends entities `scope` can read that touch `frontier`.
 fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Result<Vec<Edge>> {
     let (r, s, o) = (scope.clause("r"), scope.clause("s"), scope.clause("o"));
-    let marks = vec!["?"; frontier.len()].join(",");
+    let (marks, ids) = crate::in_list::padded(frontier.iter().map(|&id| Value::Integer(id)));
     // The relations touching the frontier come from the endpoint indexes first; scoping
     // then joins on their ids, so a hop never scans all of an agent's relations.
     let sql = format!(
@@ -59,8 +59,7 @@ fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Res
          WHERE {} AND {} AND {} AND r.subject_kind = 'entity' AND r.object_kind = 'entity' ORDER BY r.id",
         r.sql, s.sql, o.sql
     );
-    let ids = frontier.iter().map(|&id| Value::Integer(id));
-    let params: Vec<Value> = ids.clone().chain(ids).chain(r.params).chain(s.params).chain(o.params).collect();
+    let params: Vec<Value> = ids.iter().chain(&ids).cloned().chain(r.params).chain(s.params).chain(o.params).collect();
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params_from_iter(params), |row| {
         Ok(Edge {

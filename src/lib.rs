@@ -40,6 +40,7 @@ mod entities;
 mod error;
 mod graph;
 mod import;
+mod in_list;
 mod jsonl;
 mod lexical;
 mod memory;

@@ -50,16 +50,15 @@ pub fn links(conn: &Connection, scope: &ReadScope, pool: &BTreeSet<Ref>) -> Resu
         return Ok(Vec::new());
     }
     let iso = scope.clause("r");
-    let marks = vec!["?"; pool.len()].join(",");
+    let (marks, refs) = crate::in_list::padded(pool.iter().map(|r| Value::Text(r.to_string())));
     let sql = format!(
         "SELECT r.subject_kind, r.subject_id, r.predicate, r.object_kind, r.object_id FROM relations r \
          WHERE {} AND r.subject_kind IN ('mem', 'ep') AND r.object_kind IN ('mem', 'ep') \
          AND (r.subject_kind || ':' || r.subject_id) IN ({marks}) AND (r.object_kind || ':' || r.object_id) IN ({marks}) ORDER BY r.id",
         iso.sql
     );
-    let refs = pool.iter().map(|r| Value::Text(r.to_string()));
-    let params: Vec<Value> = iso.params.into_iter().chain(refs.clone()).chain(refs).collect();
-    let mut stmt = conn.prepare(&sql)?;
+    let params: Vec<Value> = iso.params.into_iter().chain(refs.iter().chain(&refs).cloned()).collect();
+    let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params_from_iter(params), |r| {
         Ok((endpoint(r.get(0)?, r.get(1)?), r.get::<_, String>(2)?, endpoint(r.get(3)?, r.get(4)?)))
     })?;
@@ -85,13 +84,13 @@ pub fn graph(
 ) -> Result<walk::Graph> {
     let mut graph = walk::Graph::default();
     let iso = scope.clause("e");
-    let marks = vec!["?"; starts.len()].join(",");
+    let (marks, refs) = crate::in_list::padded(starts.iter().map(|r| Value::Text(r.to_string())));
     let sql = format!(
         "SELECT m.ref, m.entity_id FROM entity_mentions m CROSS JOIN entities e ON e.id = m.entity_id WHERE m.ref IN ({marks}) AND {} ORDER BY m.ref, m.entity_id",
         iso.sql
     );
-    let params: Vec<Value> = starts.iter().map(|r| Value::Text(r.to_string())).chain(iso.params).collect();
-    let mut stmt = conn.prepare(&sql)?;
+    let params: Vec<Value> = refs.into_iter().chain(iso.params).collect();
+    let mut stmt = conn.prepare_cached(&sql)?;
     for row in stmt.query_map(params_from_iter(params), |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))? {
         let (stored, entity) = row?;
         if let Some(r) = Ref::parse(&stored) {

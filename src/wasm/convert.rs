@@ -64,9 +64,12 @@ fn ill_formed(v: &JsValue, path: &str) -> Option<String> {
     None
 }
 
-/// A response as a plain JavaScript object (maps as objects, integers as numbers).
+/// A response as a plain JavaScript object (maps as objects, integers as numbers): written
+/// as JSON here and read by the JavaScript engine's own `JSON.parse`. As fast as building
+/// the object through `serde_wasm_bindgen` (Node, the scale bench at 1k and 10k, three
+/// rounds each) and 3 KB smaller gzipped, without that serializer in the module.
 pub fn response_to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from(js_sys::Error::new(&format!("response conversion failed: {e}"))))
+    let failed = |e: String| JsValue::from(js_sys::Error::new(&format!("response conversion failed: {e}")));
+    let text = serde_json::to_string(value).map_err(|e| failed(e.to_string()))?;
+    js_sys::JSON::parse(&text).map_err(|_| failed("JSON.parse refused it".into()))
 }
