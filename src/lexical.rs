@@ -20,10 +20,10 @@
 //! It is a cache, never a second source of truth:
 //!
 //! - it is built from the database on first use (one `SELECT` per table, in id order);
-//! - an SQLite update hook marks every record row written since (inserted, updated or
-//!   deleted, whichever operation wrote it), and the next search reads those rows back
-//!   from the database before it searches: a row that is gone is dropped, one whose text or
-//!   scope changed is indexed again. Rows written inside a transaction stay marked until a
+//! - the connection's update hook (`crate::watch`) marks every record row written since
+//!   (inserted, updated or deleted, whichever operation wrote it), and the next search
+//!   reads those rows back from the database before it searches: a row that is gone is
+//!   dropped, one whose text or scope changed is indexed again. Rows written inside a transaction stay marked until a
 //!   search runs outside one, so a rollback (of a savepoint, or of a whole group of calls)
 //!   can never leave its writes in the index;
 //! - replacing the database (`Memory::import`) drops it.
@@ -46,11 +46,11 @@ use crate::buckets::Buckets;
 use crate::error::Result;
 use crate::refs::Kind;
 use crate::scope::ReadScope;
+use crate::watch::Watch;
 use rusqlite::{Connection, OptionalExtension};
 use shelf::{Doc, Scratch, Table};
 use std::cell::RefCell;
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex};
 use vocabulary::Vocabulary;
 
 /// Every record's text.
@@ -141,61 +141,48 @@ impl Tables {
     }
 }
 
-/// The rows written since the index last read them back, per record table.
-#[derive(Debug, Default)]
-struct Marked {
-    memories: BTreeSet<i64>,
-    episodes: BTreeSet<i64>,
-}
-
 /// The index a [`Memory`](crate::Memory) keeps: empty until the first lexical search.
 #[derive(Default)]
 pub struct LexicalIndex {
     tables: RefCell<Option<Tables>>,
     scratch: RefCell<Scratch>,
-    /// Shared with the connection's update hook.
-    marked: Arc<Mutex<Marked>>,
+    /// The record rows written since the index last read them back.
+    watch: Watch,
 }
 
 impl LexicalIndex {
-    /// Marks the record rows `conn` writes from now on, for the next search to read back.
-    /// Called on every connection the memory holds (a new one after `import`).
-    pub fn watch(&self, conn: &mut Connection) -> Result<()> {
-        let marked = Arc::clone(&self.marked);
-        conn.update_hook(Some(move |_: rusqlite::hooks::Action, _: &str, table: &str, id: i64| {
-            let mut m = marked.lock().unwrap_or_else(|e| e.into_inner());
-            match table {
-                "memories" => m.memories.insert(id),
-                "episodes" => m.episodes.insert(id),
-                _ => false,
-            };
-        }))?;
-        Ok(())
+    /// An index that reads back the rows `watch` saw written.
+    pub fn new(watch: Watch) -> Self {
+        LexicalIndex { watch, ..Default::default() }
     }
 
     /// After the database was replaced (import): rebuilt on the next search.
     pub fn clear(&self) {
         *self.tables.borrow_mut() = None;
-        *self.marked.lock().unwrap_or_else(|e| e.into_inner()) = Marked::default();
+        let mut w = self.watch.lock();
+        w.memories.clear();
+        w.episodes.clear();
     }
 
     /// The index brought up to date with the database.
     fn sync(&self, conn: &Connection) -> Result<()> {
         let mut tables = self.tables.borrow_mut();
-        let mut marked = self.marked.lock().unwrap_or_else(|e| e.into_inner());
+        let mut w = self.watch.lock();
         let Some(t) = tables.as_mut() else {
             *tables = Some(Tables::build(conn)?);
-            *marked = Marked::default();
+            w.memories.clear();
+            w.episodes.clear();
             return Ok(());
         };
-        let synced = t.refresh(conn, Kind::Mem, &marked.memories).and_then(|()| t.refresh(conn, Kind::Ep, &marked.episodes));
+        let synced = t.refresh(conn, Kind::Mem, &w.memories).and_then(|()| t.refresh(conn, Kind::Ep, &w.episodes));
         if let Err(e) = synced {
             *tables = None;
             return Err(e);
         }
         // Inside a transaction what was read may still be rolled back: keep the marks.
         if conn.is_autocommit() {
-            *marked = Marked::default();
+            w.memories.clear();
+            w.episodes.clear();
         }
         Ok(())
     }
@@ -249,12 +236,8 @@ mod tests {
 
     /// A fresh database and an index watching it.
     fn watched() -> (Connection, LexicalIndex) {
-        let mut conn = Connection::open_in_memory().unwrap();
-        crate::records::register_source_id(&conn).unwrap();
-        crate::schema::migrate(&mut conn).unwrap();
-        let index = LexicalIndex::default();
-        index.watch(&mut conn).unwrap();
-        (conn, index)
+        let (conn, watch) = crate::watch::watched_database();
+        (conn, LexicalIndex::new(watch))
     }
 
     /// After stores, updates, deletes, a rolled-back savepoint and a rolled-back

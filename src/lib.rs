@@ -44,6 +44,7 @@ mod in_list;
 mod jsonl;
 mod lexical;
 mod memory;
+mod names;
 mod nfkc;
 mod normalize;
 mod recall;
@@ -56,6 +57,7 @@ mod scratch;
 mod sort;
 mod traverse;
 mod vectors;
+mod watch;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

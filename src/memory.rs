@@ -12,11 +12,13 @@ use crate::cipher::{self, Key};
 use crate::clock::{format_iso, Clock, SystemClock};
 use crate::error::{Error, Result};
 use crate::lexical::LexicalIndex;
+use crate::names::NameIndex;
 use crate::records;
 use crate::refs::{Kind, Ref};
 use crate::schema::migrate;
 use crate::scratch::Scratch;
 use crate::vectors::VectorIndex;
+use crate::watch::Watch;
 use crate::{data, entities, recall, reconstruct, traverse};
 use rusqlite::{Connection, MAIN_DB};
 use serde::Serialize;
@@ -29,9 +31,12 @@ pub struct Memory {
     clock: Box<dyn Clock>,
     /// The vector arm's in-memory index (`crate::vectors`), kept current by the writes below.
     pub(crate) vectors: VectorIndex,
-    /// The lexical arm's in-memory text (`crate::lexical`), kept current through the
-    /// connection's update hook.
+    /// The lexical arm's in-memory text (`crate::lexical`) and the entity names stage 1 of
+    /// reconstruct matches (`crate::names`), kept current through the connection's update
+    /// hook (`crate::watch`).
     lexical: LexicalIndex,
+    names: NameIndex,
+    watch: Watch,
     /// The key of an encrypted memory (`crate::cipher`): its file's, or, held in memory,
     /// the one its exports are encrypted with.
     key: Option<Key>,
@@ -109,9 +114,10 @@ impl Memory {
         conn.pragma_update(None, "page_size", PAGE_SIZE)?;
         tune(&conn)?;
         migrate(&mut conn)?;
-        let lexical = LexicalIndex::default();
-        lexical.watch(&mut conn)?;
-        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, key })
+        let watch = Watch::default();
+        watch.install(&mut conn)?;
+        let (lexical, names) = (LexicalIndex::new(watch.clone()), NameIndex::new(watch.clone()));
+        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, names, watch, key })
     }
 
     /// Whether the memory is encrypted: its file at rest, or, held in memory, its exports.
@@ -259,7 +265,7 @@ impl Memory {
     /// evidence (design §3).
     pub fn reconstruct(&self, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
         opts.validate()?;
-        reconstruct::reconstruct(&self.conn, &self.vectors, &self.lexical, opts)
+        reconstruct::reconstruct(&self.conn, &self.vectors, &self.lexical, &self.names, opts)
     }
 
     /// A plain dot-product loop of `query` over every stored vector of its dimension, with
@@ -414,13 +420,14 @@ impl Memory {
         // The database is replaced below: the indexes are rebuilt from it on next use.
         self.vectors.clear();
         self.lexical.clear();
+        self.names.clear();
         if self.in_memory() {
             // Held in memory: the checked scratch database becomes the memory. (A backup
             // could not copy it over when the page sizes differ: an in-memory destination
             // cannot change its page size.)
             tune(&scratch)?;
             self.conn = scratch;
-            self.lexical.watch(&mut self.conn)?;
+            self.watch.install(&mut self.conn)?;
             return Ok(());
         }
         // A backup gives the destination the source's page size, except in WAL mode,

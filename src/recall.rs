@@ -468,9 +468,7 @@ mod tests {
     /// and multi-word phrases, and rows of every length.
     #[test]
     fn one_agents_scores_are_fts5_bm25_exactly() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        crate::records::register_source_id(&conn).unwrap();
-        crate::schema::migrate(&mut conn).unwrap();
+        let (conn, _) = crate::watch::watched_database();
         let words = ["ledger", "Ledger", "LEDGERS", "über", "Straße", "kaito mori", "aaa", "ab", "payments", "台帳", "台帳台帳", "x"];
         let mut seed = 7u64;
         let mut next = |n: usize| {

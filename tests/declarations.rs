@@ -239,3 +239,25 @@ fn operator_declarations_are_recorded_as_such() {
     assert_eq!(t["relations"][0]["predicate"], "knows");
     assert!(t["relations"][0].get("anchor_ref").is_none());
 }
+
+/// The names reconstruct matches a query against are held in memory (`src/names.rs`), a
+/// cache of the database: an entity or alias declared after the first reconstruct, and one
+/// deleted with its agent, are what the next reconstruct sees.
+#[test]
+fn reconstruct_cues_follow_every_declaration_after_its_first_call() {
+    let mut f = fixture();
+    f.ok("store", json!({"agent_id": "a", "content": "kube upgrade is scheduled."}));
+    let cues = |f: &mut common::Fixture| {
+        f.ok("reconstruct", json!({"agent_id": "a", "query": "k8s upgrade", "trace": true}))["trace"]["cues"]["entities"].clone()
+    };
+    assert_eq!(cues(&mut f), json!([]));
+    f.ok("declare_associations", json!({"agent_id": "a", "associations": {"entities": [{"name": "Kubernetes"}]}}));
+    assert_eq!(cues(&mut f), json!([]), "no name or alias in the query yet");
+    f.ok("declare_associations", json!({"agent_id": "a", "associations": {"entities": [{"name": "Kubernetes", "aliases": ["k8s"]}]}}));
+    assert_eq!(cues(&mut f), json!(["Kubernetes"]), "an alias declared after the first reconstruct");
+    f.ok("declare_associations", json!({"agent_id": "b", "associations": {"entities": [{"name": "upgrade"}]}}));
+    assert_eq!(cues(&mut f), json!(["Kubernetes"]), "another agent's name is not read");
+    f.ok("delete_agent_data", json!({"agent_id": "a"}));
+    f.ok("store", json!({"agent_id": "a", "content": "kube upgrade is scheduled."}));
+    assert_eq!(cues(&mut f), json!([]), "deleted with the agent");
+}

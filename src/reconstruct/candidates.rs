@@ -5,9 +5,10 @@
 //! no match nothing changes at all (invariant 2).
 
 use crate::error::Result;
+use crate::names::{Form, NameIndex};
 use crate::normalize::normalize;
 use crate::scope::ReadScope;
-use rusqlite::{params_from_iter, Connection};
+use rusqlite::Connection;
 use std::collections::BTreeMap;
 
 /// What stage 1 found in a query.
@@ -21,44 +22,22 @@ pub struct Cue {
     pub normalized_terms: Vec<String>,
 }
 
-struct Form {
-    entity: i64,
-    name: String,
-    normalized: String,
-    written: String,
-}
-
-/// Every name and alias `scope` can read.
-fn forms(conn: &Connection, scope: &ReadScope) -> Result<Vec<Form>> {
-    let iso = scope.clause("e");
-    let sql = format!(
-        "SELECT e.id, e.name, e.normalized, e.name FROM entities e WHERE {iso} \
-         UNION ALL SELECT e.id, e.name, a.normalized, a.alias FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE {iso}",
-        iso = iso.sql
-    );
-    let params: Vec<_> = iso.params.iter().cloned().chain(iso.params.iter().cloned()).collect();
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params_from_iter(params), |r| {
-        Ok(Form { entity: r.get(0)?, name: r.get(1)?, normalized: r.get(2)?, written: r.get(3)? })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-}
-
 /// Stage 1 for `query` in `scope`.
-pub fn cue(conn: &Connection, scope: &ReadScope, query: &str) -> Result<Cue> {
-    let mut all = forms(conn, scope)?;
+pub fn cue(conn: &Connection, names: &NameIndex, scope: &ReadScope, query: &str) -> Result<Cue> {
+    names.readable(conn, scope, |all| matched(all, query))
+}
+
+/// The entities `query` names among `all` (in matching order), and their other forms.
+fn matched(all: &[&Form], query: &str) -> Cue {
     if all.is_empty() {
-        return Ok(Cue::default());
+        return Cue::default();
     }
-    crate::sort::sort_by(&mut all, |a, b| {
-        b.normalized.chars().count().cmp(&a.normalized.chars().count()).then(a.normalized.cmp(&b.normalized)).then(a.entity.cmp(&b.entity))
-    });
     let q = normalize(query);
     let mut consumed: Vec<(usize, usize)> = Vec::new();
     // entity → the normalized forms the query matched it by, in match order
     let mut matched: Vec<(i64, String)> = Vec::new();
     let mut matched_forms: BTreeMap<i64, Vec<String>> = BTreeMap::new();
-    for form in &all {
+    for form in all {
         if form.normalized.is_empty() {
             continue;
         }
@@ -87,5 +66,5 @@ pub fn cue(conn: &Connection, scope: &ReadScope, query: &str) -> Result<Cue> {
         }
     }
     // the canonical name first, then aliases, as the entity was declared
-    Ok(cue)
+    cue
 }

@@ -14,6 +14,7 @@ pub mod walk;
 use crate::api::{Applied, Cues, ReconstructBounds, ReconstructOptions, ReconstructResponse, Trace};
 use crate::error::Result;
 use crate::lexical::LexicalIndex;
+use crate::names::NameIndex;
 use crate::recall::{retrieve, Request};
 use crate::refs::Ref;
 use crate::scope::ReadScope;
@@ -27,9 +28,10 @@ pub fn reconstruct(
     conn: &Connection,
     vectors: &VectorIndex,
     lexical: &LexicalIndex,
+    names: &NameIndex,
     opts: &ReconstructOptions,
 ) -> Result<ReconstructResponse> {
-    let call = Call { conn, vectors, lexical, opts, scope: opts.scope(), bounds: opts.applied(), graph: load::has_graph(conn)? };
+    let call = Call { conn, vectors, lexical, names, opts, scope: opts.scope(), bounds: opts.applied(), graph: load::has_graph(conn)? };
     let mut found = call.candidates()?;
     let bundled = call.bundle(&mut found)?;
     let walked = call.walk(&found, &bundled)?;
@@ -44,6 +46,8 @@ struct Call<'a> {
     vectors: &'a VectorIndex,
     /// The lexical arm's text (`crate::lexical`).
     lexical: &'a LexicalIndex,
+    /// The entity names stage 1 matches (`crate::names`).
+    names: &'a NameIndex,
     opts: &'a ReconstructOptions,
     scope: ReadScope,
     bounds: Applied,
@@ -91,7 +95,7 @@ impl Call<'_> {
     /// Stage 1: the query's alias cues, then retrieval with them.
     fn candidates(&self) -> Result<Found> {
         let opts = self.opts;
-        let cue = if self.graph { candidates::cue(self.conn, &self.scope, &opts.query)? } else { candidates::Cue::default() };
+        let cue = if self.graph { candidates::cue(self.conn, self.names, &self.scope, &opts.query)? } else { candidates::Cue::default() };
         let deep = opts.deep.unwrap_or(false);
         let request = Request {
             extra_terms: cue.normalized_terms.clone(),

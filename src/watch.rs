@@ -1,0 +1,56 @@
+//! What the connection's one update hook has seen written since the in-memory indexes last
+//! looked: the record rows (for `crate::lexical`) and whether any entity name or alias
+//! changed (for `crate::names`). SQLite allows one update hook per connection, so the
+//! indexes share this one; each clears only what it read, and only outside a transaction,
+//! so that a rollback can never leave rolled-back writes in an index.
+
+use crate::error::Result;
+use rusqlite::Connection;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Written since last read.
+#[derive(Debug, Default)]
+pub struct Written {
+    pub memories: BTreeSet<i64>,
+    pub episodes: BTreeSet<i64>,
+    /// A row of `entities` or `entity_aliases` was inserted, updated or deleted.
+    pub names: bool,
+}
+
+/// Shared between the hook and the indexes.
+#[derive(Clone, Default)]
+pub struct Watch(Arc<Mutex<Written>>);
+
+impl Watch {
+    /// Hooks `conn`: called on every connection the memory holds (a new one after
+    /// `import`).
+    pub fn install(&self, conn: &mut Connection) -> Result<()> {
+        let written = Arc::clone(&self.0);
+        conn.update_hook(Some(move |_: rusqlite::hooks::Action, _: &str, table: &str, id: i64| {
+            let mut w = written.lock().unwrap_or_else(|e| e.into_inner());
+            match table {
+                "memories" => w.memories.insert(id),
+                "episodes" => w.episodes.insert(id),
+                "entities" | "entity_aliases" => std::mem::replace(&mut w.names, true),
+                _ => false,
+            };
+        }))?;
+        Ok(())
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, Written> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A fresh in-memory database with the schema, and a watch on it.
+#[cfg(test)]
+pub fn watched_database() -> (Connection, Watch) {
+    let mut conn = Connection::open_in_memory().unwrap();
+    crate::records::register_source_id(&conn).unwrap();
+    crate::schema::migrate(&mut conn).unwrap();
+    let watch = Watch::default();
+    watch.install(&mut conn).unwrap();
+    (conn, watch)
+}
