@@ -187,11 +187,11 @@ impl LexicalIndex {
         Ok(())
     }
 
-    /// The agent's `kind` records containing any of `phrases` that `scope` may read
-    /// (memories of source `source_id` only, unless it is `""`), each with its BM25 score
-    /// under the statistics `stats` makes from how many of the agent's records (readable
-    /// or not) contain each phrase. Unordered; `stats` is called only when a readable
-    /// record matches.
+    /// The best `depth` of the agent's `kind` records containing any of `phrases` that
+    /// `scope` may read (memories of source `source_id` only, unless it is `""`), each with
+    /// its BM25 score under the statistics `stats` makes from how many of the agent's
+    /// records (readable or not) contain each phrase; best first, then lower id. `stats` is
+    /// called only when a readable record matches.
     pub fn scored(
         &self,
         conn: &Connection,
@@ -200,6 +200,7 @@ impl LexicalIndex {
         source_id: &str,
         phrases: &[Phrase],
         stats: impl FnOnce(&[i64]) -> Result<Stats>,
+        depth: usize,
     ) -> Result<Vec<(f64, i64)>> {
         self.sync(conn)?;
         let tables = self.tables.borrow();
@@ -208,7 +209,7 @@ impl LexicalIndex {
         let readable = t.buckets.readable(conn, scope)?;
         let source = t.buckets.source_filter(source_id);
         let admits = |bucket: u32, s: u32| readable[bucket as usize] && source.is_none_or(|want| want == Some(s));
-        t.table(kind).scored(&t.vocabulary, &mut self.scratch.borrow_mut(), agent, phrases, admits, stats)
+        t.table(kind).scored(&t.vocabulary, &mut self.scratch.borrow_mut(), agent, phrases, admits, stats, depth)
     }
 
     /// Each record's bucket, source and folded text, for comparing the kept index with a
@@ -246,8 +247,9 @@ mod tests {
     fn kept_index_equals_a_rebuild() {
         let (conn, kept) = watched();
         let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
-        let search =
-            |conn: &Connection| kept.scored(conn, &scope, Kind::Mem, "", &[Phrase::new("ledger")], |h| Ok(Stats::new(99, 999, h))).unwrap();
+        let search = |conn: &Connection| {
+            kept.scored(conn, &scope, Kind::Mem, "", &[Phrase::new("ledger")], |h| Ok(Stats::new(99, 999, h)), usize::MAX).unwrap()
+        };
         let insert = |conn: &Connection, agent: &str, text: &str| {
             conn.execute(
                 "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at) \
@@ -349,9 +351,9 @@ mod tests {
             let source_id = ["", "s"][next(2)];
             for kind in [Kind::Mem, Kind::Ep] {
                 let stats = |hits: &[i64]| Ok(Stats::new(50, 900, hits));
-                let mut got = index.scored(&conn, &scope, kind, source_id, &query, stats).unwrap();
-                got.sort_by_key(|x| x.1);
-                // The scan: every row of the agent, read from the database and folded.
+                let mut got = index.scored(&conn, &scope, kind, source_id, &query, stats, usize::MAX).unwrap();
+                got.sort_by_key(|x| x.1); // best first from the index; by id to compare
+                                          // The scan: every row of the agent, read from the database and folded.
                 let (table, source_sql) = match kind {
                     Kind::Mem => ("memories", "source_id(source)"),
                     Kind::Ep => ("episodes", "NULL"),
@@ -396,6 +398,11 @@ mod tests {
                 };
                 let bits = |v: &[(f64, i64)]| v.iter().map(|(s, id)| (s.to_bits(), *id)).collect::<Vec<_>>();
                 assert_eq!(bits(&got), bits(&want), "step {step}, {kind:?}");
+                // The best three, best first (then lower id), as a sort of the scan gives.
+                let mut ranked = want.clone();
+                ranked.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+                let top = index.scored(&conn, &scope, kind, source_id, &query, stats, 3).unwrap();
+                assert_eq!(bits(&top), bits(&ranked[..ranked.len().min(3)]), "step {step}, {kind:?}, top 3");
             }
         }
     }

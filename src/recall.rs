@@ -312,15 +312,7 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
         let (records, tokens) = conn.prepare_cached(sql)?.query_row([agent, Value::Text(tag.into())], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(Stats::new(records, tokens, hits))
     };
-    let mut scored = req.lexical.scored(conn, req.scope, kind, source_id, &phrases, stats)?;
-    // Only the first `depth` are read: select them, then sort those, not every match.
-    let order = |x: &(f64, i64), y: &(f64, i64)| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1));
-    if depth > 0 && scored.len() > depth {
-        scored.select_nth_unstable_by(depth - 1, order);
-    }
-    scored.truncate(depth);
-    crate::sort::sort_by(&mut scored, order);
-    Ok(scored)
+    req.lexical.scored(conn, req.scope, kind, source_id, &phrases, stats, depth)
 }
 
 /// The vector arm: the `depth` readable records closest to the query by exact cosine, over

@@ -80,6 +80,7 @@ impl Shelf {
     /// particular order). `marks` is zero before and after.
     fn matching(&self, vocab: &Vocabulary, phrase: &Phrase, marks: &mut [u32], words: &mut Vec<(u32, u32)>, list: &mut Vec<(u32, u32)>) {
         list.clear();
+        let alive = &self.alive[..];
         let chars = phrase.chars();
         let pieces: Vec<String> = chars.split(|c| !c.is_alphanumeric()).filter(|p| !p.is_empty()).map(|p| p.iter().collect()).collect();
         if let [piece] = &pieces[..] {
@@ -90,13 +91,13 @@ impl Shelf {
                 if let [(w, occ)] = words[..] {
                     // One word: each record appears once in its postings.
                     let postings = self.postings.get(&w).map_or(&[][..], Vec::as_slice);
-                    list.extend(postings.iter().filter(|&&(o, _)| self.alive[o as usize]).map(|&(o, n)| (o, n * occ)));
+                    list.extend(postings.iter().filter(|&&(o, _)| alive[o as usize]).map(|&(o, n)| (o, n * occ)));
                     return;
                 }
                 for &(w, occ) in words.iter() {
                     for &(ord, n) in self.postings.get(&w).into_iter().flatten() {
                         let o = ord as usize;
-                        if !self.alive[o] {
+                        if !alive[o] {
                             continue;
                         }
                         if marks[o] == 0 {
@@ -126,20 +127,41 @@ impl Shelf {
                 for (w, _) in words {
                     for &(ord, _) in self.postings.get(&w).into_iter().flatten() {
                         let o = ord as usize;
-                        if self.alive[o] && marks[o] == 0 {
+                        if alive[o] && marks[o] == 0 {
                             marks[o] = 1;
                             list.push((ord, 0));
                         }
                     }
                 }
             }
-            None => list.extend((0..self.ids.len() as u32).filter(|&o| self.alive[o as usize]).map(|o| (o, 0))),
+            None => list.extend((0..self.ids.len() as u32).filter(|&o| alive[o as usize]).map(|o| (o, 0))),
         }
         for e in list.iter_mut() {
             marks[e.0 as usize] = 0;
             e.1 = self.texts[e.0 as usize].occurrences(phrase) as u32;
         }
         list.retain(|e| e.1 > 0);
+    }
+}
+
+/// The best records offered so far, best first: higher score, then lower id. Most offers
+/// lose to the last of them with one comparison, so a search over tens of thousands of
+/// matches never sorts or partitions them all (a tenth of a 100k recall in wasm).
+struct Best(Vec<(f64, i64)>, usize);
+
+impl Best {
+    fn new(depth: usize) -> Self {
+        Best(Vec::with_capacity(depth.min(100) + 1), depth)
+    }
+
+    fn offer(&mut self, x: (f64, i64)) {
+        let before = |a: &(f64, i64), b: &(f64, i64)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).is_lt();
+        if self.0.len() == self.1 && self.0.last().is_none_or(|last| !before(&x, last)) {
+            return;
+        }
+        let at = self.0.partition_point(|y| before(y, &x));
+        self.0.insert(at, x);
+        self.0.truncate(self.1);
     }
 }
 
@@ -188,11 +210,11 @@ impl Table {
         }
     }
 
-    /// The agent's records in which any of `phrases` occurs, those `readable` admits (by
-    /// bucket and source) with
+    /// The best `depth` of the agent's records in which any of `phrases` occurs, among
+    /// those `readable` admits (by bucket and source), best first (then lower id), with
     /// their score: BM25 over the agent's own records, with `stats` made from how many of
-    /// them (readable or not) hold each phrase. Unordered; nothing when no readable record
-    /// matches (and then `stats` is not called).
+    /// them (readable or not) hold each phrase. Nothing when no readable record matches (and
+    /// then `stats` is not called).
     pub fn scored(
         &self,
         vocab: &Vocabulary,
@@ -201,15 +223,20 @@ impl Table {
         phrases: &[Phrase],
         readable: impl Fn(u32, u32) -> bool,
         stats: impl FnOnce(&[i64]) -> Result<Stats>,
+        depth: usize,
     ) -> Result<Vec<(f64, i64)>> {
         let Some(shelf) = self.shelves.get(&shelf_key(agent)) else { return Ok(Vec::new()) };
         let n = shelf.ids.len();
-        let admits = |o: u32| readable(shelf.buckets[o as usize], shelf.sources[o as usize]);
+        // Slices, not vectors, in the loops below: the wasm module is built for size, and
+        // there `Vec`'s indexing stayed a call (9 % of a 100k recall in wasm, `--cpu-prof`).
+        let (ids, tokens, buckets, sources) = (&shelf.ids[..], &shelf.tokens[..], &shelf.buckets[..], &shelf.sources[..]);
+        let admits = |o: u32| readable(buckets[o as usize], sources[o as usize]);
         let Scratch { marks, acc, lists, union, words } = scratch;
         if marks.len() < n {
             marks.resize(n, 0);
             acc.resize(n, 0.0);
         }
+        let (marks, acc) = (&mut marks[..], &mut acc[..]);
         lists.resize_with(lists.len().max(phrases.len()), Vec::new);
         let lists = &mut lists[..phrases.len()];
         let mut hits = Vec::with_capacity(phrases.len());
@@ -229,18 +256,18 @@ impl Table {
                     marks[o] = 1;
                     union.push(ord);
                 }
-                acc[o] += stats.term(p, f as usize, shelf.tokens[o] as usize);
+                acc[o] += stats.term(p, f as usize, tokens[o] as usize);
             }
         }
-        let mut out = Vec::with_capacity(union.len());
+        let mut best = Best::new(depth);
         for &ord in union.iter() {
             let o = ord as usize;
             if admits(ord) {
-                out.push((acc[o], shelf.ids[o]));
+                best.offer((acc[o], ids[o]));
             }
             (marks[o], acc[o]) = (0, 0.0);
         }
-        Ok(out)
+        Ok(best.0)
     }
 
     /// Each live record: id, bucket, source, folded text, tokens; in id order.
