@@ -141,6 +141,18 @@ impl Tables {
     }
 }
 
+/// One lexical search.
+pub struct Search<'a> {
+    /// Whose records, and which of them may be returned.
+    pub scope: &'a ReadScope,
+    pub kind: Kind,
+    /// Memories of this source id only, unless it is `""`.
+    pub source_id: &'a str,
+    pub phrases: &'a [Phrase],
+    /// How many records to return at most.
+    pub depth: usize,
+}
+
 /// The index a [`Memory`](crate::Memory) keeps: empty until the first lexical search.
 #[derive(Default)]
 pub struct LexicalIndex {
@@ -187,29 +199,20 @@ impl LexicalIndex {
         Ok(())
     }
 
-    /// The best `depth` of the agent's `kind` records containing any of `phrases` that
-    /// `scope` may read (memories of source `source_id` only, unless it is `""`), each with
-    /// its BM25 score under the statistics `stats` makes from how many of the agent's
-    /// records (readable or not) contain each phrase; best first, then lower id. `stats` is
-    /// called only when a readable record matches.
-    pub fn scored(
-        &self,
-        conn: &Connection,
-        scope: &ReadScope,
-        kind: Kind,
-        source_id: &str,
-        phrases: &[Phrase],
-        stats: impl FnOnce(&[i64]) -> Result<Stats>,
-        depth: usize,
-    ) -> Result<Vec<(f64, i64)>> {
+    /// The best `search.depth` of the agent's `search.kind` records containing any of its
+    /// phrases that its scope may read, each with its BM25 score under the statistics
+    /// `stats` makes from how many of the agent's records (readable or not) contain each
+    /// phrase; best first, then lower id. `stats` is called only when a readable record
+    /// matches.
+    pub fn scored(&self, conn: &Connection, search: &Search, stats: impl FnOnce(&[i64]) -> Result<Stats>) -> Result<Vec<(f64, i64)>> {
         self.sync(conn)?;
         let tables = self.tables.borrow();
         let t = tables.as_ref().expect("synced above");
-        let Some(agent) = t.buckets.agent(&scope.agent_id) else { return Ok(Vec::new()) };
-        let readable = t.buckets.readable(conn, scope)?;
-        let source = t.buckets.source_filter(source_id);
+        let Some(agent) = t.buckets.agent(&search.scope.agent_id) else { return Ok(Vec::new()) };
+        let readable = t.buckets.readable(conn, search.scope)?;
+        let source = t.buckets.source_filter(search.source_id);
         let admits = |bucket: u32, s: u32| readable[bucket as usize] && source.is_none_or(|want| want == Some(s));
-        t.table(kind).scored(&t.vocabulary, &mut self.scratch.borrow_mut(), agent, phrases, admits, stats, depth)
+        t.table(search.kind).scored(&t.vocabulary, &mut self.scratch.borrow_mut(), agent, search, admits, stats)
     }
 
     /// Each record's bucket, source and folded text, for comparing the kept index with a
@@ -248,7 +251,8 @@ mod tests {
         let (conn, kept) = watched();
         let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
         let search = |conn: &Connection| {
-            kept.scored(conn, &scope, Kind::Mem, "", &[Phrase::new("ledger")], |h| Ok(Stats::new(99, 999, h)), usize::MAX).unwrap()
+            let search = Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &[Phrase::new("ledger")], depth: usize::MAX };
+            kept.scored(conn, &search, |h| Ok(Stats::new(99, 999, h))).unwrap()
         };
         let insert = |conn: &Connection, agent: &str, text: &str| {
             conn.execute(
@@ -351,7 +355,8 @@ mod tests {
             let source_id = ["", "s"][next(2)];
             for kind in [Kind::Mem, Kind::Ep] {
                 let stats = |hits: &[i64]| Ok(Stats::new(50, 900, hits));
-                let mut got = index.scored(&conn, &scope, kind, source_id, &query, stats, usize::MAX).unwrap();
+                let search = Search { scope: &scope, kind, source_id, phrases: &query, depth: usize::MAX };
+                let mut got = index.scored(&conn, &search, stats).unwrap();
                 got.sort_by_key(|x| x.1); // best first from the index; by id to compare
                                           // The scan: every row of the agent, read from the database and folded.
                 let (table, source_sql) = match kind {
@@ -401,7 +406,7 @@ mod tests {
                 // The best three, best first (then lower id), as a sort of the scan gives.
                 let mut ranked = want.clone();
                 ranked.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
-                let top = index.scored(&conn, &scope, kind, source_id, &query, stats, 3).unwrap();
+                let top = index.scored(&conn, &Search { depth: 3, ..search }, stats).unwrap();
                 assert_eq!(bits(&top), bits(&ranked[..ranked.len().min(3)]), "step {step}, {kind:?}, top 3");
             }
         }

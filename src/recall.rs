@@ -312,7 +312,7 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
         let (records, tokens) = conn.prepare_cached(sql)?.query_row([agent, Value::Text(tag.into())], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(Stats::new(records, tokens, hits))
     };
-    req.lexical.scored(conn, req.scope, kind, source_id, &phrases, stats, depth)
+    req.lexical.scored(conn, &crate::lexical::Search { scope: req.scope, kind, source_id, phrases: &phrases, depth }, stats)
 }
 
 /// The vector arm: the `depth` readable records closest to the query by exact cosine, over

@@ -9,6 +9,7 @@
 //! never has to be searched for one entry.
 
 use super::vocabulary::Vocabulary;
+use super::Search;
 use crate::bm25::{Folded, Phrase, Stats};
 use crate::error::Result;
 use std::collections::BTreeMap;
@@ -220,11 +221,11 @@ impl Table {
         vocab: &Vocabulary,
         scratch: &mut Scratch,
         agent: u32,
-        phrases: &[Phrase],
+        search: &Search,
         readable: impl Fn(u32, u32) -> bool,
         stats: impl FnOnce(&[i64]) -> Result<Stats>,
-        depth: usize,
     ) -> Result<Vec<(f64, i64)>> {
+        let Search { phrases, depth, .. } = *search;
         let Some(shelf) = self.shelves.get(&shelf_key(agent)) else { return Ok(Vec::new()) };
         let n = shelf.ids.len();
         // Slices, not vectors, in the loops below: the wasm module is built for size, and
