@@ -150,16 +150,26 @@ impl Shelf {
 /// matches never sorts or partitions them all (a tenth of a 100k recall in wasm).
 struct Best(Vec<(f64, i64)>, usize);
 
+/// Whether `a` ranks before `b`: a higher score, then a lower id. Inlined by force: the
+/// wasm module is built for size, and there this stayed a call per match.
+#[inline(always)]
+fn before(a: &(f64, i64), b: &(f64, i64)) -> bool {
+    b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).is_lt()
+}
+
 impl Best {
     fn new(depth: usize) -> Self {
         Best(Vec::with_capacity(depth.min(100) + 1), depth)
     }
 
-    fn offer(&mut self, x: (f64, i64)) {
-        let before = |a: &(f64, i64), b: &(f64, i64)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).is_lt();
-        if self.0.len() == self.1 && self.0.last().is_none_or(|last| !before(&x, last)) {
-            return;
-        }
+    /// Whether `x` would be kept: one comparison with the last kept, most of the time.
+    #[inline(always)]
+    fn wants(&self, x: &(f64, i64)) -> bool {
+        self.0.len() < self.1 || self.0.last().is_some_and(|last| before(x, last))
+    }
+
+    /// Keeps `x`, which [`Best::wants`].
+    fn keep(&mut self, x: (f64, i64)) {
         let at = self.0.partition_point(|y| before(y, &x));
         self.0.insert(at, x);
         self.0.truncate(self.1);
@@ -263,10 +273,12 @@ impl Table {
         let mut best = Best::new(depth);
         for &ord in union.iter() {
             let o = ord as usize;
-            if admits(ord) {
-                best.offer((acc[o], ids[o]));
-            }
+            let x = (acc[o], ids[o]);
             (marks[o], acc[o]) = (0, 0.0);
+            // The scope is checked only for a record that would be kept.
+            if best.wants(&x) && admits(ord) {
+                best.keep(x);
+            }
         }
         Ok(best.0)
     }
