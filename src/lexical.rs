@@ -110,16 +110,23 @@ impl Tables {
         }
     }
 
-    fn insert(&mut self, kind: Kind, row: Stored) {
-        let bucket = self.buckets.bucket(&row.agent, &row.project, &row.channel);
-        let source = self.buckets.source(row.source.as_deref());
-        let mut folded = Folded::default();
-        folded.set(&[&row.columns[0], &row.columns[1]]);
+    /// The `kind` table, with the vocabulary its postings number words by.
+    fn table_mut(&mut self, kind: Kind) -> (&mut Table, &mut Vocabulary) {
         let table = match kind {
             Kind::Mem => &mut self.memories,
             Kind::Ep => &mut self.episodes,
         };
-        table.put(&mut self.vocabulary, row.id, self.buckets.agent_of(bucket), Doc { bucket, source, folded });
+        (table, &mut self.vocabulary)
+    }
+
+    fn insert(&mut self, kind: Kind, row: Stored) {
+        let bucket = self.buckets.bucket(&row.agent, &row.project, &row.channel);
+        let source = self.buckets.source(row.source.as_deref());
+        let agent = self.buckets.agent_of(bucket);
+        let mut folded = Folded::default();
+        folded.set(&[&row.columns[0], &row.columns[1]]);
+        let (table, vocabulary) = self.table_mut(kind);
+        table.put(vocabulary, row.id, agent, Doc { bucket, source, folded });
     }
 
     /// Reads the marked rows back from the database.
@@ -131,10 +138,10 @@ impl Tables {
         for &id in ids {
             match stmt.query_row([id], read_row).optional()? {
                 Some(row) => self.insert(kind, row),
-                None => match kind {
-                    Kind::Mem => self.memories.remove(&self.vocabulary, id),
-                    Kind::Ep => self.episodes.remove(&self.vocabulary, id),
-                },
+                None => {
+                    let (table, vocabulary) = self.table_mut(kind);
+                    table.remove(vocabulary, id);
+                }
             }
         }
         Ok(())

@@ -83,6 +83,7 @@ impl NameIndex {
         {
             let mut w = self.watch.lock();
             if names.is_none() || w.names {
+                // Dropped first: a build that fails leaves nothing stale to be read next time.
                 *names = None;
                 *names = Some(Names::build(conn)?);
                 // Inside a transaction what was read may still be rolled back: keep the mark.
