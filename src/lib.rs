@@ -58,6 +58,9 @@ mod sort;
 mod traverse;
 mod vectors;
 mod watch;
+/// Used by the wasm binding's OPFS memories; tested natively.
+#[cfg(any(target_arch = "wasm32", test))]
+mod write_back;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -171,13 +171,18 @@ impl JsMemory {
             pool.resume().await.map_err(pool_error)?;
         }
         claim.1 = Some(pool);
-        // SQLite3 Multiple Ciphers' VFS over the pool's, `multipleciphers-<pool VFS>`,
-        // made once per worker: the pool keeps its VFS across `free()` and reopening.
-        let cipher_vfs = format!("multipleciphers-{vfs}");
+        // Over the pool's VFS, one that writes each commit's log frames to OPFS in one call
+        // (`src/write_back.rs`), and over that SQLite3 Multiple Ciphers' VFS,
+        // `multipleciphers-write-back-<pool VFS>`; both made once per worker: the pool keeps
+        // its VFS across `free()` and reopening.
+        let write_back_vfs = format!("write-back-{vfs}");
+        crate::write_back::register(&write_back_vfs, &vfs, usize::MAX)
+            .map_err(|e| js_error(&format!("cannot open the OPFS pool for {name:?}: {e}"), "opfs", None))?;
+        let cipher_vfs = format!("multipleciphers-{write_back_vfs}");
         let c_name = |s: &str| std::ffi::CString::new(s).expect("the name was checked");
         // SAFETY: NUL-terminated names; wasm here is single-threaded.
         if unsafe { sqlite_wasm_rs::sqlite3_vfs_find(c_name(&cipher_vfs).as_ptr()) }.is_null() {
-            let code = unsafe { sqlite_wasm_rs::sqlite3mc_vfs_create(c_name(&vfs).as_ptr(), 0) };
+            let code = unsafe { sqlite_wasm_rs::sqlite3mc_vfs_create(c_name(&write_back_vfs).as_ptr(), 0) };
             if code != sqlite_wasm_rs::SQLITE_OK {
                 return Err(js_error(&format!("cannot open the OPFS pool for {name:?}: the cipher VFS failed ({code})"), "opfs", None));
             }
@@ -192,8 +197,8 @@ impl JsMemory {
         let (clock, clock_at) = JsClock::new(clock);
         let inner = Memory::from_keyed_connection(conn, key, clock).map_err(to_js_error)?;
         // WAL with `synchronous = NORMAL` (after the schema: WAL fixes the page size). A
-        // commit appends its pages to the `-wal` file and flushes nothing; the rollback
-        // journal it replaces cost three `flush()` calls per commit. A `FileSystemSyncAccessHandle`
+        // commit appends its pages to the `-wal` file in one `write()` and flushes nothing;
+        // the rollback journal it replaces cost three `flush()` calls per commit. A `FileSystemSyncAccessHandle`
         // write reaches the operating system at once, so a commit outlives the tab, the
         // worker and the browser; only a power loss or an OS crash can take back commits made
         // since the last checkpoint (`checkpoint()`, which the package's worker runs soon

@@ -13,7 +13,8 @@ import re
 import sys
 from pathlib import Path
 
-ROW = re.compile(r"^\| `([^`]+)` \|.*\| `([A-Za-z0-9_]+)::([A-Za-z0-9_]+)` \|$")
+# A test is `<tests/ file>::<name>`, or `lib::<module path>::<name>` for a unit test.
+ROW = re.compile(r"^\| `([^`]+)` \|.*\| `([A-Za-z0-9_]+)::([A-Za-z0-9_:]+)` \|$")
 HEADING = re.compile(r"^### `([^`]+)`$")
 FILE = re.compile(r"^In `([^`]+)`")
 FENCE = re.compile(r"^```(from|to)$")
@@ -83,11 +84,17 @@ def load(crate):
         if n != 1:
             problems.append(f"{name}: its `from` text is in {s['file']} {n} times, not once (update tests/MUTATIONS.md)")
         target, test = rows[name]
-        test_file = crate / "tests" / f"{target}.rs"
+        if target == "lib":
+            # `lib::a::b::tests::name`: the test `name` in src/a/b.rs.
+            *module, _, test = test.split("::")
+            test_file = crate / "src" / (("/".join(module) or "lib") + ".rs")
+        else:
+            test_file = crate / "tests" / f"{target}.rs"
+        where = test_file.relative_to(crate)
         if not test_file.is_file():
-            problems.append(f"{name}: no test target tests/{target}.rs")
+            problems.append(f"{name}: no test file {where}")
         elif not re.search(rf"\bfn {test}\(", test_file.read_text()):
-            problems.append(f"{name}: tests/{target}.rs has no test {test}")
+            problems.append(f"{name}: {where} has no test {test}")
     if problems:
         sys.exit("tests/MUTATIONS.md:\n  " + "\n  ".join(problems))
     return rows, sections

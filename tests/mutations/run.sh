@@ -29,10 +29,12 @@ while read -r name target test <&3; do
   (cd "$root" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp -p --parents -t "$scratch/crate")
   ln -sfn "$root/../shared" "$scratch/shared"
   python3 "$here/mutations.py" apply "$scratch/crate" "$name"
-  if ! (cd "$scratch/crate" && cargo test --quiet --no-run --test "$target" >/dev/null 2>&1); then
+  # `lib` names the library's own unit tests.
+  if [ "$target" = lib ]; then select=(--lib); else select=(--test "$target"); fi
+  if ! (cd "$scratch/crate" && cargo test --quiet --no-run "${select[@]}" >/dev/null 2>&1); then
     echo "MUTATION $name: does not compile (fix it in tests/MUTATIONS.md)"; survived=1; continue
   fi
-  if (cd "$scratch/crate" && cargo test --quiet --test "$target" -- --exact "$test" >/dev/null 2>&1); then
+  if (cd "$scratch/crate" && cargo test --quiet "${select[@]}" -- --exact "$test" >/dev/null 2>&1); then
     echo "MUTATION $name: SURVIVED ($target::$test stayed green)"; survived=1
   else
     echo "MUTATION $name: killed by $target::$test"
