@@ -62,7 +62,7 @@ pub fn update_memory(conn: &Connection, opts: &UpdateMemoryOptions) -> Result<Up
         conn.execute("UPDATE memories SET content = ? WHERE id = ? AND content IS NOT ?", params![content, id, content])?;
         if opts.embedding.is_none() && conn.changes() > 0 {
             // the stored vector described the old text; a stale one would rank it wrongly
-            conn.execute("UPDATE memories SET embedding = NULL, embedding_dim = NULL WHERE id = ?", [id])?;
+            conn.execute("UPDATE memories SET embedding = NULL, embedding_dim = NULL, embedding_model = NULL WHERE id = ?", [id])?;
         }
     }
     if let Some(metadata) = &opts.metadata {
@@ -76,7 +76,10 @@ pub fn update_memory(conn: &Connection, opts: &UpdateMemoryOptions) -> Result<Up
     }
     if let Some(v) = &opts.embedding {
         let blob: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
-        conn.execute("UPDATE memories SET embedding = ?, embedding_dim = ? WHERE id = ?", params![blob, v.len() as i64, id])?;
+        conn.execute(
+            "UPDATE memories SET embedding = ?, embedding_dim = ?, embedding_model = ? WHERE id = ?",
+            params![blob, v.len() as i64, opts.embedding_model, id],
+        )?;
     }
     Ok(UpdateMemoryResponse { ok: true, updated_id: id })
 }

@@ -336,6 +336,24 @@ impl Memory {
         Ok(out)
     }
 
+    /// The records not embedded with a model, a page at a time, for re-embedding them
+    /// (every agent's: the owner's call, not an agent's tool).
+    pub fn embedding_backlog(&self, opts: &EmbeddingBacklogOptions) -> Result<EmbeddingBacklogResponse> {
+        opts.validate()?;
+        records::embedding_backlog(&self.conn, opts)
+    }
+
+    /// Sets records' embeddings and the model that made them, in one transaction.
+    pub fn set_embeddings(&mut self, opts: &SetEmbeddingsOptions) -> Result<SetEmbeddingsResponse> {
+        opts.validate()?;
+        let (updated, missing) = self.in_transaction(|tx| records::set_embeddings(tx, opts))?;
+        for r in &updated {
+            self.vectors.removed(r.kind, r.id);
+            self.vectors.stored(&self.conn, r.kind, r.id);
+        }
+        Ok(SetEmbeddingsResponse { ok: true, updated: updated.len(), missing })
+    }
+
     fn in_transaction<T>(&mut self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         let tx = self.conn.savepoint()?;
         let out = f(&tx)?;
@@ -508,7 +526,7 @@ impl Memory {
     /// Tools: `store`, `store_many`, `archive_episode`, `declare_associations`, `traverse`,
     /// `get_contents`, `delete_memory`, `delete_episode`, `delete_entity`, `list_entities`,
     /// `recall`, `reconstruct`, `list_memories`, `update_memory`, `delete_agent_data`,
-    /// `export_memories`, `import_memories`.
+    /// `export_memories`, `import_memories`, `embedding_backlog`, `set_embeddings`.
     pub fn call(&mut self, tool: &str, args: &Value) -> Result<Value> {
         Ok(match tool {
             "store" => json(self.store(&from_json(args)?)?),
@@ -528,6 +546,8 @@ impl Memory {
             "list_memories" => json(self.list_memories(&from_json(args)?)?),
             "update_memory" => json(self.update_memory(&from_json(args)?)?),
             "delete_agent_data" => json(self.delete_agent_data(&from_json(args)?)?),
+            "embedding_backlog" => json(self.embedding_backlog(&from_json(args)?)?),
+            "set_embeddings" => json(self.set_embeddings(&from_json(args)?)?),
             other => return Err(Error::UnknownTool(other.into())),
         })
     }

@@ -80,7 +80,7 @@ use crate::normalize::normalize;
 use crate::records;
 use crate::refs::{Kind, Ref};
 use crate::scope::ReadScope;
-use crate::vectors::{Search, VectorIndex};
+use crate::vectors::{QueryVector, Search, Skipped, VectorIndex};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
 use std::collections::BTreeMap;
@@ -147,8 +147,8 @@ pub struct Retrieval {
     pub admitted: Vec<Hit>,
     /// Rows the gate left out.
     pub gated: usize,
-    /// Records skipped by the vector arm for another dimension.
-    pub dimension_skipped: usize,
+    /// Records the vector arm skipped for another model or dimension.
+    pub skipped: Skipped,
     /// How the order was fused: `rrf` (lexical arms only) or `hybrid` (scores, the vector
     /// arm ranked rows).
     pub signal: &'static str,
@@ -165,7 +165,7 @@ pub struct Request<'a> {
     /// Extra lexical terms (stage 1 of reconstruct): phrases, each matched whole.
     pub extra_terms: Vec<String>,
     /// The caller's query vector.
-    pub query_embedding: Option<&'a [f32]>,
+    pub query_embedding: Option<QueryVector<'a>>,
     /// Rows each arm ranks.
     pub depth: usize,
     /// Halves the gate ratio.
@@ -182,7 +182,7 @@ impl<'a> Request<'a> {
         scope: &'a ReadScope,
         source_id: &'a str,
         query: &str,
-        query_embedding: Option<&'a [f32]>,
+        query_embedding: Option<QueryVector<'a>>,
         depth: usize,
         deep: bool,
         vectors: &'a VectorIndex,
@@ -316,9 +316,9 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
 }
 
 /// The vector arm: the `depth` readable records closest to the query by exact cosine, over
-/// the in-memory index (`crate::vectors`); returns the ranked rows and how many records had
-/// another dimension.
-fn vector(conn: &Connection, req: &Request, query: &[f32], hits: &mut BTreeMap<(Kind, i64), Hit>) -> Result<(Vec<Row>, usize)> {
+/// the in-memory index (`crate::vectors`); returns the ranked rows and the records of
+/// another model or dimension it skipped.
+fn vector(conn: &Connection, req: &Request, query: QueryVector, hits: &mut BTreeMap<(Kind, i64), Hit>) -> Result<(Vec<Row>, Skipped)> {
     let search = Search { scope: req.scope, source_id: req.source_id, query, depth: req.depth };
     let found = req.vectors.search(conn, &search)?;
     let mut ranked = Vec::new();
@@ -326,7 +326,7 @@ fn vector(conn: &Connection, req: &Request, query: &[f32], hits: &mut BTreeMap<(
         read_hit(conn, req, kind, id, hits)?;
         ranked.push(Row { kind, id, score: cosine });
     }
-    Ok((ranked, found.dimension_skipped))
+    Ok((ranked, found.skipped))
 }
 
 /// A fused row: its score and its rank in each arm that ranked it.
@@ -382,9 +382,9 @@ pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
     let expanded: Vec<&String> = req.terms.iter().chain(&req.extra_terms).collect();
     let memories = lexical(conn, req, &expanded, Kind::Mem, &mut hits)?;
     let episodes = lexical(conn, req, &expanded, Kind::Ep, &mut hits)?;
-    let (vectors, dimension_skipped) = match req.query_embedding {
+    let (vectors, skipped) = match req.query_embedding {
         Some(q) => vector(conn, req, q, &mut hits)?,
-        None => (Vec::new(), 0),
+        None => (Vec::new(), Skipped::default()),
     };
     let arms = [("lexical", &memories), ("episodes", &episodes), ("vector", &vectors)];
     let (ranked, signal) = if vectors.is_empty() { (fuse(&arms, RANK_K), "rrf") } else { (fuse_scores(&arms), "hybrid") };
@@ -411,7 +411,7 @@ pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
     let ratio = if req.deep { GATE_RATIO / 2.0 } else { GATE_RATIO };
     let total = all.len();
     let admitted: Vec<Hit> = all.into_iter().filter(|h| gate(h) >= ratio * best).collect();
-    Ok(Retrieval { gated: total - admitted.len(), admitted, dimension_skipped, signal })
+    Ok(Retrieval { gated: total - admitted.len(), admitted, skipped, signal })
 }
 
 /// Runs `recall`.
@@ -423,16 +423,8 @@ pub fn recall(
 ) -> Result<crate::api::RecallResponse> {
     let (scope, limit) = (opts.scope(), opts.limit() as usize);
     let depth = limit.max(20);
-    let request = Request::new(
-        &scope,
-        opts.source_id(),
-        &opts.query,
-        opts.query_embedding.as_deref(),
-        depth,
-        opts.deep.unwrap_or(false),
-        vectors,
-        lexical,
-    );
+    let request =
+        Request::new(&scope, opts.source_id(), &opts.query, opts.query_vector(), depth, opts.deep.unwrap_or(false), vectors, lexical);
     let retrieval = retrieve(conn, &request)?;
     let messages = retrieval
         .admitted
@@ -446,7 +438,12 @@ pub fn recall(
             match_reason: crate::api::MatchReason { signal: retrieval.signal, score: h.score, ranks: h.ranks },
         })
         .collect();
-    Ok(crate::api::RecallResponse { messages, gated: retrieval.gated, dimension_skipped: retrieval.dimension_skipped })
+    Ok(crate::api::RecallResponse {
+        messages,
+        gated: retrieval.gated,
+        dimension_skipped: retrieval.skipped.dimension,
+        model_skipped: retrieval.skipped.model,
+    })
 }
 
 #[cfg(test)]

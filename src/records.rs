@@ -2,8 +2,8 @@
 //! [`read`] is the one reader of a record by its ref.
 
 use crate::api::{
-    canonical_time, ContentItem, DeleteResponse, EpisodeOptions, EpisodeResponse, GetContentsOptions, GetContentsResponse, StoreOptions,
-    Turn,
+    canonical_time, BacklogRecord, ContentItem, DeleteResponse, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EpisodeOptions,
+    EpisodeResponse, GetContentsOptions, GetContentsResponse, SetEmbeddingsOptions, StoreOptions, Turn,
 };
 use crate::clock::parse_iso;
 use crate::error::{Error, Result};
@@ -32,8 +32,8 @@ pub fn insert_memory(conn: &Connection, opts: &StoreOptions, now: &str) -> Resul
     let (blob, dim) = embedding_blob(opts.embedding.as_deref());
     let timestamp = opts.timestamp.as_deref().and_then(canonical_time);
     conn.prepare_cached(
-        "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at, metadata, embedding, embedding_dim) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at, metadata, embedding, embedding_dim, \
+         embedding_model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )?
     .execute(params![
         s.agent_id,
@@ -46,8 +46,58 @@ pub fn insert_memory(conn: &Connection, opts: &StoreOptions, now: &str) -> Resul
         opts.metadata.as_ref().map(|m| Value::Object(m.clone()).to_string()),
         blob,
         dim,
+        opts.embedding_model,
     ])?;
     Ok(conn.last_insert_rowid())
+}
+
+/// The records not embedded with `opts.model`, after `opts.after` (`embedding_backlog`):
+/// memories, then episodes, each by id, read through the primary key from the cursor on.
+pub fn embedding_backlog(conn: &Connection, opts: &EmbeddingBacklogOptions) -> Result<EmbeddingBacklogResponse> {
+    let (model, limit) = (opts.model.as_deref(), opts.limit() as usize);
+    let after = opts.after.as_deref().and_then(Ref::parse);
+    let text = |kind: Kind| if kind == Kind::Mem { "content" } else { "summary" };
+    let pending = "(embedding IS NULL OR embedding_model IS NOT ?)";
+    let mut records = Vec::new();
+    for kind in [Kind::Mem, Kind::Ep] {
+        let from = match after {
+            Some(r) if r.kind > kind => continue,
+            Some(r) if r.kind == kind => r.id,
+            _ => 0,
+        };
+        let sql = format!("SELECT id, {} FROM {} WHERE id > ? AND {pending} ORDER BY id LIMIT ?", text(kind), kind.table());
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params![from, model, (limit - records.len()) as i64], |r| {
+            Ok(BacklogRecord { reference: Ref { kind, id: r.get(0)? }.to_string(), text: r.get(1)? })
+        })?;
+        for row in rows {
+            records.push(row?);
+        }
+    }
+    let total = match after {
+        Some(_) => None,
+        None => {
+            let sql = format!("SELECT (SELECT count(*) FROM memories WHERE {pending}) + (SELECT count(*) FROM episodes WHERE {pending})");
+            Some(conn.query_row(&sql, params![model, model], |r| r.get::<_, i64>(0))? as usize)
+        }
+    };
+    Ok(EmbeddingBacklogResponse { records, total })
+}
+
+/// Sets the embedding and model of each item's record (`set_embeddings`), inside the
+/// caller's transaction; returns the records updated and the refs that named none.
+pub fn set_embeddings(conn: &Connection, opts: &SetEmbeddingsOptions) -> Result<(Vec<Ref>, Vec<String>)> {
+    let (mut updated, mut missing) = (Vec::new(), Vec::new());
+    for item in &opts.items {
+        let r = Ref::parse(&item.reference).expect("validated");
+        let (blob, dim) = embedding_blob(Some(&item.embedding));
+        let sql = format!("UPDATE {} SET embedding = ?, embedding_dim = ?, embedding_model = ? WHERE id = ?", r.kind.table());
+        match conn.prepare_cached(&sql)?.execute(params![blob, dim, opts.model, r.id])? {
+            0 => missing.push(item.reference.clone()),
+            _ => updated.push(r),
+        }
+    }
+    Ok((updated, missing))
 }
 
 /// Inserts an episode; its time span is the first and last timestamp of its history.
@@ -58,23 +108,23 @@ pub fn archive_episode(conn: &Connection, opts: &EpisodeOptions, now: &str) -> R
     let stamps: Vec<&str> = history.iter().filter_map(|t| t.timestamp.as_deref()).collect();
     let (blob, dim) = embedding_blob(opts.embedding.as_deref());
     conn.prepare_cached(
-        "INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, history, start_time, end_time, created_at, embedding, embedding_dim) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, history, start_time, end_time, created_at, embedding, \
+         embedding_dim, embedding_model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )?
     .execute(params![
-            s.agent_id,
-            s.project_id,
-            s.channel,
-            opts.summary,
-            opts.keywords.as_deref().unwrap_or_default(),
-            serde_json::to_string(&history).expect("a history serializes"),
-            stamps.iter().min(),
-            stamps.iter().max(),
-            now,
-            blob,
-            dim,
-        ],
-    )?;
+        s.agent_id,
+        s.project_id,
+        s.channel,
+        opts.summary,
+        opts.keywords.as_deref().unwrap_or_default(),
+        serde_json::to_string(&history).expect("a history serializes"),
+        stamps.iter().min(),
+        stamps.iter().max(),
+        now,
+        blob,
+        dim,
+        opts.embedding_model,
+    ])?;
     Ok(EpisodeResponse { ok: true, episode_id: conn.last_insert_rowid() })
 }
 

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use rusqlite::Connection;
 
 /// The schema version this library writes.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// Version 1: records, their trigram FTS indexes, the four association tables of
 /// design §1 exactly, and the cascade triggers.
@@ -200,8 +200,15 @@ CREATE TRIGGER episodes_stats_au AFTER UPDATE OF agent_id, summary, keywords ON 
 END;
 "#;
 
+/// Version 3: the model each embedding was made with (NULL: not named), so that vectors of
+/// two models of the same dimension are never compared.
+const V3: &str = r#"
+ALTER TABLE memories ADD COLUMN embedding_model TEXT;
+ALTER TABLE episodes ADD COLUMN embedding_model TEXT;
+"#;
+
 /// Every migration, in order: `MIGRATIONS[n]` takes version `n` to `n + 1`.
-const MIGRATIONS: &[&str] = &[V1, V2];
+const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 /// Brings the database on `conn` to [`SCHEMA_VERSION`], in one transaction.
 ///

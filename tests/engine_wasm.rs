@@ -11,6 +11,8 @@ mod bad_input;
 mod data_tools;
 #[path = "declarations.rs"]
 mod declarations;
+#[path = "embeddings.rs"]
+mod embeddings;
 #[path = "encryption.rs"]
 mod encryption;
 #[path = "export_import.rs"]

@@ -24,6 +24,12 @@ scoped_options! {
         /// The summary's embedding, for vector retrieval: 1–8192 finite numbers.
         #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
         pub embedding: Option<Vec<f32>>,
+        /// The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters,
+        /// stored with it: the vector arm compares vectors only with a query embedding of the
+        /// same model. Omitted: not named, compared only with query embeddings whose model is
+        /// not named either.
+        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
+        pub embedding_model: Option<String>,
     }
 }
 
@@ -51,7 +57,7 @@ impl EpisodeOptions {
                 got: format!("{total} characters"),
             });
         }
-        embedding("embedding", self.embedding.as_deref())
+        embedding("embedding", self.embedding.as_deref(), self.embedding_model.as_deref())
     }
 }
 

@@ -18,6 +18,7 @@ mod archive_episode;
 mod declare_associations;
 mod delete;
 mod delete_agent_data;
+mod embeddings;
 mod export_memories;
 mod get_contents;
 mod import_memories;
@@ -39,6 +40,7 @@ pub use archive_episode::*;
 pub use declare_associations::*;
 pub use delete::*;
 pub use delete_agent_data::*;
+pub use embeddings::*;
 pub use export_memories::*;
 pub use get_contents::*;
 pub use import_memories::*;
@@ -275,11 +277,28 @@ fn timestamp(field: &str, given: Option<&str>) -> Result<()> {
     }
 }
 
+/// An optional embedding model's name: 1–[`MAX_ID`] characters.
+fn model_name(field: &str, given: Option<&str>) -> Result<()> {
+    match given {
+        Some(model) => {
+            nonempty(field, model)?;
+            text(field, model, MAX_ID)
+        }
+        None => Ok(()),
+    }
+}
+
 /// Numbers an embedding may hold.
 pub const MAX_DIMENSION: usize = 8192;
 
-/// An optional embedding: 1–[`MAX_DIMENSION`] finite numbers.
-fn embedding(field: &str, given: Option<&[f32]>) -> Result<()> {
+/// An optional embedding, 1–[`MAX_DIMENSION`] finite numbers, and the optional name of the
+/// model that made it (field `<field>_model`), 1–[`MAX_ID`] characters, given only with it.
+fn embedding(field: &str, given: Option<&[f32]>, model: Option<&str>) -> Result<()> {
+    let model_field = format!("{field}_model");
+    model_name(&model_field, model)?;
+    if model.is_some() && given.is_none() {
+        return Err(Error::Invalid { field: model_field, reason: format!("names the model of `{field}`, which is not given") });
+    }
     let Some(v) = given else { return Ok(()) };
     if v.is_empty() || v.len() > MAX_DIMENSION {
         return Err(Error::OutOfRange { field: field.into(), range: format!("1–{MAX_DIMENSION} numbers"), got: v.len().to_string() });

@@ -21,9 +21,13 @@ scoped_options! {
         #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_QUERY)))]
         pub query: String,
         /// The query's embedding; turns on vector retrieval over records stored with an
-        /// embedding of the same dimension. 1–8192 finite numbers.
+        /// embedding of the same model and dimension. 1–8192 finite numbers.
         #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
         pub query_embedding: Option<Vec<f32>>,
+        /// The model that made `query_embedding`, as stores name it: records stored with a
+        /// vector of another model (or none named, when this is given) are skipped and counted.
+        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
+        pub query_embedding_model: Option<String>,
         /// Most messages returned, 1–100 (default 10).
         #[cfg_attr(test, schemars(range(min = 1, max = RECALL_LIMIT.1)))]
         pub limit: Option<i64>,
@@ -40,8 +44,14 @@ impl RecallOptions {
     /// Checks the query, the embedding and the limit.
     pub fn validate(&self) -> Result<()> {
         self.validate_scope()?;
-        super::recall::query(&self.query, self.source_id.as_deref(), self.query_embedding.as_deref())?;
+        let embedding = (self.query_embedding.as_deref(), self.query_embedding_model.as_deref());
+        super::recall::query(&self.query, self.source_id.as_deref(), embedding)?;
         in_range("limit", self.limit, 1, RECALL_LIMIT.1)
+    }
+
+    /// The query vector and its model, when given.
+    pub fn query_vector(&self) -> Option<crate::vectors::QueryVector<'_>> {
+        query_vector(&self.query_embedding, &self.query_embedding_model)
     }
 
     /// The limit applied.
@@ -57,11 +67,16 @@ impl RecallOptions {
 
 /// The options recall and reconstruct share: a non-empty query within [`MAX_QUERY`], the
 /// source filter within [`MAX_ID`], the query vector.
-pub(super) fn query(query: &str, source_id: Option<&str>, query_embedding: Option<&[f32]>) -> Result<()> {
+pub(super) fn query(query: &str, source_id: Option<&str>, (vector, model): (Option<&[f32]>, Option<&str>)) -> Result<()> {
     nonempty("query", query)?;
     text("query", query, MAX_QUERY)?;
     optional_text("source_id", source_id, MAX_ID)?;
-    embedding("query_embedding", query_embedding)
+    embedding("query_embedding", vector, model)
+}
+
+/// `query_embedding` and `query_embedding_model` as one query vector.
+pub(super) fn query_vector<'a>(vector: &'a Option<Vec<f32>>, model: &'a Option<String>) -> Option<crate::vectors::QueryVector<'a>> {
+    vector.as_deref().map(|vector| crate::vectors::QueryVector { vector, model: model.as_deref() })
 }
 
 /// Why recall returned a row.
@@ -106,9 +121,14 @@ pub struct RecallResponse {
     /// Rows retrieval found that the admission threshold left out (absent when none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub gated: usize,
-    /// Records the vector arm skipped for another dimension than the query's (absent when none).
+    /// Records the vector arm skipped for another dimension than the query's, their model
+    /// being the query's (absent when none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dimension_skipped: usize,
+    /// Records the vector arm skipped for another model than `query_embedding_model` (absent
+    /// when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub model_skipped: usize,
 }
 
 pub(crate) fn is_zero(n: &usize) -> bool {

@@ -36,6 +36,10 @@ scoped_options! {
         /// The query's embedding; turns on vector retrieval. 1–8192 finite numbers.
         #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
         pub query_embedding: Option<Vec<f32>>,
+        /// The model that made `query_embedding`, as stores name it: records stored with a
+        /// vector of another model (or none named, when this is given) are skipped and counted.
+        #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
+        pub query_embedding_model: Option<String>,
         /// Most items returned (default 10, at most 50).
         #[cfg_attr(test, schemars(range(min = 0)))]
         pub count: Option<i64>,
@@ -84,11 +88,17 @@ impl ReconstructOptions {
     /// past its cap it is lowered).
     pub fn validate(&self) -> Result<()> {
         self.validate_scope()?;
-        super::recall::query(&self.query, self.source_id.as_deref(), self.query_embedding.as_deref())?;
+        let embedding = (self.query_embedding.as_deref(), self.query_embedding_model.as_deref());
+        super::recall::query(&self.query, self.source_id.as_deref(), embedding)?;
         for (field, value, min) in self.bounds() {
             in_range(field, value, min, i64::MAX)?;
         }
         Ok(())
+    }
+
+    /// The query vector and its model, when given.
+    pub fn query_vector(&self) -> Option<crate::vectors::QueryVector<'_>> {
+        super::recall::query_vector(&self.query_embedding, &self.query_embedding_model)
     }
 
     /// Each bound: its name, the value given and its minimum.

@@ -45,6 +45,12 @@ with_memory_fields! {
     /// The text's embedding, for vector retrieval: 1–8192 finite numbers.
     #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
     pub embedding: Option<Vec<f32>>,
+    /// The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters,
+    /// stored with it: the vector arm compares vectors only with a query embedding of the
+    /// same model. Omitted: not named, compared only with query embeddings whose model is
+    /// not named either.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
+    pub embedding_model: Option<String>,
     /// What the text mentions and asserts. Read leniently: a malformed item is listed in
     /// `associations.dropped` and skipped; it never blocks the store.
     #[cfg_attr(test, ts(as = "Option<super::Associations>"), schemars(with = "Option<super::Associations>"))]
@@ -56,7 +62,8 @@ impl StoreOptions {
     /// source, the metadata's size, the embedding; and every length.
     pub fn validate(&self) -> Result<()> {
         self.validate_scope()?;
-        memory_fields("", &self.content, self.timestamp.as_deref(), self.source.as_ref(), self.metadata.as_ref(), self.embedding.as_deref())
+        let embedding = (self.embedding.as_deref(), self.embedding_model.as_deref());
+        memory_fields("", &self.content, self.timestamp.as_deref(), self.source.as_ref(), self.metadata.as_ref(), embedding)
     }
 }
 
@@ -64,12 +71,13 @@ impl StoreItem {
     /// Checks the item as [`StoreOptions::validate`] checks a store's fields, naming them
     /// after `at` (`items[3].`).
     pub fn validate(&self, at: &str) -> Result<()> {
-        memory_fields(at, &self.content, self.timestamp.as_deref(), self.source.as_ref(), self.metadata.as_ref(), self.embedding.as_deref())
+        let embedding = (self.embedding.as_deref(), self.embedding_model.as_deref());
+        memory_fields(at, &self.content, self.timestamp.as_deref(), self.source.as_ref(), self.metadata.as_ref(), embedding)
     }
 
     /// The `store` this item is, in `batch`'s agent and scope.
     pub fn store(&self, batch: &super::StoreManyOptions) -> StoreOptions {
-        let StoreItem { content, timestamp, source, metadata, embedding, associations } = self.clone();
+        let StoreItem { content, timestamp, source, metadata, embedding, embedding_model, associations } = self.clone();
         StoreOptions {
             agent_id: batch.agent_id.clone(),
             project_id: batch.project_id.clone(),
@@ -79,6 +87,7 @@ impl StoreItem {
             source,
             metadata,
             embedding,
+            embedding_model,
             associations,
         }
     }
@@ -91,7 +100,7 @@ fn memory_fields(
     timestamp: Option<&str>,
     source: Option<&Source>,
     metadata: Option<&Map<String, Value>>,
-    embedding: Option<&[f32]>,
+    (embedding, model): (Option<&[f32]>, Option<&str>),
 ) -> Result<()> {
     let field = |name: &str| format!("{at}{name}");
     nonempty(&field("content"), content)?;
@@ -104,7 +113,7 @@ fn memory_fields(
         let written = serde_json::to_string(metadata).expect("a JSON object serializes");
         at_most_chars(&field("metadata"), &written, MAX_METADATA)?;
     }
-    super::embedding(&field("embedding"), embedding)
+    super::embedding(&field("embedding"), embedding, model)
 }
 
 /// The response of `store`.

@@ -103,7 +103,7 @@ impl Call<'_> {
                 &self.scope,
                 opts.source_id(),
                 &opts.query,
-                opts.query_embedding.as_deref(),
+                opts.query_vector(),
                 self.bounds.top_k,
                 deep,
                 self.vectors,

@@ -168,6 +168,13 @@ export type StoreOptions = {
    */
   embedding?: Array<number>,
   /**
+   * The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters,
+   * stored with it: the vector arm compares vectors only with a query embedding of the
+   * same model. Omitted: not named, compared only with query embeddings whose model is
+   * not named either.
+   */
+  embedding_model?: string,
+  /**
    * What the text mentions and asserts. Read leniently: a malformed item is listed in
    * `associations.dropped` and skipped; it never blocks the store.
    */
@@ -200,6 +207,13 @@ export type StoreItem = {
    * The text's embedding, for vector retrieval: 1–8192 finite numbers.
    */
   embedding?: Array<number>,
+  /**
+   * The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters,
+   * stored with it: the vector arm compares vectors only with a query embedding of the
+   * same model. Omitted: not named, compared only with query embeddings whose model is
+   * not named either.
+   */
+  embedding_model?: string,
   /**
    * What the text mentions and asserts. Read leniently: a malformed item is listed in
    * `associations.dropped` and skipped; it never blocks the store.
@@ -268,6 +282,13 @@ export type EpisodeOptions = {
    * The summary's embedding, for vector retrieval: 1–8192 finite numbers.
    */
   embedding?: Array<number>,
+  /**
+   * The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters,
+   * stored with it: the vector arm compares vectors only with a query embedding of the
+   * same model. Omitted: not named, compared only with query embeddings whose model is
+   * not named either.
+   */
+  embedding_model?: string,
 };
 
 /**
@@ -438,9 +459,14 @@ export type RecallOptions = {
   query: string,
   /**
    * The query's embedding; turns on vector retrieval over records stored with an
-   * embedding of the same dimension. 1–8192 finite numbers.
+   * embedding of the same model and dimension. 1–8192 finite numbers.
    */
   query_embedding?: Array<number>,
+  /**
+   * The model that made `query_embedding`, as stores name it: records stored with a
+   * vector of another model (or none named, when this is given) are skipped and counted.
+   */
+  query_embedding_model?: string,
   /**
    * Most messages returned, 1–100 (default 10).
    */
@@ -487,6 +513,11 @@ export type ReconstructOptions = {
    * The query's embedding; turns on vector retrieval. 1–8192 finite numbers.
    */
   query_embedding?: Array<number>,
+  /**
+   * The model that made `query_embedding`, as stores name it: records stored with a
+   * vector of another model (or none named, when this is given) are skipped and counted.
+   */
+  query_embedding_model?: string,
   /**
    * Most items returned (default 10, at most 50).
    */
@@ -616,6 +647,13 @@ export type UpdateMemoryOptions = {
    * The new text's embedding.
    */
   embedding?: Array<number>,
+  /**
+   * The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters,
+   * stored with it: the vector arm compares vectors only with a query embedding of the
+   * same model. Omitted: not named, compared only with query embeddings whose model is
+   * not named either.
+   */
+  embedding_model?: string,
 };
 
 /**
@@ -664,6 +702,60 @@ export type ImportMemoriesOptions = {
    * Checks and counts without writing anything.
    */
   dry_run?: boolean,
+};
+
+/**
+ * Lists the records not embedded with `model` — stored without a vector, or with a
+ * vector of another model (or of none named) — with the text to embed (a memory's content,
+ * an episode's summary): the first `limit`, memories before episodes, each by id, and how
+ * many there are in all (on the first page). Every agent's records are read.
+ */
+export type EmbeddingBacklogOptions = {
+  /**
+   * The model the records should be embedded with, 1–256 characters; omitted: a vector
+   * with no model named counts as embedded.
+   */
+  model?: string,
+  /**
+   * Only records after this one (`mem:<id>` or `ep:<id>`, in the order above): the last
+   * ref of the previous page. Omitted: from the first.
+   */
+  after?: string,
+  /**
+   * Most records returned, 1–500 (default 64).
+   */
+  limit?: number,
+};
+
+/**
+ * One record's new embedding.
+ */
+export type EmbeddingItem = {
+  /**
+   * `mem:<id>` or `ep:<id>`, at most 64 characters.
+   */
+  ref: string,
+  /**
+   * 1–8192 finite numbers.
+   */
+  embedding: Array<number>,
+};
+
+/**
+ * Sets the embedding of records, and the model that made them, in one transaction,
+ * keeping everything else (text, times, declarations): all items, or none when one is
+ * malformed. A ref that names no record (deleted since it was listed) is skipped and
+ * listed in `missing`.
+ */
+export type SetEmbeddingsOptions = {
+  /**
+   * The model that made the embeddings, 1–256 characters; omitted: not named.
+   */
+  model?: string,
+  /**
+   * 1–500 records and their new embeddings.
+   */
+  items: Array<EmbeddingItem>,
 };
 
 /**
@@ -1247,6 +1339,52 @@ export type ImportMemoriesResponse = {
 };
 
 /**
+ * A record to embed.
+ */
+export type BacklogRecord = {
+  /**
+   * `mem:<id>` or `ep:<id>`.
+   */
+  ref: string,
+  /**
+   * The text to embed: a memory's content, an episode's summary.
+   */
+  text: string,
+};
+
+/**
+ * The response of `embedding_backlog`.
+ */
+export type EmbeddingBacklogResponse = {
+  /**
+   * The first records of the backlog.
+   */
+  records: Array<BacklogRecord>,
+  /**
+   * Records in the backlog in all; counted only for a call without `after`.
+   */
+  total?: number,
+};
+
+/**
+ * The response of `set_embeddings`.
+ */
+export type SetEmbeddingsResponse = {
+  /**
+   * Always true; a malformed call is an error.
+   */
+  ok: true,
+  /**
+   * Records updated.
+   */
+  updated: number,
+  /**
+   * Refs that named no record, as given.
+   */
+  missing: Array<string>,
+};
+
+/**
  * Why recall returned a row.
  */
 export type MatchReason = {
@@ -1305,9 +1443,15 @@ export type RecallResponse = {
    */
   gated?: number,
   /**
-   * Records the vector arm skipped for another dimension than the query's (absent when none).
+   * Records the vector arm skipped for another dimension than the query's, their model
+   * being the query's (absent when none).
    */
   dimension_skipped?: number,
+  /**
+   * Records the vector arm skipped for another model than `query_embedding_model` (absent
+   * when none).
+   */
+  model_skipped?: number,
 };
 
 /**

@@ -75,8 +75,15 @@ pub fn cases() -> Vec<Case> {
         Case { name: "text_stats_tampered", craft: Sql("UPDATE text_stats SET records = 1, tokens = 999999;"), outcome: BehavesAsOurs },
         Case {
             name: "older_version_of_our_schema",
-            craft: Sql("DROP TABLE text_stats; DROP TRIGGER memories_stats_ai; DROP TRIGGER memories_stats_ad; DROP TRIGGER memories_stats_au;
+            craft: Sql("ALTER TABLE memories DROP COLUMN embedding_model; ALTER TABLE episodes DROP COLUMN embedding_model;
+                DROP TABLE text_stats; DROP TRIGGER memories_stats_ai; DROP TRIGGER memories_stats_ad; DROP TRIGGER memories_stats_au;
                 DROP TRIGGER episodes_stats_ai; DROP TRIGGER episodes_stats_ad; DROP TRIGGER episodes_stats_au; PRAGMA user_version = 1;"),
+            outcome: BehavesAsOurs,
+        },
+        Case {
+            name: "version_2_of_our_schema",
+            craft: Sql("ALTER TABLE memories DROP COLUMN embedding_model; ALTER TABLE episodes DROP COLUMN embedding_model;
+                PRAGMA user_version = 2;"),
             outcome: BehavesAsOurs,
         },
         Case { name: "older_user_version_on_newer_schema", craft: Sql("PRAGMA user_version = 1;"), outcome: Refused("an extra table `text_stats`") },

@@ -7,7 +7,7 @@ import type {
   DeclareOptions, DeclareResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse,
   EpisodeOptions, EpisodeResponse, GetContentsOptions, GetContentsResponse, ListEntitiesOptions, ListEntitiesResponse,
   ListMemoriesOptions, ListMemoriesResponse, UpdateMemoryOptions, UpdateMemoryResponse, DeleteAgentDataOptions, DeleteAgentDataResponse,
-  ExportMemoriesOptions, ExportMemoriesResponse, ImportMemoriesOptions, ImportMemoriesResponse,
+  ExportMemoriesOptions, ExportMemoriesResponse, ImportMemoriesOptions, ImportMemoriesResponse, EmbeddingBacklogResponse,
   RecallOptions, RecallResponse, ReconstructOptions, ReconstructResponse, StoreOptions, StoreResponse,
   StoreItem, StoreManyOptions, StoreManyResponse, TraverseOptions, TraverseResponse,
 } from './types.js';
@@ -21,6 +21,17 @@ export type WasmSource = WebAssembly.Module | BufferSource | Response | Promise<
 
 /** Turns texts into embeddings (one vector per text), e.g. with a local model. */
 export type Embed = (texts: string[]) => Promise<ArrayLike<number>[]> | ArrayLike<number>[];
+
+/**
+ * An embedder and the name of its model (for example `'all-MiniLM-L6-v2'`, 1–256
+ * characters). The name is stored with every vector it makes and sent with every query
+ * vector, and the engine compares a query only with vectors of its model: vectors of two
+ * models of the same dimension are never mixed. After changing models, `reembed()`.
+ */
+export interface NamedEmbed {
+  model: string;
+  embed: Embed;
+}
 
 /** Options of `openMemory`. */
 export interface OpenOptions {
@@ -39,8 +50,12 @@ export interface OpenOptions {
   name?: string;
   /** The time in epoch milliseconds, for every write's stamp; default `Date.now`. */
   clock?: () => number;
-  /** Called to fill `embedding` on store and `query_embedding` on recall / reconstruct when absent. */
-  embed?: Embed;
+  /**
+   * Called to fill `embedding` on store and `query_embedding` on recall / reconstruct when
+   * absent: a function, or `{ model, embed }` to name its model (stored with each vector as
+   * `embedding_model`, sent with queries as `query_embedding_model`).
+   */
+  embed?: Embed | NamedEmbed;
   /**
    * Encrypts the memory at rest (SQLite3 Multiple Ciphers, ChaCha20-Poly1305): 32 raw
    * bytes, used as the key as they are (a passkey's PRF output, a key the app keeps), or
@@ -67,6 +82,14 @@ export interface ImportOptions {
 
 /** How far a `storeMany` has got: `done` of its `total` memories written. */
 export type StoreManyProgress = Progress;
+
+/** Options of `reembed`. */
+export interface ReembedOptions {
+  /** Called after each batch is written: `done` of `total` records re-embedded so far. */
+  onProgress?: (progress: Progress) => void;
+  /** Texts given to `embed` at once, and records written per transaction: 1–500, default 64. */
+  batchSize?: number;
+}
 
 /** Options of `storeMany` besides the memories. */
 export interface StoreManyCallOptions {
@@ -130,6 +153,7 @@ export async function openMemory(options: OpenOptions = {}): Promise<Associative
     if (!['storage', 'name', 'clock', 'embed', 'key'].includes(option)) throw memoryError('unknown_option', `openMemory has no option ${JSON.stringify(option)}`, option);
   }
   checkKey(key, true);
+  const embedder = checkEmbed(embed);
   let backend: Backend;
   if (storage === 'memory') {
     await init();
@@ -139,7 +163,20 @@ export async function openMemory(options: OpenOptions = {}): Promise<Associative
   } else {
     throw memoryError('invalid_value', `storage must be 'memory' or 'opfs', got ${JSON.stringify(storage)}`, 'storage');
   }
-  return new AssociativeMemory(backend, storage, storage === 'opfs' ? name : undefined, embed);
+  return new AssociativeMemory(backend, storage, storage === 'opfs' ? name : undefined, embedder);
+}
+
+/** `embed` as a function and its model's name, or a typed error naming what is wrong. */
+function checkEmbed(embed: unknown): { embed: Embed; model?: string } | undefined {
+  if (embed === undefined || typeof embed === 'function') return embed === undefined ? undefined : { embed: embed as Embed };
+  const named = embed as Partial<NamedEmbed> | null;
+  if (typeof named !== 'object' || named === null || typeof named.embed !== 'function') {
+    throw memoryError('invalid_value', 'embed must be a function or { model, embed }', 'embed');
+  }
+  if (typeof named.model !== 'string' || named.model.length === 0 || named.model.length > 256) {
+    throw memoryError('invalid_value', 'embed.model must be a model name of 1–256 characters', 'embed.model');
+  }
+  return { embed: named.embed, model: named.model };
 }
 
 /**
@@ -164,17 +201,25 @@ export class AssociativeMemory {
   #backend: Backend;
   #closed = false;
   readonly #embed?: Embed;
+  readonly #model?: string;
   /** Where the database lives: `'memory'` or `'opfs'`. */
   readonly storage: 'memory' | 'opfs';
   /** The OPFS memory's name; undefined in memory. */
   readonly name?: string;
 
   /** @internal Use `openMemory`. */
-  constructor(backend: Backend, storage: 'memory' | 'opfs', name: string | undefined, embed?: Embed) {
+  constructor(backend: Backend, storage: 'memory' | 'opfs', name: string | undefined, embedder?: { embed: Embed; model?: string }) {
     this.#backend = backend;
     this.storage = storage;
     this.name = name;
-    this.#embed = embed;
+    this.#embed = embedder?.embed;
+    this.#model = embedder?.model;
+  }
+
+  /** `vector` as the engine takes it, with the model's name in `field` when `embed` has one. */
+  #embedded(into: Record<string, unknown>, field: string, vector: ArrayLike<number>): void {
+    into[field] = Array.from(vector);
+    if (this.#model !== undefined) into[`${field}_model`] = this.#model;
   }
 
   /**
@@ -189,7 +234,7 @@ export class AssociativeMemory {
     if (this.#embed && embedInto && args[embedInto] === undefined && typeof text === 'string') {
       const [vector] = await this.#embed([text]);
       if (!vector) throw memoryError('invalid_value', 'embed returned no vector', 'embed');
-      args[embedInto] = Array.from(vector);
+      this.#embedded(args, embedInto, vector);
     }
     return this.#backend.call(tool, args);
   }
@@ -214,7 +259,8 @@ export class AssociativeMemory {
         at.forEach((i, k) => {
           const vector = vectors[k];
           if (!vector) throw memoryError('invalid_value', `embed returned no vector for items[${i}]`, 'embed');
-          items[i] = { ...items[i]!, embedding: Array.from(vector) };
+          items[i] = { ...items[i]! };
+          this.#embedded(items[i] as Record<string, unknown>, 'embedding', vector);
         });
       }
     }
@@ -258,6 +304,44 @@ export class AssociativeMemory {
    * written; a declaration the file cannot back is dropped and listed.
    */
   importMemories(options: ImportMemoriesOptions): Promise<ImportMemoriesResponse> { return this.call('import_memories', options) as Promise<ImportMemoriesResponse>; }
+
+  /**
+   * Re-embeds, with `embed` (and its model), every record of every agent not already
+   * embedded with that model: stored without a vector, or with one of another model or of
+   * none named. A batch of `batchSize` texts at a time is embedded and written in one
+   * transaction, so what was written stays if it stops, and calling it again goes on from
+   * there. Resolves with how many records were re-embedded.
+   * @throws `AssociativeMemoryError` with code `missing_field` (field `embed`) when the
+   * memory was opened without `embed`, `invalid_value` when `embed` returns no vector for
+   * a text.
+   */
+  async reembed({ onProgress, batchSize = 64 }: ReembedOptions = {}): Promise<{ reembedded: number }> {
+    if (this.#closed) throw memoryError('closed', 'this memory is closed');
+    if (!this.#embed) throw memoryError('missing_field', 'reembed needs the memory opened with `embed`', 'embed');
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 500) {
+      throw memoryError('out_of_range', `batchSize must be an integer of 1–500, got ${batchSize}`, 'batchSize');
+    }
+    const model = this.#model === undefined ? {} : { model: this.#model };
+    let after: string | undefined;
+    let done = 0;
+    let total = 0;
+    for (;;) {
+      const page = (await this.#backend.call('embedding_backlog', { ...model, limit: batchSize, ...(after === undefined ? {} : { after }) })) as EmbeddingBacklogResponse;
+      total = Math.max(page.total ?? total, done + page.records.length);
+      if (page.records.length === 0) break;
+      const vectors = await this.#embed(page.records.map((r) => r.text));
+      const items = page.records.map((r, i) => {
+        const vector = vectors[i];
+        if (!vector) throw memoryError('invalid_value', `embed returned no vector for ${r.ref}`, 'embed');
+        return { ref: r.ref, embedding: Array.from(vector) };
+      });
+      await this.#backend.call('set_embeddings', { ...model, items });
+      done += items.length;
+      after = page.records.at(-1)!.ref;
+      onProgress?.({ done, total });
+    }
+    return { reembedded: done };
+  }
 
   /**
    * The whole database as SQLite bytes, to keep anywhere and `import` later: encrypted

@@ -24,7 +24,7 @@ import type { Key } from './backend.js';
 const GONE_WAIT_MS = 5000;
 
 /** Tools that only read: safe to send again to the next holder when one died holding them. */
-const READS = new Set(['recall', 'reconstruct', 'traverse', 'get_contents', 'list_entities', 'list_memories', 'export_memories']);
+const READS = new Set(['recall', 'reconstruct', 'traverse', 'get_contents', 'list_entities', 'list_memories', 'export_memories', 'embedding_backlog']);
 
 interface Entry {
   id: number;

@@ -78,6 +78,12 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "minItems": 1,
           "maxItems": 8192
         },
+        "embedding_model": {
+          "type": "string",
+          "description": "The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters, stored with it: the vector arm compares vectors only with a query embedding of the same model. Omitted: not named, compared only with query embeddings whose model is not named either.",
+          "minLength": 1,
+          "maxLength": 256
+        },
         "associations": {
           "type": "object",
           "additionalProperties": false,
@@ -192,9 +198,15 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "items": {
             "type": "number"
           },
-          "description": "The query's embedding; turns on vector retrieval over records stored with an embedding of the same dimension. 1–8192 finite numbers.",
+          "description": "The query's embedding; turns on vector retrieval over records stored with an embedding of the same model and dimension. 1–8192 finite numbers.",
           "minItems": 1,
           "maxItems": 8192
+        },
+        "query_embedding_model": {
+          "type": "string",
+          "description": "The model that made `query_embedding`, as stores name it: records stored with a vector of another model (or none named, when this is given) are skipped and counted.",
+          "minLength": 1,
+          "maxLength": 256
         },
         "limit": {
           "type": "integer",
@@ -255,6 +267,12 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "description": "The query's embedding; turns on vector retrieval. 1–8192 finite numbers.",
           "minItems": 1,
           "maxItems": 8192
+        },
+        "query_embedding_model": {
+          "type": "string",
+          "description": "The model that made `query_embedding`, as stores name it: records stored with a vector of another model (or none named, when this is given) are skipped and counted.",
+          "minLength": 1,
+          "maxLength": 256
         },
         "count": {
           "type": "integer",
@@ -636,6 +654,12 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "description": "The new text's embedding.",
           "minItems": 1,
           "maxItems": 8192
+        },
+        "embedding_model": {
+          "type": "string",
+          "description": "The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters, stored with it: the vector arm compares vectors only with a query embedding of the same model. Omitted: not named, compared only with query embeddings whose model is not named either.",
+          "minLength": 1,
+          "maxLength": 256
         }
       },
       "required": [

@@ -175,6 +175,48 @@ describe('the packed package in Node', () => {
     await rejects(broken.store({ agent_id: 'a', content: 'x', embedding: 'not a vector' }), 'wrong_type', 'embedding');
   });
 
+  it('names each vector\'s model: two embedders of one dimension never mix, and reembed moves a memory to the new one', async () => {
+    // Two fake models of one dimension whose vectors for the same text have nothing in common.
+    const oldModel = { model: 'old-model', embed: (texts) => texts.map((t) => [t.length, 1, 0, 0]) };
+    const calls = [];
+    const newModel = { model: 'new-model', embed: (texts) => { calls.push(texts.length); return texts.map((t) => [0, 0, 1, t.length]); } };
+    const before = await pkg.openMemory({ embed: oldModel });
+    const bot = before.agent('a');
+    await bot.storeMany([{ content: 'first note' }, { content: 'second note' }, { content: 'third' }]);
+    await bot.store({ content: 'fourth note here' });
+    await bot.store({ content: 'unembedded', embedding: [1, 2, 3, 4] });
+    await bot.archiveEpisode({ summary: 'an episode without a vector' });
+    const sameModel = await bot.recall({ query: 'zzz', deep: true });
+    assert.equal(sameModel.model_skipped, 1, 'the vector given without a model is not compared');
+    assert.ok(sameModel.messages.some((m) => m.match_reason.ranks.vector !== undefined), 'the old model\'s query reaches its vectors');
+
+    const after = await pkg.openMemory({ embed: newModel });
+    await after.import(await before.export());
+    const skipped = await after.agent('a').recall({ query: 'zzz' });
+    assert.equal(skipped.model_skipped, 5, 'vectors of the old model (4) and of no model named (1) are not compared');
+    assert.deepEqual(skipped.messages, []);
+
+    const progress = [];
+    calls.length = 0;
+    assert.deepEqual(await after.reembed({ batchSize: 4, onProgress: (p) => progress.push(p) }), { reembedded: 6 });
+    assert.deepEqual(progress, [{ done: 4, total: 6 }, { done: 6, total: 6 }]);
+    assert.deepEqual(calls, [4, 2], 'embedded four texts, then two');
+    const found = await after.agent('a').recall({ query: 'zzz', deep: true });
+    assert.equal(found.model_skipped, undefined);
+    assert.ok(found.messages.length > 0 && found.messages.every((m) => m.match_reason.ranks.vector !== undefined));
+    assert.deepEqual(await after.reembed(), { reembedded: 0 }, 'nothing is left to re-embed');
+    // the text is as it was
+    const contents = await after.agent('a').getContents({ refs: ['mem:1', 'ep:1'] });
+    assert.deepEqual(contents.items.map((i) => i.content), ['first note', 'an episode without a vector']);
+
+    const plain = await pkg.openMemory();
+    await rejects(plain.reembed(), 'missing_field', 'embed');
+    await rejects(plain.store({ agent_id: 'a', content: 'x', embedding_model: 'm' }), 'invalid_value', 'embedding_model');
+    await rejects(after.reembed({ batchSize: 0 }), 'out_of_range', 'batchSize');
+    await rejects(pkg.openMemory({ embed: { model: '', embed: oldModel.embed } }), 'invalid_value', 'embed.model');
+    await rejects(pkg.openMemory({ embed: { model: 'm' } }), 'invalid_value', 'embed');
+  });
+
   it('closes: later calls reject with code closed, and close is idempotent', async () => {
     const memory = await pkg.openMemory();
     await memory.close();
