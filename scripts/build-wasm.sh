@@ -19,8 +19,11 @@ mkdir -p "$(dirname "$opt")"
 # repeats the passes while they still shrink the module. BENCHMARKS.md has what each saves.
 [ "$opt" -nt "$raw" ] || wasm-opt -Oz --low-memory-unused --converge "$raw" -o "$opt"
 rm -rf pkg pkg-node
-wasm-bindgen --target web --out-dir pkg "$opt"
-wasm-bindgen --target nodejs --out-dir pkg-node "$opt"
+# Without the name section wasm-bindgen writes (its glue's names, "<unknown> externref shim"
+# and the like: 3.3 KB) and the producers section.
+strip=(--remove-name-section --remove-producers-section)
+wasm-bindgen --target web "${strip[@]}" --out-dir pkg "$opt"
+wasm-bindgen --target nodejs "${strip[@]}" --out-dir pkg-node "$opt"
 # The nodejs glue is CommonJS; say so, or the repo's "type": "module" makes Node read it as ESM.
 echo '{ "type": "commonjs" }' > pkg-node/package.json
 npx tsc -p tsconfig.json

@@ -8,36 +8,30 @@ use wasm_bindgen::{JsCast, JsValue};
 
 /// Options from JavaScript as JSON; `undefined` reads as an empty object.
 ///
+/// They are read as the text `JSON.stringify` makes of them, by the engine's own JSON
+/// reader, so the module carries one deserializer (BENCHMARKS.md, "Package size"). As in
+/// JSON, a member that is `undefined` or a function is absent and a typed array is an
+/// object (an embedding must be an array of numbers; `Array.from` makes one); a `BigInt`
+/// or a cycle is refused.
+///
 /// A JavaScript string is UTF-16 and may hold a lone surrogate, which no Rust string can:
-/// the conversion would replace it with U+FFFD and store something else than was given. Such
-/// a string is refused instead (`invalid_value`, naming its field), as every engine refuses
-/// what it cannot keep as given. The options are searched for one only when the converted
-/// text holds a U+FFFD, so well-formed calls pay nothing.
+/// `JSON.stringify` writes it as an escape the JSON reader refuses. Such a string is refused
+/// (`invalid_value`), naming its field, as every engine refuses what it cannot keep as
+/// given; the options are searched for it only when reading failed, so well-formed calls
+/// pay nothing.
 pub fn options_from_js(value: JsValue) -> Result<serde_json::Value, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(serde_json::Value::Object(Default::default()));
     }
-    let json: serde_json::Value = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
-        to_js_error(Error::WrongType { field: "options".into(), expected: "a plain JSON-compatible object", got: e.to_string() })
-    })?;
-    if holds_replacement(&json) {
-        if let Some(field) = ill_formed(&value, "") {
+    let wrong = |got: String| to_js_error(Error::WrongType { field: "options".into(), expected: "a plain JSON-compatible object", got });
+    let text = js_sys::JSON::stringify(&value).map_err(|e| wrong(String::from(js_sys::Error::from(e).message())))?;
+    serde_json::from_str(&String::from(text)).map_err(|e| match ill_formed(&value, "") {
+        Some(field) => {
             let field = if field.is_empty() { "options".to_owned() } else { field };
-            let reason = "must be well-formed UTF-16: it holds a lone surrogate".to_owned();
-            return Err(to_js_error(Error::Invalid { field, reason }));
+            to_js_error(Error::Invalid { field, reason: "must be well-formed UTF-16: it holds a lone surrogate".to_owned() })
         }
-    }
-    Ok(json)
-}
-
-/// Whether any string or key of `v` holds U+FFFD, the mark a lone surrogate leaves.
-fn holds_replacement(v: &serde_json::Value) -> bool {
-    match v {
-        serde_json::Value::String(s) => s.contains('\u{FFFD}'),
-        serde_json::Value::Array(items) => items.iter().any(holds_replacement),
-        serde_json::Value::Object(map) => map.iter().any(|(k, v)| k.contains('\u{FFFD}') || holds_replacement(v)),
-        _ => false,
-    }
+        None => wrong(e.to_string()),
+    })
 }
 
 /// The path of the first string or key under `v` that is not well-formed UTF-16.

@@ -166,6 +166,18 @@ export async function openMemory(options: OpenOptions = {}): Promise<Associative
   return new AssociativeMemory(backend, storage, storage === 'opfs' ? name : undefined, embedder);
 }
 
+/**
+ * `options` with a typed array (a `Float32Array` from an embedder) under `embedding` or
+ * `query_embedding` made a plain array: options cross to the engine as JSON, where a typed
+ * array would be an object.
+ */
+function arrays(options: Record<string, unknown>): Record<string, unknown> {
+  for (const key of ['embedding', 'query_embedding']) {
+    if (ArrayBuffer.isView(options[key])) options[key] = Array.from(options[key] as unknown as ArrayLike<number>);
+  }
+  return options;
+}
+
 /** `embed` as a function and its model's name, or a typed error naming what is wrong. */
 function checkEmbed(embed: unknown): { embed: Embed; model?: string } | undefined {
   if (embed === undefined || typeof embed === 'function') return embed === undefined ? undefined : { embed: embed as Embed };
@@ -228,7 +240,7 @@ export class AssociativeMemory {
    */
   async call(tool: string, options: object): Promise<unknown> {
     if (this.#closed) throw memoryError('closed', 'this memory is closed');
-    const args = { ...options } as Record<string, unknown>;
+    const args = arrays({ ...options } as Record<string, unknown>);
     const embedInto = tool === 'store' || (tool === 'update_memory' && typeof args.content === 'string') ? 'embedding' : tool === 'recall' || tool === 'reconstruct' ? 'query_embedding' : null;
     const text = tool === 'store' || tool === 'update_memory' ? args.content : args.query;
     if (this.#embed && embedInto && args[embedInto] === undefined && typeof text === 'string') {
@@ -249,9 +261,8 @@ export class AssociativeMemory {
    */
   async storeMany(options: StoreManyOptions, { onProgress }: StoreManyCallOptions = {}): Promise<StoreManyResponse> {
     if (this.#closed) throw memoryError('closed', 'this memory is closed');
-    let items = options.items;
+    const items = Array.isArray(options.items) ? options.items.map((item) => (item && typeof item === 'object' ? (arrays({ ...item }) as StoreItem) : item)) : options.items;
     if (this.#embed && Array.isArray(items)) {
-      items = [...items];
       const missing = items.flatMap((item, i) => (item && item.embedding === undefined && typeof item.content === 'string' ? [i] : []));
       for (let start = 0; start < missing.length; start += EMBED_BATCH) {
         const at = missing.slice(start, start + EMBED_BATCH);
@@ -259,7 +270,6 @@ export class AssociativeMemory {
         at.forEach((i, k) => {
           const vector = vectors[k];
           if (!vector) throw memoryError('invalid_value', `embed returned no vector for items[${i}]`, 'embed');
-          items[i] = { ...items[i]! };
           this.#embedded(items[i] as Record<string, unknown>, 'embedding', vector);
         });
       }

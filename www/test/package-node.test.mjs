@@ -173,6 +173,12 @@ describe('the packed package in Node', () => {
     const broken = await pkg.openMemory({ embed: () => [[1, 2, 3]] });
     await broken.store({ agent_id: 'a', content: 'three dims' });
     await rejects(broken.store({ agent_id: 'a', content: 'x', embedding: 'not a vector' }), 'wrong_type', 'embedding');
+    // an embedder's Float32Array is taken as it comes, in store, storeMany and queries
+    const typed = await pkg.openMemory();
+    await typed.store({ agent_id: 'a', content: 'typed one', embedding: new Float32Array([0, 0, 1]) });
+    await typed.agent('a').storeMany([{ content: 'typed two', embedding: new Float64Array([0, 1, 0]) }]);
+    const hits = await typed.recall({ agent_id: 'a', query: 'zzz', query_embedding: new Float32Array([0, 0.1, 1]) });
+    assert.deepEqual(hits.messages.map((m) => m.ref), ['mem:1', 'mem:2']);
   });
 
   it('names each vector\'s model: two embedders of one dimension never mix, and reembed moves a memory to the new one', async () => {
