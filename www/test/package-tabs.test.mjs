@@ -129,6 +129,36 @@ describe('one OPFS memory used from several tabs', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('re-embeds an OPFS memory with another model from a second tab, through the holder\'s worker', async () => {
+    const name = `reembed-${Date.now()}`;
+    const [a, b] = [await page(), await page()];
+    // Two fake models of one dimension: for the same text, vectors with nothing in common.
+    const openWith = (p, model) => p.evaluate(async ({ name, model }) => {
+      const embed = model === 'old' ? (texts) => texts.map((t) => [t.length, 1, 0, 0]) : (texts) => texts.map((t) => [0, 0, 1, t.length]);
+      window.memory = await window.pkg.openMemory({ storage: 'opfs', name, embed: { model, embed } });
+    }, { name, model });
+    await openWith(a, 'old');
+    await a.evaluate(() => window.memory.agent('r').storeMany(Array.from({ length: 150 }, (_, k) => ({ content: `note ${k}` }))));
+    await openWith(b, 'new');
+    const recall = (p) => p.evaluate(() => window.memory.agent('r').recall({ query: 'zzz' }));
+    assert.equal((await recall(b)).model_skipped, 150, 'the new model\'s query compares none of the old vectors');
+    const out = await b.evaluate(async () => {
+      const progress = [];
+      const result = await window.memory.reembed({ batchSize: 64, onProgress: (p) => progress.push(p) });
+      return { result, progress };
+    });
+    assert.deepEqual(out, { result: { reembedded: 150 }, progress: [{ done: 64, total: 150 }, { done: 128, total: 150 }, { done: 150, total: 150 }] });
+    const found = await recall(b);
+    assert.equal(found.model_skipped, undefined);
+    assert.ok(found.messages.length > 0 && found.messages.every((m) => m.match_reason.ranks.vector !== undefined));
+    assert.equal((await recall(a)).model_skipped, 150, 'the holder, still on the old model, now compares none');
+    for (const p of [a, b]) {
+      await p.evaluate(() => window.memory.close());
+      await p.close();
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('with three tabs, survives the holder crashing and then the next one closing, losing nothing acknowledged', async () => {
     const name = `three-${Date.now()}`;
     const [a, b, c] = [await page(), await page(), await page()];
