@@ -147,6 +147,16 @@ pub fn cases() -> Vec<Case> {
             craft: Sql("UPDATE memories SET embedding_dim = 4096 WHERE embedding IS NOT NULL;"),
             outcome: Refused("an embedding does not hold four bytes"),
         },
+        Case {
+            name: "model_without_an_embedding",
+            craft: Sql("UPDATE memories SET embedding_model = 'm' WHERE embedding IS NULL;"),
+            outcome: Refused("model is named without an embedding"),
+        },
+        Case {
+            name: "model_name_past_its_limit",
+            craft: Sql("UPDATE memories SET embedding_model = replace(hex(zeroblob(300)), '0', 'm') WHERE embedding IS NOT NULL;"),
+            outcome: Refused("its name is not 1–256 characters"),
+        },
         Case { name: "blob_where_text_belongs", craft: Sql("UPDATE memories SET content = x'00ff' WHERE id = 2;"), outcome: Refused("`memories.content` holds a value of type blob") },
         Case {
             name: "id_counter_past_javascript_numbers",
