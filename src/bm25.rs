@@ -174,18 +174,23 @@ impl Stats {
     pub fn score(&self, freqs: &[usize], len: usize) -> f64 {
         let mut score = 0.0;
         for (i, &f) in freqs.iter().enumerate() {
-            score += self.term(i, f, len);
+            score += self.share(i, f, self.norm(len));
         }
         score
     }
 
-    /// Phrase i's share of the score of a record `len` tokens long in which it occurs `f`
-    /// times; a record's score is the sum of its phrases' shares in phrase order, from 0.0.
-    /// A phrase that does not occur adds exactly 0.0, so leaving it out of the sum changes
-    /// no bit.
-    pub fn term(&self, i: usize, f: usize, len: usize) -> f64 {
-        let (f, d) = (f as f64, len as f64);
-        self.idf[i] * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * d / self.avgdl)))
+    /// The part of a share's denominator that depends on the record's length alone.
+    pub fn norm(&self, len: usize) -> f64 {
+        K1 * (1.0 - B + B * len as f64 / self.avgdl)
+    }
+
+    /// Phrase i's share of the score of a record of [`Stats::norm`] `norm` in which it
+    /// occurs `f` times; a record's score is the sum of its phrases' shares in phrase order,
+    /// from 0.0. A phrase that does not occur adds exactly 0.0, so leaving it out of the sum
+    /// changes no bit.
+    pub fn share(&self, i: usize, f: usize, norm: f64) -> f64 {
+        let f = f as f64;
+        self.idf[i] * ((f * (K1 + 1.0)) / (f + norm))
     }
 }
 

@@ -300,6 +300,64 @@ mod tests {
         assert_eq!(kept.snapshot(), rebuilt.snapshot());
     }
 
+    /// A corpus of rare, middling and very common words (some twice in a record, records
+    /// of every length, two projects, a second agent, some records deleted): the best few
+    /// of every search, which leaves the common words' postings unread, are the best few of
+    /// a search that reads every posting, to the bit.
+    #[test]
+    fn best_few_equal_the_best_of_every_match() {
+        let (conn, index) = watched();
+        let mut seed = 7u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        // Word i is in about one record of 2 + i²: "w0" in half of them, "w29" in one of 800.
+        let word = |i: usize| format!("w{i}x");
+        for _ in 0..1500 {
+            let mut text = Vec::new();
+            for i in 0..30 {
+                if next(2 + i * i) == 0 {
+                    for _ in 0..1 + next(2) * next(5) {
+                        text.push(word(i));
+                    }
+                }
+            }
+            for _ in 0..next(2) * next(30) {
+                text.push("filler".into());
+            }
+            let agent = ["a", "a", "a", "b"][next(4)];
+            let project = ["p", "q"][next(2)];
+            conn.execute(
+                "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at) VALUES (?, ?, '', ?, '{}', '', '')",
+                [agent, project, &text.join(" ")],
+            )
+            .unwrap();
+        }
+        conn.execute("DELETE FROM memories WHERE id % 9 = 0", []).unwrap();
+        let pruned = shelf::PRUNED.with(|n| n.get());
+        for _ in 0..300 {
+            let query: Vec<Phrase> = (0..1 + next(5)).map(|_| Phrase::new(&word(next(30)))).collect();
+            let scope = ReadScope { agent_id: "a".into(), project_id: [None, Some("p".to_string())][next(2)].clone(), channel: None };
+            let search = Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &query, depth: usize::MAX };
+            let stats = |hits: &[i64]| Ok(Stats::new(1000, 20000, hits));
+            let mut every = index.scored(&conn, &search, stats).unwrap();
+            every.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+            for depth in [1, 3, 10] {
+                let few = index.scored(&conn, &Search { depth, ..search }, stats).unwrap();
+                let bits = |v: &[(f64, i64)]| v.iter().map(|(s, id)| (s.to_bits(), *id)).collect::<Vec<_>>();
+                assert_eq!(
+                    bits(&few),
+                    bits(&every[..every.len().min(depth)]),
+                    "{depth} of {:?}",
+                    query.iter().map(|p| p.chars().iter().collect::<String>()).collect::<Vec<_>>()
+                );
+            }
+        }
+        let pruned = shelf::PRUNED.with(|n| n.get()) - pruned;
+        assert!(pruned > 100, "searches that left postings unread: {pruned}");
+    }
+
     /// Random stores, rewrites (of text and of scope) and deletes by two agents, in texts of
     /// shared syllables, accents, CJK and punctuation, one and two columns; after each step
     /// a search for random phrases (inside words, across words, of no letters) gives what a

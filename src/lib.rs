@@ -31,6 +31,7 @@
 
 mod api;
 mod associations;
+mod best;
 mod bm25;
 mod buckets;
 mod cipher;

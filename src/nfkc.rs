@@ -64,7 +64,7 @@ fn tables() -> &'static Tables {
             let b = ch(0x300 + r.zigzag());
             composites.push(((a, b), ch(at)));
         }
-        composites.sort_unstable();
+        crate::sort::sort(&mut composites);
         Tables { runs, chars, classes, composites }
     })
 }

@@ -26,6 +26,7 @@
 //! 1.56 MB per 1,000 vectors of 384 dimensions. The squared norm is computed once at
 //! insertion, so a query does one dot product per row.
 
+use crate::best::Best;
 use crate::buckets::Buckets;
 use crate::error::Result;
 use crate::refs::Kind;
@@ -323,7 +324,7 @@ impl VectorIndex {
             let query = s.query.vector;
             let qnorm = norm(query);
             let mut found = Found::default();
-            let mut scored: Vec<(f64, Kind, i64)> = Vec::new();
+            let mut best = Best::new(s.depth);
             for ((kind, model, dim), block) in &arena.blocks {
                 let (kind, dim) = (*kind, *dim);
                 if kind == Kind::Ep && source.is_some() {
@@ -338,22 +339,16 @@ impl VectorIndex {
                 }
                 if dim == 0 {
                     // No floats to compare: every such row scores 0 (as a zero vector does).
-                    scored.extend((0..block.ids.len()).filter(|&i| admits(i)).map(|i| (0.0, kind, block.ids[i])));
+                    (0..block.ids.len()).filter(|&i| admits(i)).for_each(|i| best.offer((0.0, (kind, block.ids[i]))));
                     continue;
                 }
                 for (i, v) in block.data.chunks_exact(dim).enumerate() {
                     if admits(i) {
-                        scored.push((cosine(query, qnorm, v, block.squares[i]), kind, block.ids[i]));
+                        best.offer((cosine(query, qnorm, v, block.squares[i]), (kind, block.ids[i])));
                     }
                 }
             }
-            let order = |a: &(f64, Kind, i64), b: &(f64, Kind, i64)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
-            if scored.len() > s.depth && s.depth > 0 {
-                scored.select_nth_unstable_by(s.depth - 1, order);
-            }
-            scored.truncate(s.depth);
-            crate::sort::sort_by(&mut scored, order);
-            found.rows = scored;
+            found.rows = best.0.into_iter().map(|(score, (kind, id))| (score, kind, id)).collect();
             Ok(found)
         })
     }

@@ -10,6 +10,7 @@
 
 use super::vocabulary::Vocabulary;
 use super::Search;
+use crate::best::Best;
 use crate::bm25::{Folded, Phrase, Stats};
 use crate::error::Result;
 use std::collections::BTreeMap;
@@ -35,10 +36,32 @@ struct Shelf {
     buckets: Vec<u32>,
     sources: Vec<u32>,
     texts: Vec<Folded>,
-    /// Per word number: (ordinal, occurrences of the word in the record), ordinals
-    /// increasing.
-    postings: BTreeMap<u32, Vec<(u32, u32)>>,
+    /// Per word number, the records holding it.
+    postings: BTreeMap<u32, Postings>,
     dead: usize,
+}
+
+/// The records holding one word.
+#[derive(Default)]
+struct Postings {
+    /// (ordinal, occurrences of the word in the record), ordinals increasing; dead records
+    /// stay until the shelf is compacted.
+    list: Vec<(u32, u32)>,
+    /// How many of them are alive: the word's document count, without reading the list.
+    live: u32,
+    /// The most occurrences any of them has, and the fewest tokens any of them is long
+    /// (dead ones included): bounds, not always reached.
+    most: u32,
+    shortest: u32,
+}
+
+/// Where a phrase's matches are: in one word's postings (the phrase occurring `occ` times
+/// in the word); in the postings of the words in the search's word list for it (each with
+/// its `occ`); or in the search's match list for it, built from the records' texts.
+enum Matches {
+    Word { word: u32, occ: u32 },
+    Words,
+    List,
 }
 
 /// The shelf that holds an agent's records. Per agent, so that the statistics of a search
@@ -48,28 +71,56 @@ fn shelf_key(agent: u32) -> u32 {
 }
 
 /// Reused between searches, so a search allocates nothing in proportion to the corpus:
-/// `marks` and `acc` are zero outside a search.
+/// `marks` is zero outside a search, and `seen` holds no entry equal to `epoch` between
+/// the phrases of a search.
 #[derive(Default)]
 pub struct Scratch {
     marks: Vec<u32>,
-    acc: Vec<f64>,
+    seen: Vec<u32>,
+    epoch: u32,
+    /// Per phrase: its words (`Matches::Words`) or its matches (`Matches::List`).
     lists: Vec<Vec<(u32, u32)>>,
-    union: Vec<u32>,
     words: Vec<(u32, u32)>,
+    met: Vec<u32>,
+    freqs: Vec<u32>,
+    parts: Vec<f64>,
+    touched: Vec<usize>,
+    /// Per length in tokens: [`Stats::norm`] of it, or −1 until a search needs it.
+    norms: Vec<f64>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Searches that left some phrase's postings unread, for the tests to know they ran.
+    pub static PRUNED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Lengths whose [`Stats::norm`] a search keeps (longer ones are computed each time).
+const NORMS: usize = 1024;
+
+/// Whether a score of at most `upper` surely ends below `bar`, by more than rounding could
+/// make up: the sums compared here are added in another order than a score is.
+fn below(upper: f64, bar: f64) -> bool {
+    upper * (1.0 + 1e-9) < bar
 }
 
 impl Shelf {
     /// Appends a record; `word` numbers each of its words.
     fn add(&mut self, id: i64, doc: Doc, mut word: impl FnMut(&str) -> u32) -> u32 {
         let ord = self.ids.len() as u32;
+        let tokens = doc.folded.tokens() as u32;
         let mut words = Vec::new();
         doc.folded.words(|w| words.push(word(w)));
         crate::sort::sort(&mut words);
         for run in words.chunk_by(|a, b| a == b) {
-            self.postings.entry(run[0]).or_default().push((ord, run.len() as u32));
+            let p = self.postings.entry(run[0]).or_default();
+            p.shortest = if p.list.is_empty() { tokens } else { p.shortest.min(tokens) };
+            p.list.push((ord, run.len() as u32));
+            p.live += 1;
+            p.most = p.most.max(run.len() as u32);
         }
         self.ids.push(id);
-        self.tokens.push(doc.folded.tokens() as u32);
+        self.tokens.push(tokens);
         self.alive.push(true);
         self.buckets.push(doc.bucket);
         self.sources.push(doc.source);
@@ -77,9 +128,36 @@ impl Shelf {
         ord
     }
 
-    /// The live records in which `phrase` occurs, with how often, into `list` (in no
-    /// particular order). `marks` is zero before and after.
-    fn matching(&self, vocab: &Vocabulary, phrase: &Phrase, marks: &mut [u32], words: &mut Vec<(u32, u32)>, list: &mut Vec<(u32, u32)>) {
+    /// Marks record `ord` dead, and takes it out of its words' live counts.
+    fn kill(&mut self, vocab: &Vocabulary, ord: u32) {
+        let o = ord as usize;
+        self.alive[o] = false;
+        self.dead += 1;
+        let mut words = Vec::new();
+        self.texts[o].words(|w| words.push(vocab.get(w).expect("interned when added")));
+        crate::sort::sort(&mut words);
+        words.dedup();
+        for w in words {
+            self.postings.get_mut(&w).expect("a held record's word").live -= 1;
+        }
+    }
+
+    /// The postings of word `w` (none if no record holds it).
+    fn list(&self, w: u32) -> &[(u32, u32)] {
+        self.postings.get(&w).map_or(&[][..], |p| &p.list[..])
+    }
+
+    /// Where the live records in which `phrase` occurs are: in the postings of the words
+    /// containing it (one word, or the words put into `list`), or in `list` (in no
+    /// particular order) with how often each holds it. `marks` is zero before and after.
+    fn matching(
+        &self,
+        vocab: &Vocabulary,
+        phrase: &Phrase,
+        marks: &mut [u32],
+        words: &mut Vec<(u32, u32)>,
+        list: &mut Vec<(u32, u32)>,
+    ) -> Matches {
         list.clear();
         let alive = &self.alive[..];
         let chars = phrase.chars();
@@ -88,29 +166,11 @@ impl Shelf {
             if piece.chars().count() == chars.len() {
                 // Letters and digits only: every occurrence is inside one word, so the
                 // postings of the words containing it count them exactly.
-                vocab.containing(piece, words);
-                if let [(w, occ)] = words[..] {
-                    // One word: each record appears once in its postings.
-                    let postings = self.postings.get(&w).map_or(&[][..], Vec::as_slice);
-                    list.extend(postings.iter().filter(|&&(o, _)| alive[o as usize]).map(|&(o, n)| (o, n * occ)));
-                    return;
+                vocab.containing(piece, list);
+                if let [(word, occ)] = list[..] {
+                    return Matches::Word { word, occ };
                 }
-                for &(w, occ) in words.iter() {
-                    for &(ord, n) in self.postings.get(&w).into_iter().flatten() {
-                        let o = ord as usize;
-                        if !alive[o] {
-                            continue;
-                        }
-                        if marks[o] == 0 {
-                            list.push((ord, 0));
-                        }
-                        marks[o] += n * occ;
-                    }
-                }
-                for e in list.iter_mut() {
-                    e.1 = std::mem::take(&mut marks[e.0 as usize]);
-                }
-                return;
+                return Matches::Words;
             }
         }
         // A phrase across words (a cue's "kaito mori") or of no letters at all: the records
@@ -118,7 +178,7 @@ impl Shelf {
         let mut best: Option<(usize, Vec<(u32, u32)>)> = None;
         for piece in &pieces {
             vocab.containing(piece, words);
-            let postings: usize = words.iter().map(|(w, _)| self.postings.get(w).map_or(0, Vec::len)).sum();
+            let postings: usize = words.iter().map(|&(w, _)| self.list(w).len()).sum();
             if best.as_ref().is_none_or(|(n, _)| postings < *n) {
                 best = Some((postings, words.clone()));
             }
@@ -126,7 +186,7 @@ impl Shelf {
         match best {
             Some((_, words)) => {
                 for (w, _) in words {
-                    for &(ord, _) in self.postings.get(&w).into_iter().flatten() {
+                    for &(ord, _) in self.list(w) {
                         let o = ord as usize;
                         if alive[o] && marks[o] == 0 {
                             marks[o] = 1;
@@ -142,37 +202,35 @@ impl Shelf {
             e.1 = self.texts[e.0 as usize].occurrences(phrase) as u32;
         }
         list.retain(|e| e.1 > 0);
+        Matches::List
     }
 }
 
-/// The best records offered so far, best first: higher score, then lower id. Most offers
-/// lose to the last of them with one comparison, so a search over tens of thousands of
-/// matches never sorts or partitions them all (a tenth of a 100k recall in wasm).
-struct Best(Vec<(f64, i64)>, usize);
-
-/// Whether `a` ranks before `b`: a higher score, then a lower id. Inlined by force: the
-/// wasm module is built for size, and there this stayed a call per match.
-#[inline(always)]
-fn before(a: &(f64, i64), b: &(f64, i64)) -> bool {
-    b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).is_lt()
+/// One phrase's matches in a search.
+struct PhraseMatches<'a> {
+    shelf: &'a Shelf,
+    how: &'a Matches,
+    /// The search's word list or match list for the phrase.
+    list: &'a [(u32, u32)],
 }
 
-impl Best {
-    fn new(depth: usize) -> Self {
-        Best(Vec::with_capacity(depth.min(100) + 1), depth)
-    }
-
-    /// Whether `x` would be kept: one comparison with the last kept, most of the time.
-    #[inline(always)]
-    fn wants(&self, x: &(f64, i64)) -> bool {
-        self.0.len() < self.1 || self.0.last().is_some_and(|last| before(x, last))
-    }
-
-    /// Keeps `x`, which [`Best::wants`].
-    fn keep(&mut self, x: (f64, i64)) {
-        let at = self.0.partition_point(|y| before(y, &x));
-        self.0.insert(at, x);
-        self.0.truncate(self.1);
+impl PhraseMatches<'_> {
+    /// Calls `each` with every live record holding the phrase and how often it does; a
+    /// record holding two of the phrase's words comes once per word.
+    fn each(&self, mut each: impl FnMut(u32, u32)) {
+        let alive = &self.shelf.alive[..];
+        let mut word = |w: u32, occ: u32| {
+            for &(ord, k) in self.shelf.list(w) {
+                if alive[ord as usize] {
+                    each(ord, k * occ);
+                }
+            }
+        };
+        match *self.how {
+            Matches::Word { word: w, occ } => word(w, occ),
+            Matches::Words => self.list.iter().for_each(|&(w, occ)| word(w, occ)),
+            Matches::List => self.list.iter().for_each(|&(ord, f)| each(ord, f)),
+        }
     }
 }
 
@@ -205,8 +263,7 @@ impl Table {
     pub fn remove(&mut self, vocab: &Vocabulary, id: i64) {
         let Some((key, ord)) = self.by_id.remove(&id) else { return };
         let shelf = self.shelves.get_mut(&key).expect("a held record's shelf");
-        shelf.alive[ord as usize] = false;
-        shelf.dead += 1;
+        shelf.kill(vocab, ord);
         if shelf.dead * 4 < shelf.ids.len() {
             return;
         }
@@ -224,8 +281,15 @@ impl Table {
     /// The best `depth` of the agent's records in which any of `phrases` occurs, among
     /// those `readable` admits (by bucket and source), best first (then lower id), with
     /// their score: BM25 over the agent's own records, with `stats` made from how many of
-    /// them (readable or not) hold each phrase. Nothing when no readable record matches (and
-    /// then `stats` is not called).
+    /// them (readable or not) hold each phrase. Nothing when no readable record matches
+    /// (and `stats` is called only when some record matches).
+    ///
+    /// The phrases are read rarest first, by the most each can add to a score (MaxScore,
+    /// Turtle and Flood 1995). Once the records not yet met could not reach the `depth`-th
+    /// best score even with every phrase left, the postings of the phrases left (the common
+    /// words, whose lists are the longest) are not read: only the records met so far that
+    /// could still reach it are looked up in their text. The scores returned are still
+    /// summed in phrase order, so they are the bits a reading of every posting gives.
     pub fn scored(
         &self,
         vocab: &Vocabulary,
@@ -237,44 +301,200 @@ impl Table {
     ) -> Result<Vec<(f64, i64)>> {
         let Search { phrases, depth, .. } = *search;
         let Some(shelf) = self.shelves.get(&shelf_key(agent)) else { return Ok(Vec::new()) };
-        let n = shelf.ids.len();
+        if depth == 0 {
+            return Ok(Vec::new());
+        }
+        let (n, np) = (shelf.ids.len(), phrases.len());
         // Slices, not vectors, in the loops below: the wasm module is built for size, and
         // there `Vec`'s indexing stayed a call (9 % of a 100k recall in wasm, `--cpu-prof`).
-        let (ids, tokens, buckets, sources) = (&shelf.ids[..], &shelf.tokens[..], &shelf.buckets[..], &shelf.sources[..]);
+        let (ids, tokens, buckets, sources, alive) =
+            (&shelf.ids[..], &shelf.tokens[..], &shelf.buckets[..], &shelf.sources[..], &shelf.alive[..]);
         let admits = |o: u32| readable(buckets[o as usize], sources[o as usize]);
-        let Scratch { marks, acc, lists, union, words } = scratch;
+        let Scratch { marks, seen, epoch, lists, words, met, freqs, parts, touched, norms } = scratch;
         if marks.len() < n {
             marks.resize(n, 0);
-            acc.resize(n, 0.0);
+            seen.resize(n, 0);
         }
-        let (marks, acc) = (&mut marks[..], &mut acc[..]);
-        lists.resize_with(lists.len().max(phrases.len()), Vec::new);
-        let lists = &mut lists[..phrases.len()];
-        let mut hits = Vec::with_capacity(phrases.len());
+        let (marks, seen) = (&mut marks[..], &mut seen[..]);
+        lists.resize_with(lists.len().max(np), Vec::new);
+        let lists = &mut lists[..np];
+        // Per phrase: where its matches are, how many records hold it, the most times one
+        // does and the fewest tokens one is long.
+        let (mut how, mut hits, mut most) = (Vec::with_capacity(np), Vec::with_capacity(np), Vec::with_capacity(np));
         for (list, phrase) in lists.iter_mut().zip(phrases) {
-            shelf.matching(vocab, phrase, marks, words, list);
-            hits.push(list.len() as i64);
+            let m = shelf.matching(vocab, phrase, marks, words, list);
+            let (h, f, d) = match m {
+                Matches::Word { word, occ } => shelf.postings.get(&word).map_or((0, 0, 0), |p| (p.live, p.most * occ, p.shortest)),
+                Matches::Words => {
+                    // Records holding two of the words count once.
+                    *epoch = epoch.wrapping_add(1);
+                    if *epoch == 0 {
+                        seen.fill(0);
+                        *epoch = 1;
+                    }
+                    let (mut h, mut f, mut d) = (0, 0, u32::MAX);
+                    for (p, &(_, occ)) in list.iter().filter_map(|e| Some((shelf.postings.get(&e.0)?, e))) {
+                        f += p.most * occ;
+                        d = d.min(p.shortest);
+                        for &(ord, _) in &p.list {
+                            let o = ord as usize;
+                            if alive[o] && seen[o] != *epoch {
+                                seen[o] = *epoch;
+                                h += 1;
+                            }
+                        }
+                    }
+                    (h, f, d)
+                }
+                Matches::List => {
+                    let d = list.iter().map(|e| tokens[e.0 as usize]).min();
+                    (list.len() as u32, list.iter().map(|e| e.1).max().unwrap_or(0), d.unwrap_or(0))
+                }
+            };
+            how.push(m);
+            hits.push(i64::from(h));
+            most.push((f as usize, d));
         }
-        if !lists.iter().flatten().any(|&(o, _)| admits(o)) {
+        if hits.iter().all(|&h| h == 0) {
             return Ok(Vec::new());
         }
         let stats = stats(&hits)?;
-        union.clear();
-        for (p, list) in lists.iter().enumerate() {
-            for &(ord, f) in list {
+        // A share's denominator depends on the record's length alone: computed once per
+        // length (the corpus has a few hundred), it leaves one division per posting.
+        norms.clear();
+        norms.resize(NORMS, -1.0);
+        let mut norm = |len: u32| match norms.get_mut(len as usize) {
+            Some(v) if *v >= 0.0 => *v,
+            Some(v) => {
+                *v = stats.norm(len as usize);
+                *v
+            }
+            None => stats.norm(len as usize),
+        };
+        // The most each phrase adds to a score: its share at the most occurrences and the
+        // shortest length (a share grows with the one and shrinks with the other).
+        let bounds: Vec<f64> = (0..np).map(|p| if hits[p] == 0 { 0.0 } else { stats.share(p, most[p].0, norm(most[p].1)) }).collect();
+        let mut order: Vec<usize> = (0..np).filter(|&p| hits[p] > 0).collect();
+        crate::sort::sort_by(&mut order, |&a, &b| bounds[b].total_cmp(&bounds[a]));
+        // rest[k]: the most a record can score from the phrases order[k..].
+        let mut rest = vec![0.0; order.len() + 1];
+        for k in (0..order.len()).rev() {
+            rest[k] = rest[k + 1] + bounds[order[k]];
+        }
+        // Each record met, in `met` (its slot, plus one, in `marks`), with its occurrences of
+        // every phrase in `freqs` (np per record) and its score so far, summed in the order
+        // read, in `parts`; a record dropped from the search has its part below zero.
+        met.clear();
+        freqs.clear();
+        parts.clear();
+        // The `depth`-th best score so far of a readable record met: none can end below it.
+        let bar = |met: &[u32], parts: &[f64]| {
+            let mut best = Best::new(depth);
+            for (&ord, &part) in met.iter().zip(parts) {
+                let x = (part, ids[ord as usize]);
+                if part >= 0.0 && best.wants(&x) && admits(ord) {
+                    best.keep(x);
+                }
+            }
+            best.0.get(depth - 1).map(|x| x.0)
+        };
+        let postings = |p: usize| PhraseMatches { shelf, how: &how[p], list: &lists[p] };
+        let (mut read, mut top, mut floor) = (0, 0.0f64, None);
+        while read < order.len() {
+            if read > 0 && below(rest[read], top) {
+                floor = bar(met, parts);
+                if floor.is_some_and(|f| below(rest[read], f)) {
+                    break;
+                }
+            }
+            let p = order[read];
+            touched.clear();
+            postings(p).each(|ord, f| {
                 let o = ord as usize;
                 if marks[o] == 0 {
-                    marks[o] = 1;
-                    union.push(ord);
+                    met.push(ord);
+                    freqs.resize(freqs.len() + np, 0);
+                    parts.push(0.0);
+                    marks[o] = met.len() as u32;
                 }
-                acc[o] += stats.term(p, f as usize, tokens[o] as usize);
+                let s = marks[o] as usize - 1;
+                if freqs[s * np + p] == 0 {
+                    touched.push(s);
+                }
+                freqs[s * np + p] += f;
+            });
+            for &s in touched.iter() {
+                parts[s] += stats.share(p, freqs[s * np + p] as usize, norm(tokens[met[s] as usize]));
+                top = top.max(parts[s]);
+            }
+            read += 1;
+        }
+        if let Some(mut floor) = floor.filter(|_| read < order.len()) {
+            #[cfg(test)]
+            PRUNED.with(|n| n.set(n.get() + 1));
+            // The phrases left are looked up only for the records met that are readable and
+            // could still reach the floor.
+            for (part, &ord) in parts.iter_mut().zip(met.iter()) {
+                if !admits(ord) {
+                    *part = -1.0;
+                }
+            }
+            for (k, &p) in order.iter().enumerate().skip(read) {
+                touched.clear();
+                for (s, part) in parts.iter_mut().enumerate().filter(|(_, part)| **part >= 0.0) {
+                    if below(*part + rest[k], floor) {
+                        *part = -1.0;
+                    } else {
+                        touched.push(s);
+                    }
+                }
+                let single = match how[p] {
+                    Matches::Word { word, occ } => Some((word, occ)),
+                    _ => None,
+                };
+                match single {
+                    // Few records against a long list: each is found in it by bisection.
+                    Some((word, occ)) if touched.len() * 32 < shelf.list(word).len() => {
+                        let list = shelf.list(word);
+                        for &s in touched.iter() {
+                            let at = list.partition_point(|e| e.0 < met[s]);
+                            if list.get(at).is_some_and(|e| e.0 == met[s]) {
+                                freqs[s * np + p] = list[at].1 * occ;
+                            }
+                        }
+                    }
+                    _ => postings(p).each(|ord, f| {
+                        let s = marks[ord as usize] as usize;
+                        if s > 0 && parts[s - 1] >= 0.0 {
+                            freqs[(s - 1) * np + p] += f;
+                        }
+                    }),
+                }
+                for &s in touched.iter() {
+                    let f = freqs[s * np + p];
+                    if f > 0 {
+                        parts[s] += stats.share(p, f as usize, norm(tokens[met[s] as usize]));
+                    }
+                }
+                floor = bar(met, parts).map_or(floor, |f| f.max(floor));
             }
         }
         let mut best = Best::new(depth);
-        for &ord in union.iter() {
+        for (s, &ord) in met.iter().enumerate() {
             let o = ord as usize;
-            let x = (acc[o], ids[o]);
-            (marks[o], acc[o]) = (0, 0.0);
+            marks[o] = 0;
+            // `parts` is the score summed in another order: within rounding of it.
+            if parts[s] < 0.0 || best.0.len() == depth && below(parts[s], best.0[depth - 1].0) {
+                continue;
+            }
+            // The score as a reading of every posting sums it: in phrase order, from 0.
+            let mut score = 0.0;
+            for (p, &f) in freqs[s * np..(s + 1) * np].iter().enumerate() {
+                if f > 0 {
+                    score += stats.share(p, f as usize, norm(tokens[o]));
+                }
+            }
+            let x = (score, ids[o]);
             // The scope is checked only for a record that would be kept.
             if best.wants(&x) && admits(ord) {
                 best.keep(x);
