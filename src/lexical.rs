@@ -31,9 +31,10 @@
 //! A rebuild gives the same content as the kept index (`kept_index_equals_a_rebuild`).
 //!
 //! Memory: each record's folded text (one byte per character for ASCII text, four
-//! otherwise), about 125 bytes per record (its id map entry, bucket, source, length), and
-//! 8 bytes per distinct word of each record (its posting); each distinct word once, with
-//! 4 bytes per trigram it holds.
+//! otherwise), about 125 bytes per record (its id map entry, bucket, source, length) and 8
+//! of scratch a search reuses, and 8 bytes per distinct word of each record (its posting);
+//! each distinct word once, with 4 bytes per trigram it holds, and once per agent that
+//! uses it, about 60 bytes (its postings' map entry, live count and bounds).
 //!
 //! The FTS5 tables are still written by their triggers but no longer read by retrieval;
 //! they remain the oracle the lexical arm is tested against.

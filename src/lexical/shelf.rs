@@ -1,7 +1,11 @@
 //! One record kind's texts, a shelf per agent: each record's folded text, length and scope,
 //! and, per word, the records holding it (postings). A query reads the postings of the words
 //! that contain its phrases, so its cost follows the records that match, not the agent's
-//! whole corpus.
+//! whole corpus; and of those, only the postings that can change its best few (MaxScore, in
+//! [`Table::scored`]): a word in half of all records, whose share of a score is tiny, is
+//! read only for the records the rarer words already found. Each word keeps how many live
+//! records hold it, so a phrase's document count (BM25 needs it exactly) costs nothing when
+//! the phrase lies in one word.
 //!
 //! Records are numbered per shelf in the order they were added (their ordinal). A record
 //! that is rewritten or deleted is marked dead in place, and its postings stay until the
