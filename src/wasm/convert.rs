@@ -63,7 +63,15 @@ fn ill_formed(v: &JsValue, path: &str) -> Option<String> {
 /// the object through `serde_wasm_bindgen` (Node, the scale bench at 1k and 10k, three
 /// rounds each) and 3 KB smaller gzipped, without that serializer in the module.
 pub fn response_to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let failed = |e: String| JsValue::from(js_sys::Error::new(&format!("response conversion failed: {e}")));
-    let text = serde_json::to_string(value).map_err(|e| failed(e.to_string()))?;
-    js_sys::JSON::parse(&text).map_err(|_| failed("JSON.parse refused it".into()))
+    let text = serde_json::to_string(value).map_err(|e| failed(&e.to_string()))?;
+    text_to_js(&text)
+}
+
+/// A response already written as JSON text (`Memory::call_text`), as a JavaScript value.
+pub fn text_to_js(text: &str) -> Result<JsValue, JsValue> {
+    js_sys::JSON::parse(text).map_err(|_| failed("JSON.parse refused it"))
+}
+
+fn failed(e: &str) -> JsValue {
+    JsValue::from(js_sys::Error::new(&format!("response conversion failed: {e}")))
 }

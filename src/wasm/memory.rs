@@ -1,6 +1,6 @@
 //! The `Memory` class JavaScript sees.
 
-use super::convert::{options_from_js, response_to_js};
+use super::convert::{options_from_js, response_to_js, text_to_js};
 use super::error::{js_error, to_js_error};
 use crate::{Clock, Error, Key, Memory};
 use sqlite_wasm_vfs::sahpool::{self, OpfsSAHError, OpfsSAHPoolCfgBuilder, OpfsSAHPoolUtil};
@@ -255,14 +255,14 @@ impl JsMemory {
             }
         }
         let at = self.clock_at.clone();
-        let grouped = self.inner.call_group(&parsed, |i| at.set(times[i]));
+        let grouped = self.inner.call_group_text(&parsed, |i| at.set(times[i]));
         self.clock_at.set(None);
         let mut results = grouped.map_err(to_js_error)?.into_iter();
         let out = js_sys::Array::new();
         for slot in outcomes {
             out.push(&if slot.is_undefined() {
                 match results.next().expect("one result per parsed call") {
-                    Ok(v) => outcome("value", &response_to_js(&v)?),
+                    Ok(v) => outcome("value", &text_to_js(&v)?),
                     Err(e) => outcome("error", &to_js_error(e)),
                 }
             } else {
@@ -308,8 +308,8 @@ impl JsMemory {
     #[wasm_bindgen(unchecked_return_type = "unknown")]
     pub fn call(&mut self, tool: &str, #[wasm_bindgen(unchecked_param_type = "object")] options: JsValue) -> Result<JsValue, JsValue> {
         let args = options_from_js(options)?;
-        let out = self.inner.call(tool, &args).map_err(to_js_error)?;
-        response_to_js(&out)
+        let out = self.inner.call_text(tool, &args).map_err(to_js_error)?;
+        text_to_js(&out)
     }
 
     /// The whole database as bytes, to save anywhere and load back with `import`:
