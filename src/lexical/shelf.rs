@@ -75,7 +75,7 @@ fn shelf_key(agent: u32) -> u32 {
 }
 
 /// Reused between searches, so a search allocates nothing in proportion to the corpus:
-/// `marks` is zero outside a search, and `seen` holds no entry equal to `epoch` between
+/// `marks` and `sums` are zero outside a search, and `seen` holds no entry equal to `epoch` between
 /// the phrases of a search.
 #[derive(Default)]
 pub struct Scratch {
@@ -85,10 +85,11 @@ pub struct Scratch {
     /// Per phrase: its words (`Matches::Words`) or its matches (`Matches::List`).
     lists: Vec<Vec<(u32, u32)>>,
     words: Vec<(u32, u32)>,
+    /// Per ordinal: a phrase's occurrences summed over its words while a list is read.
+    sums: Vec<u32>,
     met: Vec<u32>,
-    freqs: Vec<u32>,
     parts: Vec<f64>,
-    touched: Vec<usize>,
+    touched: Vec<u32>,
     /// Per length in tokens: [`Stats::norm`] of it, or −1 until a search needs it.
     norms: Vec<f64>,
 }
@@ -314,12 +315,13 @@ impl Table {
         let (ids, tokens, buckets, sources, alive) =
             (&shelf.ids[..], &shelf.tokens[..], &shelf.buckets[..], &shelf.sources[..], &shelf.alive[..]);
         let admits = |o: u32| readable(buckets[o as usize], sources[o as usize]);
-        let Scratch { marks, seen, epoch, lists, words, met, freqs, parts, touched, norms } = scratch;
+        let Scratch { marks, seen, epoch, lists, words, sums, met, parts, touched, norms } = scratch;
         if marks.len() < n {
             marks.resize(n, 0);
             seen.resize(n, 0);
+            sums.resize(n, 0);
         }
-        let (marks, seen) = (&mut marks[..], &mut seen[..]);
+        let (marks, seen, sums) = (&mut marks[..], &mut seen[..], &mut sums[..]);
         lists.resize_with(lists.len().max(np), Vec::new);
         let lists = &mut lists[..np];
         // Per phrase: where its matches are, how many records hold it, the most times one
@@ -385,14 +387,16 @@ impl Table {
         for k in (0..order.len()).rev() {
             rest[k] = rest[k + 1] + bounds[order[k]];
         }
-        // Each record met, in `met` (its slot, plus one, in `marks`), with its occurrences of
-        // every phrase in `freqs` (np per record) and its score so far, summed in the order
-        // read, in `parts`; a record dropped from the search has its part below zero.
+        // Each record met, in `met` (its slot, plus one, in `marks`), with its score so far,
+        // summed in the order read, in `parts`; a record dropped from the search has its part
+        // below zero.
         met.clear();
-        freqs.clear();
         parts.clear();
         // The `depth`-th best score so far of a readable record met: none can end below it.
         let bar = |met: &[u32], parts: &[f64]| {
+            if met.len() < depth {
+                return None;
+            }
             let mut best = Best::new(depth);
             for (&ord, &part) in met.iter().zip(parts) {
                 let x = (part, ids[ord as usize]);
@@ -403,99 +407,111 @@ impl Table {
             best.0.get(depth - 1).map(|x| x.0)
         };
         let postings = |p: usize| PhraseMatches { shelf, how: &how[p], list: &lists[p] };
+        // Phrase p's occurrences in each record `take` accepts (by its ordinal), summed over
+        // the phrase's words into `sums`, then `add`ed with each record's ordinal.
+        let mut read_phrase = |p: usize, take: &mut dyn FnMut(u32) -> bool, add: &mut dyn FnMut(u32, u32)| {
+            touched.clear();
+            postings(p).each(|ord, f| {
+                let o = ord as usize;
+                if sums[o] == 0 {
+                    if !take(ord) {
+                        return;
+                    }
+                    touched.push(ord);
+                }
+                sums[o] += f;
+            });
+            for &ord in touched.iter() {
+                add(ord, std::mem::take(&mut sums[ord as usize]));
+            }
+        };
         let (mut read, mut top, mut floor) = (0, 0.0f64, None);
         while read < order.len() {
-            if read > 0 && below(rest[read], top) {
+            // The floor is at most the best part: worth finding only if it can stop the
+            // reading or keep records out.
+            if read > 0 && below(rest[read + 1], top) {
                 floor = bar(met, parts);
                 if floor.is_some_and(|f| below(rest[read], f)) {
                     break;
                 }
             }
             let p = order[read];
-            touched.clear();
-            postings(p).each(|ord, f| {
+            let (after, fl) = (rest[read + 1], floor.unwrap_or(f64::NEG_INFINITY));
+            read_phrase(p, &mut |_| true, &mut |ord, f| {
                 let o = ord as usize;
+                let share = stats.share(p, f as usize, norm(tokens[o]));
                 if marks[o] == 0 {
+                    // A record first met here scores at most this share and the phrases
+                    // after it: below the floor, it is never met.
+                    if below(share + after, fl) {
+                        return;
+                    }
                     met.push(ord);
-                    freqs.resize(freqs.len() + np, 0);
                     parts.push(0.0);
                     marks[o] = met.len() as u32;
                 }
-                let s = marks[o] as usize - 1;
-                if freqs[s * np + p] == 0 {
-                    touched.push(s);
-                }
-                freqs[s * np + p] += f;
+                let part = &mut parts[marks[o] as usize - 1];
+                *part += share;
+                top = top.max(*part);
             });
-            for &s in touched.iter() {
-                parts[s] += stats.share(p, freqs[s * np + p] as usize, norm(tokens[met[s] as usize]));
-                top = top.max(parts[s]);
-            }
             read += 1;
         }
         if let Some(mut floor) = floor.filter(|_| read < order.len()) {
             #[cfg(test)]
             PRUNED.with(|n| n.set(n.get() + 1));
             // The phrases left are looked up only for the records met that are readable and
-            // could still reach the floor.
+            // could still reach the floor: in their text when they are few against the
+            // phrase's postings, else through the postings.
             for (part, &ord) in parts.iter_mut().zip(met.iter()) {
                 if !admits(ord) {
                     *part = -1.0;
                 }
             }
             for (k, &p) in order.iter().enumerate().skip(read) {
-                touched.clear();
-                for (s, part) in parts.iter_mut().enumerate().filter(|(_, part)| **part >= 0.0) {
+                let mut open = 0;
+                for part in parts.iter_mut().filter(|part| **part >= 0.0) {
                     if below(*part + rest[k], floor) {
                         *part = -1.0;
                     } else {
-                        touched.push(s);
+                        open += 1;
                     }
                 }
-                let single = match how[p] {
-                    Matches::Word { word, occ } => Some((word, occ)),
-                    _ => None,
-                };
-                match single {
-                    // Few records against a long list: each is found in it by bisection.
-                    Some((word, occ)) if touched.len() * 32 < shelf.list(word).len() => {
-                        let list = shelf.list(word);
-                        for &s in touched.iter() {
-                            let at = list.partition_point(|e| e.0 < met[s]);
-                            if list.get(at).is_some_and(|e| e.0 == met[s]) {
-                                freqs[s * np + p] = list[at].1 * occ;
-                            }
+                if open * 16 < hits[p] as usize {
+                    for (part, &ord) in parts.iter_mut().zip(met.iter()).filter(|(part, _)| **part >= 0.0) {
+                        let f = shelf.texts[ord as usize].occurrences(&phrases[p]);
+                        if f > 0 {
+                            *part += stats.share(p, f, norm(tokens[ord as usize]));
                         }
                     }
-                    _ => postings(p).each(|ord, f| {
-                        let s = marks[ord as usize] as usize;
-                        if s > 0 && parts[s - 1] >= 0.0 {
-                            freqs[(s - 1) * np + p] += f;
+                } else {
+                    // Only records met are summed; of those, only the open ones counted.
+                    read_phrase(p, &mut |ord| marks[ord as usize] > 0, &mut |ord, f| {
+                        let part = &mut parts[marks[ord as usize] as usize - 1];
+                        if *part >= 0.0 {
+                            *part += stats.share(p, f as usize, norm(tokens[ord as usize]));
                         }
-                    }),
-                }
-                for &s in touched.iter() {
-                    let f = freqs[s * np + p];
-                    if f > 0 {
-                        parts[s] += stats.share(p, f as usize, norm(tokens[met[s] as usize]));
-                    }
+                    });
                 }
                 floor = bar(met, parts).map_or(floor, |f| f.max(floor));
             }
         }
+        // `parts` are the scores summed in another order, within rounding of them: only the
+        // records not surely below the `depth`-th best part are scored again.
+        let cut = bar(met, parts).unwrap_or(f64::NEG_INFINITY);
         let mut best = Best::new(depth);
-        for (s, &ord) in met.iter().enumerate() {
+        for (&ord, &part) in met.iter().zip(parts.iter()) {
             let o = ord as usize;
             marks[o] = 0;
-            // `parts` is the score summed in another order: within rounding of it.
-            if parts[s] < 0.0 || best.0.len() == depth && below(parts[s], best.0[depth - 1].0) {
+            if part < 0.0 || below(part, cut) {
                 continue;
             }
-            // The score as a reading of every posting sums it: in phrase order, from 0.
+            // The score as a reading of every posting sums it: in phrase order, from 0, with
+            // each phrase's occurrences counted in the text (the postings' count, tested).
             let mut score = 0.0;
-            for (p, &f) in freqs[s * np..(s + 1) * np].iter().enumerate() {
+            for (p, phrase) in phrases.iter().enumerate().filter(|&(p, _)| hits[p] > 0) {
+                let f = shelf.texts[o].occurrences(phrase);
                 if f > 0 {
-                    score += stats.share(p, f as usize, norm(tokens[o]));
+                    score += stats.share(p, f, norm(tokens[o]));
                 }
             }
             let x = (score, ids[o]);
