@@ -109,20 +109,26 @@ fn below(upper: f64, bar: f64) -> bool {
     upper * (1.0 + 1e-9) < bar
 }
 
+/// Each distinct word of `text`, numbered by `word`, with how many times it occurs there; in
+/// word-number order.
+fn counted(text: &Folded, word: &mut dyn FnMut(&str) -> u32) -> Vec<(u32, u32)> {
+    let mut words = Vec::new();
+    text.words(|w| words.push(word(w)));
+    crate::sort::sort(&mut words);
+    words.chunk_by(|a, b| a == b).map(|run| (run[0], run.len() as u32)).collect()
+}
+
 impl Shelf {
     /// Appends a record; `word` numbers each of its words.
-    fn add(&mut self, id: i64, doc: Doc, mut word: impl FnMut(&str) -> u32) -> u32 {
+    fn add(&mut self, id: i64, doc: Doc, word: &mut dyn FnMut(&str) -> u32) -> u32 {
         let ord = self.ids.len() as u32;
         let tokens = doc.folded.tokens() as u32;
-        let mut words = Vec::new();
-        doc.folded.words(|w| words.push(word(w)));
-        crate::sort::sort(&mut words);
-        for run in words.chunk_by(|a, b| a == b) {
-            let p = self.postings.entry(run[0]).or_default();
+        for (w, n) in counted(&doc.folded, word) {
+            let p = self.postings.entry(w).or_default();
             p.shortest = if p.list.is_empty() { tokens } else { p.shortest.min(tokens) };
-            p.list.push((ord, run.len() as u32));
+            p.list.push((ord, n));
             p.live += 1;
-            p.most = p.most.max(run.len() as u32);
+            p.most = p.most.max(n);
         }
         self.ids.push(id);
         self.tokens.push(tokens);
@@ -138,11 +144,7 @@ impl Shelf {
         let o = ord as usize;
         self.alive[o] = false;
         self.dead += 1;
-        let mut words = Vec::new();
-        self.texts[o].words(|w| words.push(vocab.get(w).expect("interned when added")));
-        crate::sort::sort(&mut words);
-        words.dedup();
-        for w in words {
+        for (w, _) in counted(&self.texts[o], &mut |w| vocab.get(w).expect("interned when added")) {
             self.postings.get_mut(&w).expect("a held record's word").live -= 1;
         }
     }
@@ -260,7 +262,7 @@ impl Table {
             }
             self.remove(vocab, id);
         }
-        let ord = self.shelves.entry(key).or_default().add(id, doc, |w| vocab.intern(w));
+        let ord = self.shelves.entry(key).or_default().add(id, doc, &mut |w| vocab.intern(w));
         self.by_id.insert(id, (key, ord));
     }
 
@@ -277,7 +279,7 @@ impl Table {
         let docs = old.buckets.into_iter().zip(old.sources).zip(old.texts).map(|((bucket, source), folded)| Doc { bucket, source, folded });
         for ((id, doc), alive) in old.ids.into_iter().zip(docs).zip(old.alive) {
             if alive {
-                let ord = shelf.add(id, doc, |w| vocab.get(w).expect("interned when first added"));
+                let ord = shelf.add(id, doc, &mut |w| vocab.get(w).expect("interned when first added"));
                 self.by_id.insert(id, (key, ord));
             }
         }
@@ -407,24 +409,6 @@ impl Table {
             best.0.get(depth - 1).map(|x| x.0)
         };
         let postings = |p: usize| PhraseMatches { shelf, how: &how[p], list: &lists[p] };
-        // Phrase p's occurrences in each record `take` accepts (by its ordinal), summed over
-        // the phrase's words into `sums`, then `add`ed with each record's ordinal.
-        let mut read_phrase = |p: usize, take: &mut dyn FnMut(u32) -> bool, add: &mut dyn FnMut(u32, u32)| {
-            touched.clear();
-            postings(p).each(|ord, f| {
-                let o = ord as usize;
-                if sums[o] == 0 {
-                    if !take(ord) {
-                        return;
-                    }
-                    touched.push(ord);
-                }
-                sums[o] += f;
-            });
-            for &ord in touched.iter() {
-                add(ord, std::mem::take(&mut sums[ord as usize]));
-            }
-        };
         let (mut read, mut top, mut floor) = (0, 0.0f64, None);
         while read < order.len() {
             // The floor is at most the best part: worth finding only if it can stop the
@@ -437,14 +421,22 @@ impl Table {
             }
             let p = order[read];
             let (after, fl) = (rest[read + 1], floor.unwrap_or(f64::NEG_INFINITY));
-            read_phrase(p, &mut |_| true, &mut |ord, f| {
+            // Its occurrences in each record, summed over its words, then scored.
+            touched.clear();
+            postings(p).each(|ord, f| {
+                if sums[ord as usize] == 0 {
+                    touched.push(ord);
+                }
+                sums[ord as usize] += f;
+            });
+            for &ord in touched.iter() {
                 let o = ord as usize;
-                let share = stats.share(p, f as usize, norm(tokens[o]));
+                let share = stats.share(p, std::mem::take(&mut sums[o]) as usize, norm(tokens[o]));
                 if marks[o] == 0 {
                     // A record first met here scores at most this share and the phrases
                     // after it: below the floor, it is never met.
                     if below(share + after, fl) {
-                        return;
+                        continue;
                     }
                     met.push(ord);
                     parts.push(0.0);
@@ -453,44 +445,28 @@ impl Table {
                 let part = &mut parts[marks[o] as usize - 1];
                 *part += share;
                 top = top.max(*part);
-            });
+            }
             read += 1;
         }
         if let Some(mut floor) = floor.filter(|_| read < order.len()) {
             #[cfg(test)]
             PRUNED.with(|n| n.set(n.get() + 1));
-            // The phrases left are looked up only for the records met that are readable and
-            // could still reach the floor: in their text when they are few against the
-            // phrase's postings, else through the postings.
+            // The phrases left are counted only in the texts of the records met that are
+            // readable and could still reach the floor: their postings are not read.
             for (part, &ord) in parts.iter_mut().zip(met.iter()) {
                 if !admits(ord) {
                     *part = -1.0;
                 }
             }
             for (k, &p) in order.iter().enumerate().skip(read) {
-                let mut open = 0;
-                for part in parts.iter_mut().filter(|part| **part >= 0.0) {
-                    if below(*part + rest[k], floor) {
-                        *part = -1.0;
-                    } else {
-                        open += 1;
-                    }
+                for part in parts.iter_mut().filter(|part| below(**part + rest[k], floor)) {
+                    *part = -1.0;
                 }
-                if open * 16 < hits[p] as usize {
-                    for (part, &ord) in parts.iter_mut().zip(met.iter()).filter(|(part, _)| **part >= 0.0) {
-                        let f = shelf.texts[ord as usize].occurrences(&phrases[p]);
-                        if f > 0 {
-                            *part += stats.share(p, f, norm(tokens[ord as usize]));
-                        }
+                for (part, &ord) in parts.iter_mut().zip(met.iter()).filter(|(part, _)| **part >= 0.0) {
+                    let f = shelf.texts[ord as usize].occurrences(&phrases[p]);
+                    if f > 0 {
+                        *part += stats.share(p, f, norm(tokens[ord as usize]));
                     }
-                } else {
-                    // Only records met are summed; of those, only the open ones counted.
-                    read_phrase(p, &mut |ord| marks[ord as usize] > 0, &mut |ord, f| {
-                        let part = &mut parts[marks[ord as usize] as usize - 1];
-                        if *part >= 0.0 {
-                            *part += stats.share(p, f as usize, norm(tokens[ord as usize]));
-                        }
-                    });
                 }
                 floor = bar(met, parts).map_or(floor, |f| f.max(floor));
             }
