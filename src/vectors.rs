@@ -246,6 +246,9 @@ pub struct Search<'a> {
     pub query: QueryVector<'a>,
     /// Rows to return.
     pub depth: usize,
+    /// Records whose cosine is wanted whatever their rank (recall's lexical rows: its
+    /// fusion scores every candidate against the query, not only the best `depth`).
+    pub also: &'a [(Kind, i64)],
 }
 
 /// A query vector and the model that made it.
@@ -272,6 +275,14 @@ pub struct Skipped {
 pub struct Found {
     /// `(cosine, kind, id)`, best first; ties by kind (memories first), then lower id.
     pub rows: Vec<(f64, Kind, i64)>,
+    /// `(cosine, kind, id)` of each record of [`Search::also`] compared (found by id in its
+    /// block, so asking costs a lookup, not a pass), memories first, each kind in `also`'s
+    /// order; none when the query has no floats (every cosine is then 0).
+    pub also: Vec<(f64, Kind, i64)>,
+    /// Mean and standard deviation of the cosine over every row compared (0 and 0 for
+    /// none), in the one canonical order of the index (block, then id): recall's fusion
+    /// reads a cosine as standard deviations above this mean.
+    pub spread: (f64, f64),
     /// Readable records of another model or dimension.
     pub skipped: Skipped,
 }
@@ -347,6 +358,27 @@ impl VectorIndex {
                         best.offer((cosine(query, qnorm, v, block.squares[i]), (kind, block.ids[i])));
                     }
                 }
+                for &(k, id) in s.also {
+                    if let (true, Ok(i)) = (k == kind, block.ids.binary_search(&id)) {
+                        if admits(i) {
+                            found.also.push((cosine(query, qnorm, &block.data[i * dim..(i + 1) * dim], block.squares[i]), kind, id));
+                        }
+                    }
+                }
+            }
+            // Two plain passes in the index's order (block, then id), which a rebuild keeps:
+            // the same records give the same bits.
+            let n = scored.len() as f64;
+            let (mut sum, mut squares) = (0.0, 0.0);
+            for r in &scored {
+                sum += r.0;
+            }
+            let mean = sum / n;
+            for r in &scored {
+                squares += (r.0 - mean) * (r.0 - mean);
+            }
+            if n > 0.0 {
+                found.spread = (mean, (squares / n).sqrt());
             }
             found.rows = best.0.into_iter().map(|(score, (kind, id))| (score, kind, id)).collect();
             Ok(found)
@@ -431,7 +463,8 @@ mod tests {
         let q = vector(99, 8);
         let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
         let query = QueryVector { vector: &q, model: None };
-        let search = |mem: &Memory| mem.vectors.search(&mem.conn, &Search { scope: &scope, source_id: "", query, depth: 5 }).unwrap();
+        let search =
+            |mem: &Memory| mem.vectors.search(&mem.conn, &Search { scope: &scope, source_id: "", query, depth: 5, also: &[] }).unwrap();
         search(&mem);
         let mut ids: Vec<(Kind, i64)> = Vec::new();
         for step in 0..120 {
@@ -534,6 +567,7 @@ mod tests {
                         sql.push_str(" AND source_id(t.source) = ?");
                         params.push(rusqlite::types::Value::Text(source_id.into()));
                     }
+                    sql.push_str(" ORDER BY t.id");
                     let mut stmt = conn.prepare(&sql).unwrap();
                     let mut rows = stmt.query(rusqlite::params_from_iter(params)).unwrap();
                     while let Some(r) = rows.next().unwrap() {
@@ -556,13 +590,26 @@ mod tests {
                         want.push((cosine(&q, norm(&q), &v, dot(&v, &v)), kind, r.get(0).unwrap()));
                     }
                 }
+                // `want` is in the index's order here (kind, then id): the spread sums alike
+                let n = want.len() as f64;
+                let mean = want.iter().map(|r| r.0).sum::<f64>() / n;
+                let spread = if want.is_empty() {
+                    (0.0, 0.0)
+                } else {
+                    (mean, (want.iter().map(|r| (r.0 - mean) * (r.0 - mean)).sum::<f64>() / n).sqrt())
+                };
+                // every third row compared and one that is not, whatever their rank
+                let also_rows: Vec<(f64, Kind, i64)> = want.iter().step_by(3).copied().collect();
+                let mut also: Vec<(Kind, i64)> = also_rows.iter().map(|r| (r.1, r.2)).collect();
+                also.push((Kind::Ep, i64::MAX));
                 want.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
                 want.truncate(10);
                 let query = QueryVector { vector: &q, model };
-                let got = index.search(conn, &Search { scope: &scope, source_id, query, depth: 10 }).unwrap();
+                let got = index.search(conn, &Search { scope: &scope, source_id, query, depth: 10, also: &also }).unwrap();
                 seen.model += skipped.model;
                 seen.dimension += skipped.dimension;
-                assert_eq!(got, Found { rows: want, skipped }, "{project:?} {channel:?} {source_id:?} {model:?}");
+                let found = Found { rows: want, also: also_rows, spread, skipped };
+                assert_eq!(got, found, "{project:?} {channel:?} {source_id:?} {model:?}");
             }
         }
         assert!(seen.model > 0 && seen.dimension > 0, "both kinds of skip were exercised: {seen:?}");

@@ -84,8 +84,9 @@ pub(super) fn query_vector<'a>(vector: &'a Option<Vec<f32>>, model: &'a Option<S
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MatchReason {
     /// `rrf`: the reciprocal-rank score of the lexical arms; `hybrid` (a query embedding
-    /// was given and the vector arm ranked rows): each arm's score scaled to its best, the
-    /// vector arm's share 0.2.
+    /// was given and the vector arm ranked rows): each lexical arm's score rescaled over its
+    /// rows (first 1, last 0) plus 0.16 times the row's cosine z-score over every record
+    /// compared (negative for a row farther from the query than average).
     pub signal: &'static str,
     /// The fused score.
     pub score: f64,

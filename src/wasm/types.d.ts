@@ -1390,8 +1390,9 @@ export type SetEmbeddingsResponse = {
 export type MatchReason = {
   /**
    * `rrf`: the reciprocal-rank score of the lexical arms; `hybrid` (a query embedding
-   * was given and the vector arm ranked rows): each arm's score scaled to its best, the
-   * vector arm's share 0.2.
+   * was given and the vector arm ranked rows): each lexical arm's score rescaled over its
+   * rows (first 1, last 0) plus 0.16 times the row's cosine z-score over every record
+   * compared (negative for a row farther from the query than average).
    */
   signal: string,
   /**
