@@ -336,6 +336,8 @@ impl VectorIndex {
             let qnorm = norm(query);
             let mut found = Found::default();
             let mut best = Best::new(s.depth);
+            // Every cosine compared, in the index's order, for their spread.
+            let mut cosines = Vec::new();
             for ((kind, model, dim), block) in &arena.blocks {
                 let (kind, dim) = (*kind, *dim);
                 if kind == Kind::Ep && source.is_some() {
@@ -350,12 +352,17 @@ impl VectorIndex {
                 }
                 if dim == 0 {
                     // No floats to compare: every such row scores 0 (as a zero vector does).
-                    (0..block.ids.len()).filter(|&i| admits(i)).for_each(|i| best.offer((0.0, (kind, block.ids[i]))));
+                    for i in (0..block.ids.len()).filter(|&i| admits(i)) {
+                        cosines.push(0.0);
+                        best.offer((0.0, (kind, block.ids[i])));
+                    }
                     continue;
                 }
                 for (i, v) in block.data.chunks_exact(dim).enumerate() {
                     if admits(i) {
-                        best.offer((cosine(query, qnorm, v, block.squares[i]), (kind, block.ids[i])));
+                        let c = cosine(query, qnorm, v, block.squares[i]);
+                        cosines.push(c);
+                        best.offer((c, (kind, block.ids[i])));
                     }
                 }
                 for &(k, id) in s.also {
@@ -368,14 +375,14 @@ impl VectorIndex {
             }
             // Two plain passes in the index's order (block, then id), which a rebuild keeps:
             // the same records give the same bits.
-            let n = scored.len() as f64;
-            let (mut sum, mut squares) = (0.0, 0.0);
-            for r in &scored {
-                sum += r.0;
+            let n = cosines.len() as f64;
+            let (mut sum, mut squares) = (0.0f64, 0.0f64);
+            for c in &cosines {
+                sum += c;
             }
             let mean = sum / n;
-            for r in &scored {
-                squares += (r.0 - mean) * (r.0 - mean);
+            for c in &cosines {
+                squares += (c - mean) * (c - mean);
             }
             if n > 0.0 {
                 found.spread = (mean, (squares / n).sqrt());
