@@ -246,6 +246,14 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
+    /// A seeded stream of draws below `n` (a 64-bit LCG): the same corpus on every run.
+    fn draws(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        }
+    }
+
     /// A fresh database and an index watching it.
     fn watched() -> (Connection, LexicalIndex) {
         let (conn, watch) = crate::watch::watched_database();
@@ -308,11 +316,7 @@ mod tests {
     #[test]
     fn best_few_equal_the_best_of_every_match() {
         let (conn, index) = watched();
-        let mut seed = 7u64;
-        let mut next = |n: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut next = draws(7);
         // Word i is in about one record of 2 + i²: "w0" in half of them, "w29" in one of 800.
         let word = |i: usize| format!("w{i}x");
         for _ in 0..1500 {
@@ -366,11 +370,7 @@ mod tests {
     #[test]
     fn searches_equal_a_scan_of_every_text() {
         let (conn, index) = watched();
-        let mut seed = 11u64;
-        let mut next = |n: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut next = draws(11);
         let syllables = ["ka", "to", "Mi", "ra", "ü", "台", "帳", "A", "a", "9"];
         let gaps = [" ", " ", ", ", "-", "", "  ", "..."];
         let phrases = ["kat", "tomi", "ka to", "üka", "台帳", "...", "a-k", "mira", "kato mira", "aaa", "- -", "9a", "ka", "ra, mi"];
