@@ -26,6 +26,13 @@ impl<K: Ord> Best<K> {
         self.0.len() < self.1 || self.0.last().is_some_and(|last| before(x, last))
     }
 
+    /// Whether a record scoring `score` would surely not be kept, whatever its key: the
+    /// best `depth` are all scored above it.
+    #[inline(always)]
+    pub fn beaten(&self, score: f64) -> bool {
+        self.0.len() == self.1 && self.0.last().is_some_and(|last| last.0 > score)
+    }
+
     /// Keeps `x`, which [`Best::wants`].
     pub fn keep(&mut self, x: (f64, K)) {
         let at = self.0.partition_point(|y| before(y, &x));

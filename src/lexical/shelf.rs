@@ -75,13 +75,12 @@ fn shelf_key(agent: u32) -> u32 {
 }
 
 /// Reused between searches, so a search allocates nothing in proportion to the corpus:
-/// `marks` and `sums` are zero outside a search, and `seen` holds no entry equal to `epoch` between
-/// the phrases of a search.
+/// `marks` and `sums` are zero outside a search.
 #[derive(Default)]
 pub struct Scratch {
     marks: Vec<u32>,
-    seen: Vec<u32>,
-    epoch: u32,
+    /// A bit per record: those a phrase's word lists have met.
+    seen: Vec<u64>,
     /// Per phrase: its words (`Matches::Words`) or its matches (`Matches::List`).
     lists: Vec<Vec<(u32, u32)>>,
     words: Vec<(u32, u32)>,
@@ -317,13 +316,12 @@ impl Table {
         let (ids, tokens, buckets, sources, alive) =
             (&shelf.ids[..], &shelf.tokens[..], &shelf.buckets[..], &shelf.sources[..], &shelf.alive[..]);
         let admits = |o: u32| readable(buckets[o as usize], sources[o as usize]);
-        let Scratch { marks, seen, epoch, lists, words, sums, met, parts, touched, norms } = scratch;
+        let Scratch { marks, seen, lists, words, sums, met, parts, touched, norms } = scratch;
         if marks.len() < n {
             marks.resize(n, 0);
-            seen.resize(n, 0);
             sums.resize(n, 0);
         }
-        let (marks, seen, sums) = (&mut marks[..], &mut seen[..], &mut sums[..]);
+        let (marks, sums) = (&mut marks[..], &mut sums[..]);
         lists.resize_with(lists.len().max(np), Vec::new);
         let lists = &mut lists[..np];
         // Per phrase: where its matches are, how many records hold it, the most times one
@@ -334,22 +332,19 @@ impl Table {
             let (h, f, d) = match m {
                 Matches::Word { word, occ } => shelf.postings.get(&word).map_or((0, 0, 0), |p| (p.live, p.most * occ, p.shortest)),
                 Matches::Words => {
-                    // Records holding two of the words count once.
-                    *epoch = epoch.wrapping_add(1);
-                    if *epoch == 0 {
-                        seen.fill(0);
-                        *epoch = 1;
-                    }
+                    // Records holding two of the words count once: a bit per record, so
+                    // that what the lists touch stays in the nearest cache.
+                    seen.clear();
+                    seen.resize(n.div_ceil(64), 0);
                     let (mut h, mut f, mut d) = (0, 0, u32::MAX);
                     for (p, &(_, occ)) in list.iter().filter_map(|e| Some((shelf.postings.get(&e.0)?, e))) {
                         f += p.most * occ;
                         d = d.min(p.shortest);
                         for &(ord, _) in &p.list {
-                            let o = ord as usize;
-                            if alive[o] && seen[o] != *epoch {
-                                seen[o] = *epoch;
-                                h += 1;
-                            }
+                            let (o, bit) = (ord as usize, 1u64 << (ord % 64));
+                            let word = &mut seen[o / 64];
+                            h += u32::from(alive[o] && *word & bit == 0);
+                            *word |= bit;
                         }
                     }
                     (h, f, d)
@@ -401,8 +396,13 @@ impl Table {
             }
             let mut best = Best::new(depth);
             for (&ord, &part) in met.iter().zip(parts) {
+                // The id, a load from far in memory for each of thousands of records met, is
+                // read only for a score that can be kept.
+                if part < 0.0 || best.beaten(part) {
+                    continue;
+                }
                 let x = (part, ids[ord as usize]);
-                if part >= 0.0 && best.wants(&x) && admits(ord) {
+                if best.wants(&x) && admits(ord) {
                     best.keep(x);
                 }
             }
