@@ -467,9 +467,10 @@ pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
     let gate_scores = if req.extra_terms.is_empty() {
         fuse(&arms, RRF_K)
     } else {
-        let mut unused = BTreeMap::new();
-        let memories = lexical(conn, req, &reader, &plain, Kind::Mem, &mut unused)?;
-        let episodes = lexical(conn, req, &reader, &plain, Kind::Ep, &mut unused)?;
+        // Into the same hits: a record the ranking arms read is not read again, and one only
+        // these arms found is never ranked, so its hit is never taken out.
+        let memories = lexical(conn, req, &reader, &plain, Kind::Mem, &mut hits)?;
+        let episodes = lexical(conn, req, &reader, &plain, Kind::Ep, &mut hits)?;
         fuse(&[("lexical", &memories), ("episodes", &episodes), ("vector", &vectors)], RRF_K)
     };
     let mut all: Vec<Hit> = ranked
