@@ -109,7 +109,7 @@ use crate::bm25::{Phrase, Stats};
 use crate::error::Result;
 use crate::lexical::LexicalIndex;
 use crate::normalize::normalize;
-use crate::records;
+use crate::records::Reader;
 use crate::refs::{Kind, Ref};
 use crate::scope::ReadScope;
 use crate::vectors::{Found, QueryVector, Search, Skipped, VectorIndex};
@@ -168,6 +168,8 @@ pub struct Hit {
     pub source: Option<String>,
     /// Project and channel, for bundling within one context.
     pub context: (String, String),
+    /// An episode's time span in epoch ms (reconstruct's rows carry it).
+    pub span: Option<(i64, i64)>,
     /// Fused score.
     pub score: f64,
     /// Rank in each arm that ranked it (1-based): `lexical`, `vector`.
@@ -245,12 +247,12 @@ fn scope_sql(req: &Request, kind: Kind) -> (String, Vec<Value>) {
 }
 
 /// Records the hit for readable record `kind:id` unless another arm already did: read
-/// through [`records::read`], the one record reader. Returns whether it is readable.
-fn read_hit(conn: &Connection, req: &Request, kind: Kind, id: i64, out: &mut BTreeMap<(Kind, i64), Hit>) -> Result<bool> {
+/// through [`Reader`], the one record reader. Returns whether it is readable.
+fn read_hit(reader: &Reader, kind: Kind, id: i64, out: &mut BTreeMap<(Kind, i64), Hit>) -> Result<bool> {
     if out.contains_key(&(kind, id)) {
         return Ok(true);
     }
-    let Some(r) = records::read(conn, Ref { kind, id }, req.scope)? else { return Ok(false) };
+    let Some(r) = reader.read(Ref { kind, id })? else { return Ok(false) };
     let hit = Hit {
         kind,
         id,
@@ -258,6 +260,7 @@ fn read_hit(conn: &Connection, req: &Request, kind: Kind, id: i64, out: &mut BTr
         timestamp: r.timestamp,
         source: r.source,
         context: r.context,
+        span: r.span,
         score: 0.0,
         ranks: BTreeMap::new(),
     };
@@ -267,7 +270,14 @@ fn read_hit(conn: &Connection, req: &Request, kind: Kind, id: i64, out: &mut BTr
 
 /// The lexical arm over one table: FTS5 BM25 on terms of three characters or more, or,
 /// when that matched nothing, `LIKE` on every term.
-fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: &mut BTreeMap<(Kind, i64), Hit>) -> Result<Vec<Row>> {
+fn lexical(
+    conn: &Connection,
+    req: &Request,
+    reader: &Reader,
+    all: &[&String],
+    kind: Kind,
+    hits: &mut BTreeMap<(Kind, i64), Hit>,
+) -> Result<Vec<Row>> {
     if kind == Kind::Ep && !req.source_id.is_empty() {
         return Ok(Vec::new());
     }
@@ -279,7 +289,7 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
     if !long.is_empty() {
         let mut rows = Vec::new();
         for (score, id) in scored_matches(conn, req, &long, kind, req.depth)? {
-            if read_hit(conn, req, kind, id, hits)? {
+            if read_hit(reader, kind, id, hits)? {
                 rows.push(Row { kind, id, score });
             }
         }
@@ -308,7 +318,7 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind, hits: 
         conn.prepare_cached(&sql)?.query_map(params_from_iter(params), |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
     let mut rows = Vec::new();
     for (id, contained) in ids {
-        if read_hit(conn, req, kind, id, hits)? {
+        if read_hit(reader, kind, id, hits)? {
             rows.push(Row { kind, id, score: contained as f64 });
         }
     }
@@ -357,6 +367,7 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
 fn vector(
     conn: &Connection,
     req: &Request,
+    reader: &Reader,
     query: QueryVector,
     also: &[(Kind, i64)],
     hits: &mut BTreeMap<(Kind, i64), Hit>,
@@ -365,7 +376,7 @@ fn vector(
     let found = req.vectors.search(conn, &search)?;
     let mut ranked = Vec::new();
     for &(cosine, kind, id) in &found.rows {
-        read_hit(conn, req, kind, id, hits)?;
+        read_hit(reader, kind, id, hits)?;
         ranked.push(Row { kind, id, score: cosine });
     }
     Ok((ranked, found))
@@ -434,17 +445,18 @@ fn fuse_by(arms: &[(&'static str, &Vec<Row>)], share: impl Fn(&str, usize, (f64,
 /// the unchanged query found nothing at all, where the gate has nothing to compare with.
 pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
     let mut hits: BTreeMap<(Kind, i64), Hit> = BTreeMap::new();
+    let reader = Reader::new(conn, req.scope);
     let plain: Vec<&String> = req.terms.iter().collect();
     let expanded: Vec<&String> = req.terms.iter().chain(&req.extra_terms).collect();
-    let memories = lexical(conn, req, &expanded, Kind::Mem, &mut hits)?;
-    let episodes = lexical(conn, req, &expanded, Kind::Ep, &mut hits)?;
+    let memories = lexical(conn, req, &reader, &expanded, Kind::Mem, &mut hits)?;
+    let episodes = lexical(conn, req, &reader, &expanded, Kind::Ep, &mut hits)?;
     let (vectors, found) = match req.query_embedding {
         Some(q) => {
             let mut also = Vec::new();
             for r in memories.iter().chain(&episodes) {
                 also.push((r.kind, r.id));
             }
-            vector(conn, req, q, &also, &mut hits)?
+            vector(conn, req, &reader, q, &also, &mut hits)?
         }
         None => (Vec::new(), Found::default()),
     };
@@ -455,9 +467,10 @@ pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
     let gate_scores = if req.extra_terms.is_empty() {
         fuse(&arms, RRF_K)
     } else {
-        let mut unused = BTreeMap::new();
-        let memories = lexical(conn, req, &plain, Kind::Mem, &mut unused)?;
-        let episodes = lexical(conn, req, &plain, Kind::Ep, &mut unused)?;
+        // Into the same hits: a record the ranking arms read is not read again, and one only
+        // these arms found is never ranked, so its hit is never taken out.
+        let memories = lexical(conn, req, &reader, &plain, Kind::Mem, &mut hits)?;
+        let episodes = lexical(conn, req, &reader, &plain, Kind::Ep, &mut hits)?;
         fuse(&[("lexical", &memories), ("episodes", &episodes), ("vector", &vectors)], RRF_K)
     };
     let mut all: Vec<Hit> = ranked

@@ -1,5 +1,5 @@
 //! Records: memories and episodes, and the operations that write, read and delete them.
-//! [`read`] is the one reader of a record by its ref.
+//! [`Reader`] is the one reader of a record by its ref.
 
 use crate::api::{
     canonical_time, BacklogRecord, ContentItem, DeleteResponse, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EpisodeOptions,
@@ -183,40 +183,63 @@ pub fn register_source_id(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
-/// The record `r` names, if it is one `scope` can read.
-pub fn read(conn: &Connection, r: Ref, scope: &ReadScope) -> Result<Option<Record>> {
-    let columns = match r.kind {
-        Kind::Mem => "t.content, t.timestamp, t.source, t.metadata, t.project_id, t.channel, NULL, NULL",
-        Kind::Ep => "t.summary, COALESCE(t.start_time, t.created_at), NULL, NULL, t.project_id, t.channel, t.start_time, t.end_time",
-    };
-    let iso = scope.clause("t");
-    let sql = format!("SELECT {columns} FROM {} t WHERE t.id = ? AND {}", r.kind.table(), iso.sql);
-    let params = std::iter::once(rusqlite::types::Value::Integer(r.id)).chain(iso.params);
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let record = stmt
-        .query_row(params_from_iter(params), |row| {
-            let (start, end): (Option<String>, Option<String>) = (row.get(6)?, row.get(7)?);
-            Ok(Record {
-                at: r,
-                content: row.get(0)?,
-                timestamp: row.get(1)?,
-                source: row.get(2)?,
-                metadata: row.get(3)?,
-                context: (row.get(4)?, row.get(5)?),
-                span: start.zip(end).and_then(|(s, e)| Some((parse_iso(&s)?, parse_iso(&e)?))),
+/// The reader of records in one scope: its statement texts and the scope's parameters built
+/// once, for a call that reads many records (a retrieval reads up to its depth per arm), so
+/// each read binds and steps a cached statement and formats nothing.
+pub struct Reader<'c> {
+    conn: &'c Connection,
+    /// Per [`Kind`] (memories, then episodes), the statement reading one record in scope.
+    sql: [String; 2],
+    /// The isolation clause's parameters, bound after the record's id.
+    params: Vec<rusqlite::types::Value>,
+}
+
+impl<'c> Reader<'c> {
+    /// A reader of what `scope` can read.
+    pub fn new(conn: &'c Connection, scope: &ReadScope) -> Self {
+        let iso = scope.clause("t");
+        let sql = [Kind::Mem, Kind::Ep].map(|kind| {
+            let columns = match kind {
+                Kind::Mem => "t.content, t.timestamp, t.source, t.metadata, t.project_id, t.channel, NULL, NULL",
+                Kind::Ep => {
+                    "t.summary, COALESCE(t.start_time, t.created_at), NULL, NULL, t.project_id, t.channel, t.start_time, t.end_time"
+                }
+            };
+            format!("SELECT {columns} FROM {} t WHERE t.id = ? AND {}", kind.table(), iso.sql)
+        });
+        Reader { conn, sql, params: iso.params }
+    }
+
+    /// The record `r` names, if it is in the scope.
+    pub fn read(&self, r: Ref) -> Result<Option<Record>> {
+        let id = rusqlite::types::Value::Integer(r.id);
+        let mut stmt = self.conn.prepare_cached(&self.sql[r.kind as usize])?;
+        let record = stmt
+            .query_row(params_from_iter(std::iter::once(&id).chain(&self.params)), |row| {
+                let (start, end): (Option<String>, Option<String>) = (row.get(6)?, row.get(7)?);
+                Ok(Record {
+                    at: r,
+                    content: row.get(0)?,
+                    timestamp: row.get(1)?,
+                    source: row.get(2)?,
+                    metadata: row.get(3)?,
+                    context: (row.get(4)?, row.get(5)?),
+                    span: start.zip(end).and_then(|(s, e)| Some((parse_iso(&s)?, parse_iso(&e)?))),
+                })
             })
-        })
-        .optional()?;
-    Ok(record)
+            .optional()?;
+        Ok(record)
+    }
 }
 
 /// Full rows for refs of one agent; a ref that names nothing of this agent is `missing`.
 pub fn get_contents(conn: &Connection, opts: &GetContentsOptions) -> Result<GetContentsResponse> {
     let owner = ReadScope { agent_id: opts.agent_id.clone(), project_id: None, channel: None };
+    let reader = Reader::new(conn, &owner);
     let mut items = Vec::new();
     let mut missing = Vec::new();
     for given in &opts.refs {
-        match Ref::parse(given).map(|r| read(conn, r, &owner)).transpose()?.flatten() {
+        match Ref::parse(given).map(|r| reader.read(r)).transpose()?.flatten() {
             None => missing.push(given.clone()),
             Some(record) => items.push(ContentItem {
                 reference: record.at.to_string(),

@@ -16,6 +16,7 @@ use crate::error::Result;
 use crate::lexical::LexicalIndex;
 use crate::names::NameIndex;
 use crate::recall::{retrieve, Request};
+use crate::records::Record;
 use crate::refs::Ref;
 use crate::scope::ReadScope;
 use crate::vectors::VectorIndex;
@@ -110,10 +111,28 @@ impl Call<'_> {
                 self.lexical,
             )
         };
-        let retrieval = retrieve(self.conn, &request)?;
-        let hits = &retrieval.admitted[..retrieval.admitted.len().min(self.bounds.top_k)];
-        let rows = load::rows(self.conn, &self.scope, hits.iter().map(|h| Ref { kind: h.kind, id: h.id }), 0)?;
-        let sources = hits.iter().map(|h| h.source.clone()).collect();
+        let mut retrieval = retrieve(self.conn, &request)?;
+        retrieval.admitted.truncate(self.bounds.top_k);
+        // Retrieval read each hit in this scope, so the hits are the rows, ranked as admitted,
+        // without reading them again (the metadata, which rows do not keep, aside).
+        let (rows, sources) = retrieval
+            .admitted
+            .into_iter()
+            .enumerate()
+            .map(|(rank, h)| {
+                let at = Ref { kind: h.kind, id: h.id };
+                let record = Record {
+                    at,
+                    content: h.content,
+                    timestamp: h.timestamp,
+                    source: None,
+                    metadata: None,
+                    context: h.context,
+                    span: h.span,
+                };
+                (Row::new(record, rank), h.source)
+            })
+            .unzip();
         Ok(Found { cue, rows, sources, gated: retrieval.gated })
     }
 
