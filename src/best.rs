@@ -26,11 +26,15 @@ impl<K: Ord> Best<K> {
         self.0.len() < self.1 || self.0.last().is_some_and(|last| before(x, last))
     }
 
-    /// Whether a record scoring `score` would surely not be kept, whatever its key: the
-    /// best `depth` are all scored above it.
+    /// The score below which a record is surely not kept, whatever its key: the last
+    /// kept's once `depth` are kept, and −∞ before.
     #[inline(always)]
-    pub fn beaten(&self, score: f64) -> bool {
-        self.0.len() == self.1 && self.0.last().is_some_and(|last| last.0 > score)
+    pub fn least(&self) -> f64 {
+        if self.0.len() == self.1 {
+            self.0.last().map_or(f64::NEG_INFINITY, |last| last.0)
+        } else {
+            f64::NEG_INFINITY
+        }
     }
 
     /// Keeps `x`, which [`Best::wants`].

@@ -64,6 +64,12 @@ impl Buckets {
         self.string_ids.get(agent_id).copied()
     }
 
+    /// Whether `readable` (as [`Buckets::readable`] makes it) admits every bucket of agent
+    /// `agent`.
+    pub fn every(&self, agent: u32, readable: &[bool]) -> bool {
+        self.buckets.iter().zip(readable).all(|(key, &r)| r || key[0] != agent)
+    }
+
     /// The agent number of bucket `b`.
     pub fn agent_of(&self, b: u32) -> u32 {
         self.buckets[b as usize][0]

@@ -220,7 +220,8 @@ impl LexicalIndex {
         let readable = t.buckets.readable(conn, search.scope)?;
         let source = t.buckets.source_filter(search.source_id);
         let admits = |bucket: u32, s: u32| readable[bucket as usize] && source.is_none_or(|want| want == Some(s));
-        t.table(search.kind).scored(&t.vocabulary, &mut self.scratch.borrow_mut(), agent, search, admits, stats)
+        let every = source.is_none() && t.buckets.every(agent, &readable);
+        t.table(search.kind).scored(&t.vocabulary, &mut self.scratch.borrow_mut(), agent, search, (!every).then_some(admits), stats)
     }
 
     /// Each record's bucket, source and folded text, for comparing the kept index with a

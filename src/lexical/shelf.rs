@@ -104,6 +104,7 @@ const NORMS: usize = 1024;
 
 /// Whether a score of at most `upper` surely ends below `bar`, by more than rounding could
 /// make up: the sums compared here are added in another order than a score is.
+#[inline(always)]
 fn below(upper: f64, bar: f64) -> bool {
     upper * (1.0 + 1e-9) < bar
 }
@@ -212,31 +213,45 @@ impl Shelf {
     }
 }
 
-/// One phrase's matches in a search.
-struct PhraseMatches<'a> {
-    shelf: &'a Shelf,
-    how: &'a Matches,
-    /// The search's word list or match list for the phrase.
-    list: &'a [(u32, u32)],
-}
-
-impl PhraseMatches<'_> {
-    /// Calls `each` with every live record holding the phrase and how often it does; a
-    /// record holding two of the phrase's words comes once per word.
-    fn each(&self, mut each: impl FnMut(u32, u32)) {
-        let alive = &self.shelf.alive[..];
-        let mut word = |w: u32, occ: u32| {
-            for &(ord, k) in self.shelf.list(w) {
-                if alive[ord as usize] {
-                    each(ord, k * occ);
+/// Adds each live record's occurrences of one phrase, from its runs (a posting list and
+/// what each of its occurrences counts for), into `sums`, listing in `touched` the records
+/// first counted; with `open` (`marks` and `parts` of a search), only the records met and
+/// not dropped. A record holding two of the phrase's words comes once per word.
+///
+/// A loop, not a callback per posting: the wasm module is built for size, and there each
+/// closure stayed a call per posting (a fifth of a 100k search, `--cpu-prof`).
+#[inline(always)]
+fn gather(runs: &[(&[(u32, u32)], u32)], alive: &[bool], sums: &mut [u32], touched: &mut Vec<u32>, open: Option<(&[u32], &[f64])>) {
+    touched.clear();
+    for &(list, occ) in runs {
+        for &(ord, k) in list {
+            let o = ord as usize;
+            if !alive[o] {
+                continue;
+            }
+            if let Some((marks, parts)) = open {
+                if marks[o] == 0 || parts[marks[o] as usize - 1] < 0.0 {
+                    continue;
                 }
             }
-        };
-        match *self.how {
-            Matches::Word { word: w, occ } => word(w, occ),
-            Matches::Words => self.list.iter().for_each(|&(w, occ)| word(w, occ)),
-            Matches::List => self.list.iter().for_each(|&(ord, f)| each(ord, f)),
+            if sums[o] == 0 {
+                touched.push(ord);
+            }
+            sums[o] += k * occ;
         }
+    }
+}
+
+/// [`Stats::norm`] of a record `len` tokens long, kept in `norms` (−1 until first needed).
+#[inline(always)]
+fn norm(norms: &mut [f64], stats: &Stats, len: u32) -> f64 {
+    match norms.get_mut(len as usize) {
+        Some(v) if *v >= 0.0 => *v,
+        Some(v) => {
+            *v = stats.norm(len as usize);
+            *v
+        }
+        None => stats.norm(len as usize),
     }
 }
 
@@ -285,10 +300,10 @@ impl Table {
     }
 
     /// The best `depth` of the agent's records in which any of `phrases` occurs, among
-    /// those `readable` admits (by bucket and source), best first (then lower id), with
-    /// their score: BM25 over the agent's own records, with `stats` made from how many of
-    /// them (readable or not) hold each phrase. Nothing when no readable record matches
-    /// (and `stats` is called only when some record matches).
+    /// those `readable` admits (by bucket and source; every one when it is `None`), best
+    /// first (then lower id), with their score: BM25 over the agent's own records, with
+    /// `stats` made from how many of them (readable or not) hold each phrase. Nothing when
+    /// no readable record matches (and `stats` is called only when some record matches).
     ///
     /// The phrases are read rarest first, by the most each can add to a score (MaxScore,
     /// Turtle and Flood 1995). Once the records not yet met could not reach the `depth`-th
@@ -302,7 +317,7 @@ impl Table {
         scratch: &mut Scratch,
         agent: u32,
         search: &Search,
-        readable: impl Fn(u32, u32) -> bool,
+        readable: Option<impl Fn(u32, u32) -> bool>,
         stats: impl FnOnce(&[i64]) -> Result<Stats>,
     ) -> Result<Vec<(f64, i64)>> {
         let Search { phrases, depth, .. } = *search;
@@ -315,7 +330,10 @@ impl Table {
         // there `Vec`'s indexing stayed a call (9 % of a 100k recall in wasm, `--cpu-prof`).
         let (ids, tokens, buckets, sources, alive) =
             (&shelf.ids[..], &shelf.tokens[..], &shelf.buckets[..], &shelf.sources[..], &shelf.alive[..]);
-        let admits = |o: u32| readable(buckets[o as usize], sources[o as usize]);
+        // A record's scope, two loads from far in memory, is read only when some record of
+        // the agent is out of it: for each of thousands of records met, this was a twelfth of
+        // a 100k search in wasm.
+        let admits = |o: u32| readable.as_ref().is_none_or(|r| r(buckets[o as usize], sources[o as usize]));
         let Scratch { marks, seen, lists, words, sums, met, parts, touched, norms } = scratch;
         if marks.len() < n {
             marks.resize(n, 0);
@@ -366,17 +384,11 @@ impl Table {
         // length (the corpus has a few hundred), it leaves one division per posting.
         norms.clear();
         norms.resize(NORMS, -1.0);
-        let mut norm = |len: u32| match norms.get_mut(len as usize) {
-            Some(v) if *v >= 0.0 => *v,
-            Some(v) => {
-                *v = stats.norm(len as usize);
-                *v
-            }
-            None => stats.norm(len as usize),
-        };
+        let norms = &mut norms[..];
         // The most each phrase adds to a score: its share at the most occurrences and the
         // shortest length (a share grows with the one and shrinks with the other).
-        let bounds: Vec<f64> = (0..np).map(|p| if hits[p] == 0 { 0.0 } else { stats.share(p, most[p].0, norm(most[p].1)) }).collect();
+        let bounds: Vec<f64> =
+            (0..np).map(|p| if hits[p] == 0 { 0.0 } else { stats.share(p, most[p].0, norm(norms, &stats, most[p].1)) }).collect();
         let mut order: Vec<usize> = (0..np).filter(|&p| hits[p] > 0).collect();
         crate::sort::sort_by(&mut order, |&a, &b| bounds[b].total_cmp(&bounds[a]));
         // rest[k]: the most a record can score from the phrases order[k..].
@@ -395,20 +407,34 @@ impl Table {
                 return None;
             }
             let mut best = Best::new(depth);
+            // Below `low` a part is dropped (below zero) or surely not kept: one comparison
+            // for most of the thousands of records met. The id, a load from far in memory
+            // for each, is read only for a score that can be kept.
+            let mut low = 0.0;
             for (&ord, &part) in met.iter().zip(parts) {
-                // The id, a load from far in memory for each of thousands of records met, is
-                // read only for a score that can be kept.
-                if part < 0.0 || best.beaten(part) {
+                if part < low {
                     continue;
                 }
                 let x = (part, ids[ord as usize]);
                 if best.wants(&x) && admits(ord) {
                     best.keep(x);
+                    low = best.least().max(low);
                 }
             }
             best.0.get(depth - 1).map(|x| x.0)
         };
-        let postings = |p: usize| PhraseMatches { shelf, how: &how[p], list: &lists[p] };
+        // Per phrase, its runs: the postings of its words (each occurrence of the phrase in
+        // a word counting `occ` times), or its match list (each already counted).
+        let mut runs: Vec<(&[(u32, u32)], u32)> = Vec::new();
+        let mut starts = vec![0];
+        for (m, list) in how.iter().zip(lists.iter()) {
+            match m {
+                Matches::Word { .. } | Matches::Words => runs.extend(list.iter().map(|&(w, occ)| (shelf.list(w), occ))),
+                Matches::List => runs.push((&list[..], 1)),
+            }
+            starts.push(runs.len());
+        }
+        let postings = |p: usize| &runs[starts[p]..starts[p + 1]];
         let (mut read, mut top, mut floor) = (0, 0.0f64, None);
         while read < order.len() {
             // The floor is at most the best part: worth finding only if it can stop the
@@ -422,16 +448,10 @@ impl Table {
             let p = order[read];
             let (after, fl) = (rest[read + 1], floor.unwrap_or(f64::NEG_INFINITY));
             // Its occurrences in each record, summed over its words, then scored.
-            touched.clear();
-            postings(p).each(|ord, f| {
-                if sums[ord as usize] == 0 {
-                    touched.push(ord);
-                }
-                sums[ord as usize] += f;
-            });
+            gather(postings(p), alive, sums, touched, None);
             for &ord in touched.iter() {
                 let o = ord as usize;
-                let share = stats.share(p, std::mem::take(&mut sums[o]) as usize, norm(tokens[o]));
+                let share = stats.share(p, std::mem::take(&mut sums[o]) as usize, norm(norms, &stats, tokens[o]));
                 if marks[o] == 0 {
                     // A record first met here scores at most this share and the phrases
                     // after it: below the floor, it is never met.
@@ -456,29 +476,25 @@ impl Table {
             // met for the records outside (records' texts, scattered in memory, cost a cache
             // miss each: counting a common word there for thousands of records was slower
             // than reading its postings).
-            for (part, &ord) in parts.iter_mut().zip(met.iter()) {
-                if !admits(ord) {
-                    *part = -1.0;
+            if readable.is_some() {
+                for (part, &ord) in parts.iter_mut().zip(met.iter()) {
+                    if !admits(ord) {
+                        *part = -1.0;
+                    }
                 }
             }
             for (k, &p) in order.iter().enumerate().skip(read) {
-                for part in parts.iter_mut().filter(|part| below(**part + rest[k], floor)) {
-                    *part = -1.0;
-                }
-                touched.clear();
-                postings(p).each(|ord, f| {
-                    let o = ord as usize;
-                    if marks[o] > 0 && parts[marks[o] as usize - 1] >= 0.0 {
-                        if sums[o] == 0 {
-                            touched.push(ord);
-                        }
-                        sums[o] += f;
+                let rest = rest[k];
+                for part in parts.iter_mut() {
+                    if below(*part + rest, floor) {
+                        *part = -1.0;
                     }
-                });
+                }
+                gather(postings(p), alive, sums, touched, Some((marks, parts)));
                 for &ord in touched.iter() {
                     let o = ord as usize;
                     let f = std::mem::take(&mut sums[o]);
-                    parts[marks[o] as usize - 1] += stats.share(p, f as usize, norm(tokens[o]));
+                    parts[marks[o] as usize - 1] += stats.share(p, f as usize, norm(norms, &stats, tokens[o]));
                 }
                 floor = bar(met, parts).map_or(floor, |f| f.max(floor));
             }
@@ -499,7 +515,7 @@ impl Table {
             for (p, phrase) in phrases.iter().enumerate().filter(|&(p, _)| hits[p] > 0) {
                 let f = shelf.texts[o].occurrences(phrase);
                 if f > 0 {
-                    score += stats.share(p, f, norm(tokens[o]));
+                    score += stats.share(p, f, norm(norms, &stats, tokens[o]));
                 }
             }
             let x = (score, ids[o]);
