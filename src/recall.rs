@@ -179,7 +179,7 @@ pub struct Hit {
 /// What a retrieval call found, before and after the gate.
 #[derive(Debug, Default)]
 pub struct Retrieval {
-    /// Admitted rows, most relevant first.
+    /// The first admitted rows (as many as the call keeps), most relevant first.
     pub admitted: Vec<Hit>,
     /// Rows the gate left out.
     pub gated: usize,
@@ -246,38 +246,9 @@ fn scope_sql(req: &Request, kind: Kind) -> (String, Vec<Value>) {
     (sql, params)
 }
 
-/// Records the hit for readable record `kind:id` unless another arm already did: read
-/// through [`Reader`], the one record reader. Returns whether it is readable.
-fn read_hit(reader: &Reader, kind: Kind, id: i64, out: &mut BTreeMap<(Kind, i64), Hit>) -> Result<bool> {
-    if out.contains_key(&(kind, id)) {
-        return Ok(true);
-    }
-    let Some(r) = reader.read(Ref { kind, id })? else { return Ok(false) };
-    let hit = Hit {
-        kind,
-        id,
-        content: r.content,
-        timestamp: r.timestamp,
-        source: r.source,
-        context: r.context,
-        span: r.span,
-        score: 0.0,
-        ranks: BTreeMap::new(),
-    };
-    out.insert((kind, id), hit);
-    Ok(true)
-}
-
 /// The lexical arm over one table: FTS5 BM25 on terms of three characters or more, or,
-/// when that matched nothing, `LIKE` on every term.
-fn lexical(
-    conn: &Connection,
-    req: &Request,
-    reader: &Reader,
-    all: &[&String],
-    kind: Kind,
-    hits: &mut BTreeMap<(Kind, i64), Hit>,
-) -> Result<Vec<Row>> {
+/// when that matched nothing, `LIKE` on every term; readable records only.
+fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Result<Vec<Row>> {
     if kind == Kind::Ep && !req.source_id.is_empty() {
         return Ok(Vec::new());
     }
@@ -287,12 +258,8 @@ fn lexical(
     };
     let long: Vec<&String> = all.iter().copied().filter(|t| t.chars().count() >= 3).collect();
     if !long.is_empty() {
-        let mut rows = Vec::new();
-        for (score, id) in scored_matches(conn, req, &long, kind, req.depth)? {
-            if read_hit(reader, kind, id, hits)? {
-                rows.push(Row { kind, id, score });
-            }
-        }
+        let rows: Vec<Row> =
+            scored_matches(conn, req, &long, kind, req.depth)?.into_iter().map(|(score, id)| Row { kind, id, score }).collect();
         if !rows.is_empty() {
             return Ok(rows);
         }
@@ -316,13 +283,7 @@ fn lexical(
     params.push(Value::Integer(req.depth as i64));
     let ids: Vec<(i64, i64)> =
         conn.prepare_cached(&sql)?.query_map(params_from_iter(params), |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
-    let mut rows = Vec::new();
-    for (id, contained) in ids {
-        if read_hit(reader, kind, id, hits)? {
-            rows.push(Row { kind, id, score: contained as f64 });
-        }
-    }
-    Ok(rows)
+    Ok(ids.into_iter().map(|(id, contained)| Row { kind, id, score: contained as f64 }).collect())
 }
 
 /// `items` joined by a binary operator as a balanced tree, `((a op b) op (c op d))`: a
@@ -364,21 +325,10 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
 /// [`Found`]: those rows, the cosine of each record of `also` (the lexical arms' rows), the
 /// spread of the cosine over every record compared, and the records of another model or
 /// dimension it skipped.
-fn vector(
-    conn: &Connection,
-    req: &Request,
-    reader: &Reader,
-    query: QueryVector,
-    also: &[(Kind, i64)],
-    hits: &mut BTreeMap<(Kind, i64), Hit>,
-) -> Result<(Vec<Row>, Found)> {
+fn vector(conn: &Connection, req: &Request, query: QueryVector, also: &[(Kind, i64)]) -> Result<(Vec<Row>, Found)> {
     let search = Search { scope: req.scope, source_id: req.source_id, query, depth: req.depth, also };
     let found = req.vectors.search(conn, &search)?;
-    let mut ranked = Vec::new();
-    for &(cosine, kind, id) in &found.rows {
-        read_hit(reader, kind, id, hits)?;
-        ranked.push(Row { kind, id, score: cosine });
-    }
+    let ranked = found.rows.iter().map(|&(cosine, kind, id)| Row { kind, id, score: cosine }).collect();
     Ok((ranked, found))
 }
 
@@ -436,27 +386,25 @@ fn fuse_by(arms: &[(&'static str, &Vec<Row>)], share: impl Fn(&str, usize, (f64,
     fused
 }
 
-/// Runs the arms, fuses them and applies the gate.
+/// Runs the arms, fuses them and applies the gate; the first `keep` admitted rows are read.
 ///
 /// With extra terms (reconstruct's stage 1) the lexical arms run twice: with the extra
 /// terms, which rank the candidates, and without, which is what the gate scores — so an
 /// extra term adds a vote but never admits a row on its own (design §9): a row only the
 /// extra terms found has no score against the unchanged query and is admitted only when
 /// the unchanged query found nothing at all, where the gate has nothing to compare with.
-pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
-    let mut hits: BTreeMap<(Kind, i64), Hit> = BTreeMap::new();
-    let reader = Reader::new(conn, req.scope);
+pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retrieval> {
     let plain: Vec<&String> = req.terms.iter().collect();
     let expanded: Vec<&String> = req.terms.iter().chain(&req.extra_terms).collect();
-    let memories = lexical(conn, req, &reader, &expanded, Kind::Mem, &mut hits)?;
-    let episodes = lexical(conn, req, &reader, &expanded, Kind::Ep, &mut hits)?;
+    let memories = lexical(conn, req, &expanded, Kind::Mem)?;
+    let episodes = lexical(conn, req, &expanded, Kind::Ep)?;
     let (vectors, found) = match req.query_embedding {
         Some(q) => {
             let mut also = Vec::new();
             for r in memories.iter().chain(&episodes) {
                 also.push((r.kind, r.id));
             }
-            vector(conn, req, &reader, q, &also, &mut hits)?
+            vector(conn, req, q, &also)?
         }
         None => (Vec::new(), Found::default()),
     };
@@ -467,25 +415,38 @@ pub fn retrieve(conn: &Connection, req: &Request) -> Result<Retrieval> {
     let gate_scores = if req.extra_terms.is_empty() {
         fuse(&arms, RRF_K)
     } else {
-        // Into the same hits: a record the ranking arms read is not read again, and one only
-        // these arms found is never ranked, so its hit is never taken out.
-        let memories = lexical(conn, req, &reader, &plain, Kind::Mem, &mut hits)?;
-        let episodes = lexical(conn, req, &reader, &plain, Kind::Ep, &mut hits)?;
+        let memories = lexical(conn, req, &plain, Kind::Mem)?;
+        let episodes = lexical(conn, req, &plain, Kind::Ep)?;
         fuse(&[("lexical", &memories), ("episodes", &episodes), ("vector", &vectors)], RRF_K)
     };
-    let mut all: Vec<Hit> = ranked
-        .into_iter()
-        .map(|(key, (score, ranks))| Hit { score, ranks, ..hits.remove(&key).expect("every ranked row was read") })
-        .collect();
-    crate::sort::sort_by(&mut all, |a, b| {
+    let gate = |key: &(Kind, i64)| gate_scores.get(key).map_or(0.0, |(score, _)| *score);
+    let best = ranked.keys().map(gate).fold(0.0, f64::max);
+    let ratio = if req.deep { GATE_RATIO / 2.0 } else { GATE_RATIO };
+    let total = ranked.len();
+    let mut admitted: Vec<_> = ranked.into_iter().filter(|(key, _)| gate(key) >= ratio * best).collect();
+    let gated = total - admitted.len();
+    // By fused score; a tie is broken by the newer record, so the records are read (through
+    // [`Reader`], the one record reader) in this order until `keep` are read and the next
+    // scores below the last of them: a recall of 10 reads 10-odd records, not every row the
+    // arms ranked (40 and more).
+    crate::sort::sort_by(&mut admitted, |a, b| b.1 .0.total_cmp(&a.1 .0));
+    let reader = Reader::new(conn, req.scope);
+    let mut hits: Vec<Hit> = Vec::new();
+    for ((kind, id), (score, ranks)) in admitted {
+        if keep == 0 || hits.get(keep - 1).is_some_and(|last| last.score > score) {
+            break;
+        }
+        // Every arm ranks readable records only, so a record not read here was deleted
+        // under the call: it is left out.
+        let Some(r) = reader.read(Ref { kind, id })? else { continue };
+        let (content, timestamp, source, context, span) = (r.content, r.timestamp, r.source, r.context, r.span);
+        hits.push(Hit { kind, id, content, timestamp, source, context, span, score, ranks });
+    }
+    crate::sort::sort_by(&mut hits, |a, b| {
         b.score.total_cmp(&a.score).then_with(|| b.timestamp.cmp(&a.timestamp)).then(a.kind.cmp(&b.kind)).then(a.id.cmp(&b.id))
     });
-    let gate = |h: &Hit| gate_scores.get(&(h.kind, h.id)).map_or(0.0, |(score, _)| *score);
-    let best = all.iter().map(gate).fold(0.0, f64::max);
-    let ratio = if req.deep { GATE_RATIO / 2.0 } else { GATE_RATIO };
-    let total = all.len();
-    let admitted: Vec<Hit> = all.into_iter().filter(|h| gate(h) >= ratio * best).collect();
-    Ok(Retrieval { gated: total - admitted.len(), admitted, skipped: found.skipped, signal })
+    hits.truncate(keep);
+    Ok(Retrieval { gated, admitted: hits, skipped: found.skipped, signal })
 }
 
 /// Runs `recall`.
@@ -499,11 +460,10 @@ pub fn recall(
     let depth = limit.max(20);
     let request =
         Request::new(&scope, opts.source_id(), &opts.query, opts.query_vector(), depth, opts.deep.unwrap_or(false), vectors, lexical);
-    let retrieval = retrieve(conn, &request)?;
+    let retrieval = retrieve(conn, &request, limit)?;
     let messages = retrieval
         .admitted
         .into_iter()
-        .take(limit)
         .map(|h| crate::api::Message {
             reference: format!("{}:{}", h.kind.as_str(), h.id),
             content: h.content,

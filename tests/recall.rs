@@ -241,3 +241,26 @@ fn another_agents_records_never_reorder_this_agents_results() {
     }
     assert_eq!(f.ok("recall", query), before);
 }
+
+/// Rows of equal fused score come newer first, and a limit that falls among them keeps the
+/// newer: a memory and an episode, each first in its own arm, tie. Retrieval reads records
+/// only as far as the limit needs, so the whole tie at the cut must be read.
+#[test]
+fn a_limit_within_a_tie_keeps_the_newer_row() {
+    let mut f = fixture();
+    f.ok("store", json!({"agent_id": "a", "content": "quartz ledger"}));
+    f.ok("archive_episode", json!({"agent_id": "a", "summary": "quartz retro"}));
+    f.ok("archive_episode", json!({"agent_id": "b", "summary": "quartz retro"}));
+    f.ok("store", json!({"agent_id": "b", "content": "quartz ledger"}));
+    let recall = |f: &mut common::Fixture, agent: &str, limit: u32| {
+        let out = f.ok("recall", json!({"agent_id": agent, "query": "quartz", "limit": limit}));
+        let scores: Vec<f64> = out["messages"].as_array().unwrap().iter().map(|m| m["match_reason"]["score"].as_f64().unwrap()).collect();
+        (refs(&out), scores)
+    };
+    let (both, scores) = recall(&mut f, "a", 2);
+    assert_eq!((both, scores[0] == scores[1]), (vec!["ep:1".to_string(), "mem:1".to_string()], true), "a tie, the episode newer");
+    assert_eq!(recall(&mut f, "a", 1).0, ["ep:1"]);
+    let (both, scores) = recall(&mut f, "b", 2);
+    assert_eq!((both, scores[0] == scores[1]), (vec!["mem:2".to_string(), "ep:2".to_string()], true), "a tie, the memory newer");
+    assert_eq!(recall(&mut f, "b", 1).0, ["mem:2"]);
+}

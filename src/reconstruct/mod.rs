@@ -111,8 +111,7 @@ impl Call<'_> {
                 self.lexical,
             )
         };
-        let mut retrieval = retrieve(self.conn, &request)?;
-        retrieval.admitted.truncate(self.bounds.top_k);
+        let retrieval = retrieve(self.conn, &request, self.bounds.top_k)?;
         // Retrieval read each hit in this scope, so the hits are the rows, ranked as admitted,
         // without reading them again (the metadata, which rows do not keep, aside).
         let (rows, sources) = retrieval
