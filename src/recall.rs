@@ -109,7 +109,7 @@ use crate::bm25::{Phrase, Stats};
 use crate::error::Result;
 use crate::lexical::LexicalIndex;
 use crate::normalize::normalize;
-use crate::records::Reader;
+use crate::records::{Reader, Record};
 use crate::refs::{Kind, Ref};
 use crate::scope::ReadScope;
 use crate::vectors::{Found, QueryVector, Search, Skipped, VectorIndex};
@@ -156,20 +156,8 @@ pub fn terms(query: &str) -> Vec<String> {
 /// A retrieved record with what retrieval knows about it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
-    /// Memory or episode.
-    pub kind: Kind,
-    /// Row id.
-    pub id: i64,
-    /// The record's text (an episode's summary).
-    pub content: String,
-    /// When it happened.
-    pub timestamp: String,
-    /// Its source object as stored (JSON text); episodes have none.
-    pub source: Option<String>,
-    /// Project and channel, for bundling within one context.
-    pub context: (String, String),
-    /// An episode's time span in epoch ms (reconstruct's rows carry it).
-    pub span: Option<(i64, i64)>,
+    /// The record, as [`Reader`] read it.
+    pub record: Record,
     /// Fused score.
     pub score: f64,
     /// Rank in each arm that ranked it (1-based): `lexical`, `vector`.
@@ -438,12 +426,12 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
         }
         // Every arm ranks readable records only, so a record not read here was deleted
         // under the call: it is left out.
-        let Some(r) = reader.read(Ref { kind, id })? else { continue };
-        let (content, timestamp, source, context, span) = (r.content, r.timestamp, r.source, r.context, r.span);
-        hits.push(Hit { kind, id, content, timestamp, source, context, span, score, ranks });
+        let Some(record) = reader.read(Ref { kind, id })? else { continue };
+        hits.push(Hit { record, score, ranks });
     }
     crate::sort::sort_by(&mut hits, |a, b| {
-        b.score.total_cmp(&a.score).then_with(|| b.timestamp.cmp(&a.timestamp)).then(a.kind.cmp(&b.kind)).then(a.id.cmp(&b.id))
+        let (a_, b_) = (&a.record, &b.record);
+        b.score.total_cmp(&a.score).then_with(|| b_.timestamp.cmp(&a_.timestamp)).then(a_.at.cmp(&b_.at))
     });
     hits.truncate(keep);
     Ok(Retrieval { gated, admitted: hits, skipped: found.skipped, signal })
@@ -465,10 +453,10 @@ pub fn recall(
         .admitted
         .into_iter()
         .map(|h| crate::api::Message {
-            reference: format!("{}:{}", h.kind.as_str(), h.id),
-            content: h.content,
-            source: crate::records::source_json(h.source, crate::refs::Ref { kind: h.kind, id: h.id }),
-            timestamp: h.timestamp,
+            reference: h.record.at.to_string(),
+            source: crate::records::source_json(h.record.source, h.record.at),
+            content: h.record.content,
+            timestamp: h.record.timestamp,
             match_reason: crate::api::MatchReason { signal: retrieval.signal, score: h.score, ranks: h.ranks },
         })
         .collect();

@@ -16,7 +16,6 @@ use crate::error::Result;
 use crate::lexical::LexicalIndex;
 use crate::names::NameIndex;
 use crate::recall::{retrieve, Request};
-use crate::records::Record;
 use crate::refs::Ref;
 use crate::scope::ReadScope;
 use crate::vectors::VectorIndex;
@@ -113,23 +112,14 @@ impl Call<'_> {
         };
         let retrieval = retrieve(self.conn, &request, self.bounds.top_k)?;
         // Retrieval read each hit in this scope, so the hits are the rows, ranked as admitted,
-        // without reading them again (the metadata, which rows do not keep, aside).
+        // without reading them again.
         let (rows, sources) = retrieval
             .admitted
             .into_iter()
             .enumerate()
-            .map(|(rank, h)| {
-                let at = Ref { kind: h.kind, id: h.id };
-                let record = Record {
-                    at,
-                    content: h.content,
-                    timestamp: h.timestamp,
-                    source: None,
-                    metadata: None,
-                    context: h.context,
-                    span: h.span,
-                };
-                (Row::new(record, rank), h.source)
+            .map(|(rank, mut h)| {
+                let source = h.record.source.take();
+                (Row::new(h.record, rank), source)
             })
             .unzip();
         Ok(Found { cue, rows, sources, gated: retrieval.gated })
