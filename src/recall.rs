@@ -424,14 +424,14 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
         if keep == 0 || hits.get(keep - 1).is_some_and(|last| last.score > score) {
             break;
         }
-        // Every arm ranks readable records only, so a record not read here was deleted
-        // under the call: it is left out.
+        // Every arm ranks records of the call's scope only, from indexes kept in step with
+        // the database, so each reads; one that did not would be left out, not answered.
         let Some(record) = reader.read(Ref { kind, id })? else { continue };
         hits.push(Hit { record, score, ranks });
     }
     crate::sort::sort_by(&mut hits, |a, b| {
-        let (a_, b_) = (&a.record, &b.record);
-        b.score.total_cmp(&a.score).then_with(|| b_.timestamp.cmp(&a_.timestamp)).then(a_.at.cmp(&b_.at))
+        let (x, y) = (&a.record, &b.record);
+        b.score.total_cmp(&a.score).then_with(|| y.timestamp.cmp(&x.timestamp)).then(x.at.cmp(&y.at))
     });
     hits.truncate(keep);
     Ok(Retrieval { gated, admitted: hits, skipped: found.skipped, signal })

@@ -219,7 +219,7 @@ impl Shelf {
 /// not dropped. A record holding two of the phrase's words comes once per word.
 ///
 /// A loop, not a callback per posting: the wasm module is built for size, and there each
-/// closure stayed a call per posting (a fifth of a 100k search, `--cpu-prof`).
+/// closure stayed a call per posting (13 % of a 100k recall, `--cpu-prof`).
 #[inline(always)]
 fn gather(runs: &[(&[(u32, u32)], u32)], alive: &[bool], sums: &mut [u32], touched: &mut Vec<u32>, open: Option<(&[u32], &[f64])>) {
     touched.clear();
@@ -331,8 +331,8 @@ impl Table {
         let (ids, tokens, buckets, sources, alive) =
             (&shelf.ids[..], &shelf.tokens[..], &shelf.buckets[..], &shelf.sources[..], &shelf.alive[..]);
         // A record's scope, two loads from far in memory, is read only when some record of
-        // the agent is out of it: for each of thousands of records met, this was a twelfth of
-        // a 100k search in wasm.
+        // the agent is out of it: for each of thousands of records met, this was 7 % of a
+        // 100k recall in wasm (`--cpu-prof`).
         let admits = |o: u32| readable.as_ref().is_none_or(|r| r(buckets[o as usize], sources[o as usize]));
         let Scratch { marks, seen, lists, words, sums, met, parts, touched, norms } = scratch;
         if marks.len() < n {
