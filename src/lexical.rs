@@ -224,6 +224,15 @@ impl LexicalIndex {
         t.table(search.kind).scored(&t.vocabulary, &mut self.scratch.borrow_mut(), agent, search, (!every).then_some(admits), stats)
     }
 
+    /// Whether the agent holds any record of `kind`, readable by the search or not: a
+    /// lexical fallback over an agent's records finds nothing when it holds none.
+    pub fn holds(&self, conn: &Connection, agent_id: &str, kind: Kind) -> Result<bool> {
+        self.sync(conn)?;
+        let tables = self.tables.borrow();
+        let t = tables.as_ref().expect("synced above");
+        Ok(t.buckets.agent(agent_id).is_some_and(|agent| t.table(kind).holds(agent)))
+    }
+
     /// Each record's bucket, source and folded text, for comparing the kept index with a
     /// rebuild.
     #[cfg(test)]
@@ -314,6 +323,23 @@ mod tests {
     /// of every length, two projects, a second agent, some records deleted): the best few
     /// of every search, which leaves the common words' postings unread, are the best few of
     /// a search that reads every posting, to the bit.
+    #[test]
+    fn holds_says_whether_the_agent_has_a_live_record_of_the_kind() {
+        let (conn, index) = watched();
+        let holds = |agent: &str, kind| index.holds(&conn, agent, kind).unwrap();
+        assert!(!holds("a", Kind::Mem), "an empty database");
+        conn.execute(
+            "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at) VALUES ('a', 'p', '', 'x', '{}', '', '')",
+            [],
+        )
+        .unwrap();
+        assert!(holds("a", Kind::Mem));
+        assert!(!holds("a", Kind::Ep), "no episode");
+        assert!(!holds("b", Kind::Mem), "another agent's record");
+        conn.execute("DELETE FROM memories", []).unwrap();
+        assert!(!holds("a", Kind::Mem), "deleted");
+    }
+
     #[test]
     fn best_few_equal_the_best_of_every_match() {
         let (conn, index) = watched();

@@ -252,7 +252,9 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Res
             return Ok(rows);
         }
     }
-    if all.is_empty() {
+    // The fallback scans every record of the agent's in SQL (and sorts what it finds): not
+    // when the agent has none of this kind, as with episodes in a memory that has none.
+    if all.is_empty() || !req.lexical.holds(conn, &req.scope.agent_id, kind)? {
         return Ok(Vec::new());
     }
     let (iso, iso_params) = scope_sql(req, kind);
@@ -320,12 +322,14 @@ fn vector(conn: &Connection, req: &Request, query: QueryVector, also: &[(Kind, i
     Ok((ranked, found))
 }
 
-/// A fused row: its score and its rank in each arm that ranked it.
-type Fused = BTreeMap<(Kind, i64), (f64, BTreeMap<&'static str, usize>)>;
+/// A fused row: its score and its rank in each arm, in the order of the arms fused
+/// (0 where an arm did not rank it). An array, not a map of the arms' names: a map per row
+/// was a sixteenth of a call's allocations (dhat), and only the kept rows need one.
+type Fused = BTreeMap<(Kind, i64), (f64, [usize; 3])>;
 
 /// Reciprocal-rank fusion of ranked arms: `1 / (k + rank)` summed over the arms that
 /// ranked a row.
-fn fuse(arms: &[(&'static str, &Vec<Row>)], k: f64) -> Fused {
+fn fuse(arms: &[(&'static str, &Vec<Row>); 3], k: f64) -> Fused {
     fuse_by(arms, |_, rank, _| 1.0 / (k + rank as f64))
 }
 
@@ -335,7 +339,7 @@ fn fuse(arms: &[(&'static str, &Vec<Row>)], k: f64) -> Fused {
 /// compared (`found.spread`), for each candidate whose cosine is known: the vector arm's
 /// rows and the lexical rows (`found.also`), so a lexical row the vector arm did not rank
 /// still gains or loses by its cosine. Nothing is added when every cosine was equal.
-fn fuse_scores(arms: &[(&'static str, &Vec<Row>)], found: &Found) -> Fused {
+fn fuse_scores(arms: &[(&'static str, &Vec<Row>); 3], found: &Found) -> Fused {
     let (mean, deviation) = found.spread;
     let z = |cosine: f64| if deviation > 0.0 { VECTOR_WEIGHT * (cosine - mean) / deviation } else { 0.0 };
     let mut fused = fuse_by(arms, |arm, _, (score, best, worst)| {
@@ -351,7 +355,7 @@ fn fuse_scores(arms: &[(&'static str, &Vec<Row>)], found: &Found) -> Fused {
         // A lexical row, so already fused, and ranked by one lexical arm (each ranks one
         // kind): a second rank is the vector arm's, whose share holds its cosine already.
         let (score, ranks) = fused.entry((kind, id)).or_default();
-        if ranks.len() == 1 {
+        if ranks.iter().filter(|&&rank| rank > 0).count() == 1 {
             *score += z(cosine);
         }
     }
@@ -360,15 +364,15 @@ fn fuse_scores(arms: &[(&'static str, &Vec<Row>)], found: &Found) -> Fused {
 
 /// Sums `share(arm, rank, (score, arm's best score, arm's worst score))` over the arms that
 /// ranked each row, and records the row's rank in each.
-fn fuse_by(arms: &[(&'static str, &Vec<Row>)], share: impl Fn(&str, usize, (f64, f64, f64)) -> f64) -> Fused {
+fn fuse_by(arms: &[(&'static str, &Vec<Row>); 3], share: impl Fn(&str, usize, (f64, f64, f64)) -> f64) -> Fused {
     let mut fused = Fused::new();
-    for (arm, rows) in arms {
+    for (a, (arm, rows)) in arms.iter().enumerate() {
         let best = rows.iter().map(|r| r.score).fold(f64::MIN, f64::max);
         let worst = rows.iter().map(|r| r.score).fold(f64::MAX, f64::min);
         for (i, row) in rows.iter().enumerate() {
             let entry = fused.entry((row.kind, row.id)).or_default();
             entry.0 += share(arm, i + 1, (row.score, best, worst));
-            entry.1.insert(arm, i + 1);
+            entry.1[a] = i + 1;
         }
     }
     fused
@@ -427,6 +431,7 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
         // Every arm ranks records of the call's scope only, from indexes kept in step with
         // the database, so each reads; one that did not would be left out, not answered.
         let Some(record) = reader.read(Ref { kind, id })? else { continue };
+        let ranks = arms.iter().zip(ranks).filter(|&(_, rank)| rank > 0).map(|(&(arm, _), rank)| (arm, rank)).collect();
         hits.push(Hit { record, score, ranks });
     }
     crate::sort::sort_by(&mut hits, |a, b| {

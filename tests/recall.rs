@@ -64,6 +64,19 @@ fn short_terms_match_through_like_only_when_fts_matched_nothing() {
 }
 
 #[test]
+fn the_like_fallback_reads_episodes_of_an_agent_that_has_them() {
+    let mut f = seeded();
+    f.ok("store", json!({"agent_id": "b", "content": "AI notes of another agent."}));
+    f.ok("archive_episode", json!({"agent_id": "b", "summary": "AI retro"}));
+    // Agent a holds memories only: its fallback finds its memory and no episode.
+    assert_eq!(refs(&f.ok("recall", json!({"agent_id": "a", "query": "AI"}))), vec!["mem:5"]);
+    let b = refs(&f.ok("recall", json!({"agent_id": "b", "query": "AI"})));
+    assert!(b.contains(&"ep:1".to_owned()) && b.contains(&"mem:6".to_owned()), "{b:?}");
+    f.ok("delete_episode", json!({"agent_id": "b", "episode_id": 1}));
+    assert_eq!(refs(&f.ok("recall", json!({"agent_id": "b", "query": "AI"}))), vec!["mem:6"]);
+}
+
+#[test]
 fn trigram_matches_substrings_and_japanese() {
     let mut f = fixture();
     f.ok("store", json!({"agent_id": "a", "content": "台帳サービスは残高を保存する。"}));

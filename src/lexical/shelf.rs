@@ -280,6 +280,11 @@ impl Table {
         self.by_id.insert(id, (key, ord));
     }
 
+    /// Whether agent `agent` holds any live record here.
+    pub fn holds(&self, agent: u32) -> bool {
+        self.shelves.get(&shelf_key(agent)).is_some_and(|shelf| shelf.ids.len() > shelf.dead)
+    }
+
     /// Drops record `id`, if held.
     pub fn remove(&mut self, vocab: &Vocabulary, id: i64) {
         let Some((key, ord)) = self.by_id.remove(&id) else { return };

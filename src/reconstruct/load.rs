@@ -28,9 +28,9 @@ pub fn has_graph(conn: &Connection) -> Result<bool> {
 }
 
 /// The records at `refs` as rows, ranked in the order given (the readable ones: the walk
-/// and retrieval list nothing else).
-pub fn rows(conn: &Connection, scope: &ReadScope, refs: impl IntoIterator<Item = Ref>, first_rank: usize) -> Result<Vec<Row>> {
-    let reader = records::Reader::new(conn, scope);
+/// and retrieval list nothing else). One reader serves every item of a call: making one
+/// formats its statements.
+pub fn rows(reader: &records::Reader, refs: impl IntoIterator<Item = Ref>, first_rank: usize) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
     for (i, r) in refs.into_iter().enumerate() {
         if let Some(record) = reader.read(r)? {

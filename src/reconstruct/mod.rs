@@ -163,8 +163,9 @@ impl Call<'_> {
         };
         let (reached, cuts) = walk::walk(&starts, &pool, &graph, self.bounds.max_hops);
         let mut rows = Vec::with_capacity(reached.len());
+        let reader = crate::records::Reader::new(self.conn, &self.scope);
         for reached in reached {
-            let mut walked = load::rows(self.conn, &self.scope, reached.iter().map(|r| r.at), usize::MAX)?;
+            let mut walked = load::rows(&reader, reached.iter().map(|r| r.at), usize::MAX)?;
             for (row, r) in walked.iter_mut().zip(reached) {
                 row.why = Some(format!("relation:{}", r.predicate));
                 row.path = r.path;
