@@ -319,10 +319,6 @@ mod tests {
         assert_eq!(kept.snapshot(), rebuilt.snapshot());
     }
 
-    /// A corpus of rare, middling and very common words (some twice in a record, records
-    /// of every length, two projects, a second agent, some records deleted): the best few
-    /// of every search, which leaves the common words' postings unread, are the best few of
-    /// a search that reads every posting, to the bit.
     #[test]
     fn holds_says_whether_the_agent_has_a_live_record_of_the_kind() {
         let (conn, index) = watched();
@@ -340,6 +336,10 @@ mod tests {
         assert!(!holds("a", Kind::Mem), "deleted");
     }
 
+    /// A corpus of rare, middling and very common words (some twice in a record, records
+    /// of every length, two projects, a second agent, some records deleted): the best few
+    /// of every search, which leaves the common words' postings unread, are the best few of
+    /// a search that reads every posting, to the bit.
     #[test]
     fn best_few_equal_the_best_of_every_match() {
         let (conn, index) = watched();

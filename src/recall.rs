@@ -252,8 +252,8 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Res
             return Ok(rows);
         }
     }
-    // The fallback scans every record of the agent's in SQL (and sorts what it finds): not
-    // when the agent has none of this kind, as with episodes in a memory that has none.
+    // The fallback reads every record of the agent in SQL and sorts what matches: not run
+    // when the agent has none of this kind, as for episodes in a memory that has none.
     if all.is_empty() || !req.lexical.holds(conn, &req.scope.agent_id, kind)? {
         return Ok(Vec::new());
     }
