@@ -160,7 +160,7 @@ pub struct Hit {
     pub record: Record,
     /// Fused score.
     pub score: f64,
-    /// Rank in each arm that ranked it (1-based): `lexical`, `vector`.
+    /// Rank in each arm that ranked it (1-based): `lexical`, `episodes`, `vector`.
     pub ranks: BTreeMap<&'static str, usize>,
 }
 
@@ -327,6 +327,11 @@ fn vector(conn: &Connection, req: &Request, query: QueryVector, also: &[(Kind, i
 /// was a sixteenth of a call's allocations (dhat), and only the kept rows need one.
 type Fused = BTreeMap<(Kind, i64), (f64, [usize; 3])>;
 
+/// The arms by the names a response gives their ranks, in the order of [`Fused`]'s ranks.
+fn named<'a>(memories: &'a Vec<Row>, episodes: &'a Vec<Row>, vectors: &'a Vec<Row>) -> [(&'static str, &'a Vec<Row>); 3] {
+    [("lexical", memories), ("episodes", episodes), ("vector", vectors)]
+}
+
 /// Reciprocal-rank fusion of ranked arms: `1 / (k + rank)` summed over the arms that
 /// ranked a row.
 fn fuse(arms: &[(&'static str, &Vec<Row>); 3], k: f64) -> Fused {
@@ -400,7 +405,7 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
         }
         None => (Vec::new(), Found::default()),
     };
-    let arms = [("lexical", &memories), ("episodes", &episodes), ("vector", &vectors)];
+    let arms = named(&memories, &episodes, &vectors);
     let (ranked, signal) = if vectors.is_empty() { (fuse(&arms, RANK_K), "rrf") } else { (fuse_scores(&arms, &found), "hybrid") };
     // The gate reads its fused map as it is (the ranks unused): copying the scores into a
     // map of their own compiled a second map builder, 3.5 KB of the gzipped module.
@@ -409,7 +414,7 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
     } else {
         let memories = lexical(conn, req, &plain, Kind::Mem)?;
         let episodes = lexical(conn, req, &plain, Kind::Ep)?;
-        fuse(&[("lexical", &memories), ("episodes", &episodes), ("vector", &vectors)], RRF_K)
+        fuse(&named(&memories, &episodes, &vectors), RRF_K)
     };
     let gate = |key: &(Kind, i64)| gate_scores.get(key).map_or(0.0, |(score, _)| *score);
     let best = ranked.keys().map(gate).fold(0.0, f64::max);
