@@ -147,7 +147,9 @@ impl Phrase {
 /// The statistics of the records a score is relative to.
 pub struct Stats {
     avgdl: f64,
-    idf: Vec<f64>,
+    /// A boxed slice, not a `Vec`: [`Stats::share`] indexes it per posting, and in the
+    /// size-built wasm module `Vec`'s indexing stayed a call.
+    idf: Box<[f64]>,
 }
 
 impl Stats {

@@ -75,7 +75,10 @@ fn shelf_key(agent: u32) -> u32 {
 }
 
 /// Reused between searches, so a search allocates nothing in proportion to the corpus:
-/// `marks` and `sums` are zero outside a search.
+/// `marks` and `sums` are zero outside a search. The arrays that a search fills as it goes
+/// (`touched`, `met`, `parts`) are as long as the shelf, each with a count of its own: the
+/// wasm module is built for size, and there `Vec::push` stayed a call per record (2 % of a
+/// 100k recall, `--cpu-prof`).
 #[derive(Default)]
 pub struct Scratch {
     marks: Vec<u32>,
@@ -214,15 +217,16 @@ impl Shelf {
 }
 
 /// Adds each live record's occurrences of one phrase, from its runs (a posting list and
-/// what each of its occurrences counts for), into `sums`, listing in `touched` the records
-/// first counted; with `open` (`marks` and `parts` of a search), only the records met and
-/// not dropped. A record holding two of the phrase's words comes once per word.
+/// what each of its occurrences counts for), into `sums`, listing at the start of `touched`
+/// the records first counted and returning how many; with `open` (`marks` and `parts` of a
+/// search), only the records met and not dropped. A record holding two of the phrase's
+/// words comes once per word.
 ///
 /// A loop, not a callback per posting: the wasm module is built for size, and there each
 /// closure stayed a call per posting (13 % of a 100k recall, `--cpu-prof`).
 #[inline(always)]
-fn gather(runs: &[(&[(u32, u32)], u32)], alive: &[bool], sums: &mut [u32], touched: &mut Vec<u32>, open: Option<(&[u32], &[f64])>) {
-    touched.clear();
+fn gather(runs: &[(&[(u32, u32)], u32)], alive: &[bool], sums: &mut [u32], touched: &mut [u32], open: Option<(&[u32], &[f64])>) -> usize {
+    let mut count = 0;
     for &(list, occ) in runs {
         for &(ord, k) in list {
             let o = ord as usize;
@@ -235,11 +239,13 @@ fn gather(runs: &[(&[(u32, u32)], u32)], alive: &[bool], sums: &mut [u32], touch
                 }
             }
             if sums[o] == 0 {
-                touched.push(ord);
+                touched[count] = ord;
+                count += 1;
             }
             sums[o] += k * occ;
         }
     }
+    count
 }
 
 /// [`Stats::norm`] of a record `len` tokens long, kept in `norms` (−1 until first needed).
@@ -343,24 +349,40 @@ impl Table {
         if marks.len() < n {
             marks.resize(n, 0);
             sums.resize(n, 0);
+            touched.resize(n, 0);
+            met.resize(n, 0);
+            parts.resize(n, 0.0);
         }
-        let (marks, sums) = (&mut marks[..], &mut sums[..]);
+        let (marks, sums, touched, met, parts) = (&mut marks[..], &mut sums[..], &mut touched[..], &mut met[..], &mut parts[..]);
         lists.resize_with(lists.len().max(np), Vec::new);
         let lists = &mut lists[..np];
-        // Per phrase: where its matches are, how many records hold it, the most times one
-        // does and the fewest tokens one is long.
-        let (mut how, mut hits, mut most) = (Vec::with_capacity(np), Vec::with_capacity(np), Vec::with_capacity(np));
+        // Per phrase: how many records hold it, the most times one does and the fewest
+        // tokens one is long; and its runs, `runs[starts[p]..starts[p + 1]]`: the postings of
+        // its words (each occurrence of the phrase in a word counting `occ` times), or its
+        // match list (each already counted).
+        let (mut hits, mut most) = (Vec::with_capacity(np), Vec::with_capacity(np));
+        let mut runs: Vec<(&[(u32, u32)], u32)> = Vec::new();
+        let mut starts = vec![0];
         for (list, phrase) in lists.iter_mut().zip(phrases) {
             let m = shelf.matching(vocab, phrase, marks, words, list);
+            let list: &Vec<(u32, u32)> = list;
             let (h, f, d) = match m {
-                Matches::Word { word, occ } => shelf.postings.get(&word).map_or((0, 0, 0), |p| (p.live, p.most * occ, p.shortest)),
+                Matches::Word { word, occ } => match shelf.postings.get(&word) {
+                    Some(p) => {
+                        runs.push((&p.list[..], occ));
+                        (p.live, p.most * occ, p.shortest)
+                    }
+                    None => (0, 0, 0),
+                },
                 Matches::Words => {
                     // Records holding two of the words count once: a bit per record, so
                     // that what the lists touch stays in the nearest cache.
                     seen.clear();
                     seen.resize(n.div_ceil(64), 0);
+                    let seen = &mut seen[..];
                     let (mut h, mut f, mut d) = (0, 0, u32::MAX);
                     for (p, &(_, occ)) in list.iter().filter_map(|e| Some((shelf.postings.get(&e.0)?, e))) {
+                        runs.push((&p.list[..], occ));
                         f += p.most * occ;
                         d = d.min(p.shortest);
                         for &(ord, _) in &p.list {
@@ -373,11 +395,12 @@ impl Table {
                     (h, f, d)
                 }
                 Matches::List => {
+                    runs.push((&list[..], 1));
                     let d = list.iter().map(|e| tokens[e.0 as usize]).min();
                     (list.len() as u32, list.iter().map(|e| e.1).max().unwrap_or(0), d.unwrap_or(0))
                 }
             };
-            how.push(m);
+            starts.push(runs.len());
             hits.push(i64::from(h));
             most.push((f as usize, d));
         }
@@ -401,11 +424,11 @@ impl Table {
         for k in (0..order.len()).rev() {
             rest[k] = rest[k + 1] + bounds[order[k]];
         }
-        // Each record met, in `met` (its slot, plus one, in `marks`), with its score so far,
-        // summed in the order read, in `parts`; a record dropped from the search has its part
-        // below zero.
-        met.clear();
-        parts.clear();
+        let (rest, order, hits) = (&rest[..], &order[..], &hits[..]);
+        // Each record met, in `met[..found]` (its slot, plus one, in `marks`), with its score
+        // so far, summed in the order read, in `parts`; a record dropped from the search has
+        // its part below zero.
+        let mut found = 0;
         // The `depth`-th best score so far of a readable record met: none can end below it.
         let bar = |met: &[u32], parts: &[f64]| {
             if met.len() < depth {
@@ -415,37 +438,33 @@ impl Table {
             // Below `low` a part is dropped (below zero) or surely not kept: one comparison
             // for most of the thousands of records met. The id, a load from far in memory
             // for each, is read only for a score that can be kept.
+            // Indexed, and compared rather than `f64::max`ed: in the size-built module the
+            // zipped iterator's steps and `max` stayed calls.
             let mut low = 0.0;
-            for (&ord, &part) in met.iter().zip(parts) {
+            for i in 0..met.len().min(parts.len()) {
+                let (ord, part) = (met[i], parts[i]);
                 if part < low {
                     continue;
                 }
                 let x = (part, ids[ord as usize]);
                 if best.wants(&x) && admits(ord) {
                     best.keep(x);
-                    low = best.least().max(low);
+                    let least = best.least();
+                    if least > low {
+                        low = least;
+                    }
                 }
             }
             best.0.get(depth - 1).map(|x| x.0)
         };
-        // Per phrase, its runs: the postings of its words (each occurrence of the phrase in
-        // a word counting `occ` times), or its match list (each already counted).
-        let mut runs: Vec<(&[(u32, u32)], u32)> = Vec::new();
-        let mut starts = vec![0];
-        for (m, list) in how.iter().zip(lists.iter()) {
-            match m {
-                Matches::Word { .. } | Matches::Words => runs.extend(list.iter().map(|&(w, occ)| (shelf.list(w), occ))),
-                Matches::List => runs.push((&list[..], 1)),
-            }
-            starts.push(runs.len());
-        }
+        let (runs, starts) = (&runs[..], &starts[..]);
         let postings = |p: usize| &runs[starts[p]..starts[p + 1]];
         let (mut read, mut top, mut floor) = (0, 0.0f64, None);
         while read < order.len() {
             // The floor is at most the best part: worth finding only if it can stop the
             // reading or keep records out.
             if read > 0 && below(rest[read + 1], top) {
-                floor = bar(met, parts);
+                floor = bar(&met[..found], &parts[..found]);
                 if floor.is_some_and(|f| below(rest[read], f)) {
                     break;
                 }
@@ -453,8 +472,8 @@ impl Table {
             let p = order[read];
             let (after, fl) = (rest[read + 1], floor.unwrap_or(f64::NEG_INFINITY));
             // Its occurrences in each record, summed over its words, then scored.
-            gather(postings(p), alive, sums, touched, None);
-            for &ord in touched.iter() {
+            let count = gather(postings(p), alive, sums, touched, None);
+            for &ord in &touched[..count] {
                 let o = ord as usize;
                 let share = stats.share(p, std::mem::take(&mut sums[o]) as usize, norm(norms, &stats, tokens[o]));
                 if marks[o] == 0 {
@@ -463,13 +482,16 @@ impl Table {
                     if below(share + after, fl) {
                         continue;
                     }
-                    met.push(ord);
-                    parts.push(0.0);
-                    marks[o] = met.len() as u32;
+                    met[found] = ord;
+                    parts[found] = 0.0;
+                    found += 1;
+                    marks[o] = found as u32;
                 }
                 let part = &mut parts[marks[o] as usize - 1];
                 *part += share;
-                top = top.max(*part);
+                if *part > top {
+                    top = *part;
+                }
             }
             read += 1;
         }
@@ -482,7 +504,7 @@ impl Table {
             // miss each: counting a common word there for thousands of records was slower
             // than reading its postings).
             if readable.is_some() {
-                for (part, &ord) in parts.iter_mut().zip(met.iter()) {
+                for (part, &ord) in parts[..found].iter_mut().zip(&met[..found]) {
                     if !admits(ord) {
                         *part = -1.0;
                     }
@@ -490,25 +512,25 @@ impl Table {
             }
             for (k, &p) in order.iter().enumerate().skip(read) {
                 let rest = rest[k];
-                for part in parts.iter_mut() {
+                for part in &mut parts[..found] {
                     if below(*part + rest, floor) {
                         *part = -1.0;
                     }
                 }
-                gather(postings(p), alive, sums, touched, Some((marks, parts)));
-                for &ord in touched.iter() {
+                let count = gather(postings(p), alive, sums, touched, Some((marks, parts)));
+                for &ord in &touched[..count] {
                     let o = ord as usize;
                     let f = std::mem::take(&mut sums[o]);
                     parts[marks[o] as usize - 1] += stats.share(p, f as usize, norm(norms, &stats, tokens[o]));
                 }
-                floor = bar(met, parts).map_or(floor, |f| f.max(floor));
+                floor = bar(&met[..found], &parts[..found]).map_or(floor, |f| f.max(floor));
             }
         }
         // `parts` are the scores summed in another order, within rounding of them: only the
         // records not surely below the `depth`-th best part are scored again.
-        let cut = bar(met, parts).unwrap_or(f64::NEG_INFINITY);
+        let cut = bar(&met[..found], &parts[..found]).unwrap_or(f64::NEG_INFINITY);
         let mut best = Best::new(depth);
-        for (&ord, &part) in met.iter().zip(parts.iter()) {
+        for (&ord, &part) in met[..found].iter().zip(&parts[..found]) {
             let o = ord as usize;
             marks[o] = 0;
             if part < 0.0 || below(part, cut) {

@@ -31,7 +31,7 @@ pub fn quote(drafts: &[Draft], budget: usize, trace: bool) -> Quoted {
         cut |= quoted < len;
         used += quoted;
         items.push(Item {
-            content: d.head.content.chars().take(quoted).collect(),
+            content: prefix(&d.head.content, quoted).to_string(),
             head_ref: d.head.at.to_string(),
             claims: d.claims.clone(),
             claims_omitted: (d.omitted > 0).then_some(d.omitted),
@@ -67,4 +67,30 @@ pub fn quote(drafts: &[Draft], budget: usize, trace: bool) -> Quoted {
         }
     }
     Quoted { items, used, cut }
+}
+
+/// The first `chars` characters of `text`. Sliced, not collected a character at a time:
+/// that was 3 % of a 100k reconstruct in the size-built wasm module (`--cpu-prof`), for
+/// heads that are mostly quoted whole.
+fn prefix(text: &str, chars: usize) -> &str {
+    if text.len() <= chars {
+        return text; // no more characters than bytes
+    }
+    text.char_indices().nth(chars).map_or(text, |(at, _)| &text[..at])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn prefix_counts_characters_not_bytes() {
+        for text in ["", "ledger", "über Straße", "台帳台帳 x", "e\u{301}e"] {
+            for n in 0..text.len() + 2 {
+                assert_eq!(prefix(text, n), text.chars().take(n).collect::<String>(), "{text:?} cut at {n}");
+            }
+        }
+    }
 }
