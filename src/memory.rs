@@ -74,7 +74,7 @@ struct AsText;
 impl Respond for AsText {
     type Out = String;
     fn respond<T: Serialize>(value: T) -> String {
-        serde_json::to_string(&value).expect("responses serialize to JSON")
+        crate::api::write::to_text(&value).expect("responses serialize to JSON")
     }
 }
 

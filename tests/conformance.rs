@@ -96,6 +96,9 @@ fn documented() -> Vec<(String, usize)> {
 fn run(name: &str, scenario: &Value, recorded: &[Value], documented: &[(String, usize)]) -> Tally {
     let replayer = Replayer::new(scenario);
     let mut memory = Memory::open_in_memory_with_clock(Box::new(replayer.clock.clone())).unwrap();
+    // A twin given every call as JSON text (`call_text`, the wasm binding's door): its text
+    // must be, op by op, serde_json's text of `call`'s value.
+    let mut twin = Memory::open_in_memory_with_clock(Box::new(replayer.clock.clone())).unwrap();
     let mut tally = Tally::default();
     for (i, op) in scenario["ops"].as_array().unwrap().iter().enumerate() {
         let kind = op["op"].as_str().unwrap();
@@ -104,7 +107,15 @@ fn run(name: &str, scenario: &Value, recorded: &[Value], documented: &[(String, 
             Step::Unknown(kind) => panic!("{name} op {i}: the replayer does not know op kind {kind:?}"),
             // The driver's read-only SQL, run on our database: the tables are the design's.
             Step::Sql { query, params } => Ok(sql_rows(&memory.export().unwrap(), &query, &params)),
-            Step::Call { tool, args } => memory.call(&tool, &args),
+            Step::Call { tool, args } => {
+                let (value, text) = (memory.call(&tool, &args), twin.call_text(&tool, &args));
+                match (&value, text) {
+                    (Ok(value), Ok(text)) => assert_eq!(text, serde_json::to_string(value).unwrap(), "{name} op {i} ({kind}) as text"),
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{name} op {i} ({kind}) as text"),
+                    (a, b) => panic!("{name} op {i} ({kind}): call gave {a:?}, call_text {b:?}"),
+                }
+                value
+            }
         };
         replayer.done(op);
         let want = &recorded[i]["result"];

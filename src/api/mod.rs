@@ -31,6 +31,7 @@ mod store;
 mod store_many;
 mod traverse;
 mod update_memory;
+pub(crate) mod write;
 
 // Writes the checked-in generated files: native only (wasm32 has no file system).
 #[cfg(all(test, not(target_arch = "wasm32")))]
