@@ -568,9 +568,10 @@ impl Memory {
     }
 
     /// [`Memory::call`] with the response as JSON text: the text of the [`Value`] `call`
-    /// returns, written without building that value first. The wasm binding's path, whose
-    /// responses cross into JavaScript as text for `JSON.parse`: a fifth of a 1k recall's
-    /// time in wasm went to building the value, writing it out and dropping it.
+    /// returns (the conformance runner compares the two on every recorded op), written
+    /// without building that value first, by [`crate::api::write`]. The path of the wasm
+    /// binding, whose responses cross into JavaScript as text for `JSON.parse`, and of the
+    /// MCP server's tool results.
     pub fn call_text(&mut self, tool: &str, args: &Value) -> Result<String> {
         self.dispatch::<AsText>(tool, args)
     }

@@ -130,8 +130,8 @@ fn tools() -> Vec<Tool> {
 /// A tool's result: its JSON response as text, or the engine's typed error as a tool
 /// error (`isError`) naming the code and the argument, which a model can act on.
 fn call_tool(memory: &mut Memory, name: &str, args: &Value) -> CallToolResult {
-    match memory.call(name, args) {
-        Ok(response) => CallToolResult::success(vec![ContentBlock::text(response.to_string())]),
+    match memory.call_text(name, args) {
+        Ok(response) => CallToolResult::success(vec![ContentBlock::text(response)]),
         Err(e) => {
             let mut body = json!({"error": e.code(), "message": e.to_string()});
             if let Some(field) = e.field() {

@@ -132,16 +132,7 @@ impl Call<'_> {
             .rows
             .iter()
             .zip(&found.sources)
-            .map(|(r, source)| bundle::Member {
-                at: r.at,
-                ts: r.ts,
-                source: source.as_deref().and_then(|s| serde_json::from_str::<serde_json::Value>(s).ok()).map(|s| {
-                    let field = |k: &str| s.get(k).map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).unwrap_or_default();
-                    (field("type"), field("id"))
-                }),
-                context: r.context.clone(),
-                span: r.span,
-            })
+            .map(|(r, source)| bundle::Member { at: r.at, ts: r.ts, source: source.as_deref(), context: r.context.clone(), span: r.span })
             .collect();
         let bundling = bundle::bundle(&members, &links);
         for (&i, why) in &bundling.why {
