@@ -150,6 +150,16 @@ impl Compound<'_> {
     }
 }
 
+/// serde's number methods, each writing its value through [`Writer::number`] widened to the
+/// type named (integers of any width print alike).
+macro_rules! numbers {
+    ($($method:ident($ty:ty) as $wide:ty),*) => {$(
+        fn $method(self, v: $ty) -> Result<(), Unwritable> {
+            self.number(<$wide>::from(v))
+        }
+    )*};
+}
+
 impl<'a> ser::Serializer for &'a mut Writer {
     type Ok = ();
     type Error = Unwritable;
@@ -165,42 +175,20 @@ impl<'a> ser::Serializer for &'a mut Writer {
         self.out.extend_from_slice(if v { b"true" } else { b"false" });
         Ok(())
     }
-    fn serialize_i8(self, v: i8) -> Result<(), Unwritable> {
-        self.number(i64::from(v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Unwritable> {
-        self.number(i64::from(v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Unwritable> {
-        self.number(i64::from(v))
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), Unwritable> {
-        self.number(v)
-    }
-    fn serialize_i128(self, v: i128) -> Result<(), Unwritable> {
-        self.number(v)
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), Unwritable> {
-        self.number(u64::from(v))
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Unwritable> {
-        self.number(u64::from(v))
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Unwritable> {
-        self.number(u64::from(v))
-    }
-    fn serialize_u64(self, v: u64) -> Result<(), Unwritable> {
-        self.number(v)
-    }
-    fn serialize_u128(self, v: u128) -> Result<(), Unwritable> {
-        self.number(v)
-    }
-    fn serialize_f32(self, v: f32) -> Result<(), Unwritable> {
-        self.number(v)
-    }
-    fn serialize_f64(self, v: f64) -> Result<(), Unwritable> {
-        self.number(v)
-    }
+    numbers!(
+        serialize_i8(i8) as i64,
+        serialize_i16(i16) as i64,
+        serialize_i32(i32) as i64,
+        serialize_i64(i64) as i64,
+        serialize_i128(i128) as i128,
+        serialize_u8(u8) as u64,
+        serialize_u16(u16) as u64,
+        serialize_u32(u32) as u64,
+        serialize_u64(u64) as u64,
+        serialize_u128(u128) as u128,
+        serialize_f32(f32) as f32,
+        serialize_f64(f64) as f64
+    );
     fn serialize_char(self, v: char) -> Result<(), Unwritable> {
         self.string(v.encode_utf8(&mut [0; 4]));
         Ok(())
@@ -281,48 +269,30 @@ impl<'a> ser::Serializer for &'a mut Writer {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_> {
-    type Ok = ();
-    type Error = Unwritable;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unwritable> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Unwritable> {
-        self.close()
-    }
+/// The traits of serde's compound values but maps, which differ here only in their
+/// method's name and whether it takes a key: elements (sequences, tuples) or fields (structs,
+/// struct variants).
+macro_rules! compounds {
+    ($($kind:ident::$method:ident($($key:ident)?) => $how:ident;)*) => {$(
+        impl ser::$kind for Compound<'_> {
+            type Ok = ();
+            type Error = Unwritable;
+            fn $method<T: Serialize + ?Sized>(&mut self, $($key: &'static str,)? value: &T) -> Result<(), Unwritable> {
+                self.$how($($key,)? value)
+            }
+            fn end(self) -> Result<(), Unwritable> {
+                self.close()
+            }
+        }
+    )*};
 }
-
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = Unwritable;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unwritable> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Unwritable> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Unwritable;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unwritable> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Unwritable> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Unwritable;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unwritable> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Unwritable> {
-        self.close()
-    }
+compounds! {
+    SerializeSeq::serialize_element() => element;
+    SerializeTuple::serialize_element() => element;
+    SerializeTupleStruct::serialize_field() => element;
+    SerializeTupleVariant::serialize_field() => element;
+    SerializeStruct::serialize_field(key) => field;
+    SerializeStructVariant::serialize_field(key) => field;
 }
 
 impl ser::SerializeMap for Compound<'_> {
@@ -333,28 +303,6 @@ impl ser::SerializeMap for Compound<'_> {
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unwritable> {
         value.serialize(&mut *self.w)
-    }
-    fn end(self) -> Result<(), Unwritable> {
-        self.close()
-    }
-}
-
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Unwritable;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Unwritable> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), Unwritable> {
-        self.close()
-    }
-}
-
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Unwritable;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Unwritable> {
-        self.field(key, value)
     }
     fn end(self) -> Result<(), Unwritable> {
         self.close()
