@@ -261,3 +261,19 @@ fn reconstruct_cues_follow_every_declaration_after_its_first_call() {
     f.ok("store", json!({"agent_id": "a", "content": "kube upgrade is scheduled."}));
     assert_eq!(cues(&mut f), json!([]), "deleted with the agent");
 }
+
+/// Record → record relations alone, no mention stored: two candidates a relation joins are
+/// one item (reconstruct reads the links when relations exist at all).
+#[test]
+fn record_relations_bundle_when_no_mention_is_stored() {
+    let mut f = fixture();
+    f.ok("store", json!({"agent_id": "a", "content": "The ingest pipeline stalled."}));
+    f.ok("store", json!({"agent_id": "a", "content": "The ingest pipeline restarted."}));
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "associations": {"relations": [{"subject": "mem:2", "predicate": "supersedes", "object": "mem:1"}]}}),
+    );
+    let out = f.ok("reconstruct", json!({"agent_id": "a", "query": "ingest pipeline"}));
+    assert_eq!(out["items"].as_array().unwrap().len(), 1, "{out}");
+    assert_eq!(out["items"][0]["independence_reason"], "cluster:relation", "{out}");
+}

@@ -27,6 +27,21 @@ pub fn has_graph(conn: &Connection) -> Result<bool> {
     Ok(n == 4)
 }
 
+/// Whether the association tables hold any relation and any mention, whatever their scope.
+#[derive(Default)]
+pub struct Declared {
+    pub relations: bool,
+    pub mentions: bool,
+}
+
+/// [`Declared`], for a database with the association tables. Where nothing is declared, as
+/// in most memories, [`links`] and [`graph`] are empty without building their queries over
+/// the candidates (about 8 % of a 1k reconstruct in wasm, `--cpu-prof`).
+pub fn declared(conn: &Connection) -> Result<Declared> {
+    let sql = "SELECT EXISTS (SELECT 1 FROM relations), EXISTS (SELECT 1 FROM entity_mentions)";
+    Ok(conn.prepare_cached(sql)?.query_row([], |r| Ok(Declared { relations: r.get(0)?, mentions: r.get(1)? }))?)
+}
+
 /// The records at `refs` as rows, ranked in the order given (the readable ones: the walk
 /// and retrieval list nothing else). One reader serves every item of a call: making one
 /// formats its statements.

@@ -31,7 +31,9 @@ pub fn reconstruct(
     names: &NameIndex,
     opts: &ReconstructOptions,
 ) -> Result<ReconstructResponse> {
-    let call = Call { conn, vectors, lexical, names, opts, scope: opts.scope(), bounds: opts.applied(), graph: load::has_graph(conn)? };
+    let graph = load::has_graph(conn)?;
+    let declared = if graph { load::declared(conn)? } else { load::Declared::default() };
+    let call = Call { conn, vectors, lexical, names, opts, scope: opts.scope(), bounds: opts.applied(), graph, declared };
     let mut found = call.candidates()?;
     let bundled = call.bundle(&mut found)?;
     let walked = call.walk(&found, &bundled)?;
@@ -53,6 +55,8 @@ struct Call<'a> {
     bounds: Applied,
     /// Whether the database has the association tables (see [`load::has_graph`]).
     graph: bool,
+    /// Whether any relation and any mention is stored at all (see [`load::declared`]).
+    declared: load::Declared,
 }
 
 /// Stage 1's output: the candidates, most relevant first.
@@ -127,7 +131,7 @@ impl Call<'_> {
 
     /// Stage 2: clusters, and why each bundled row is in its cluster.
     fn bundle(&self, found: &mut Found) -> Result<Bundled> {
-        let links = if self.graph { load::links(self.conn, &self.scope, &found.pool())? } else { Vec::new() };
+        let links = if self.declared.relations { load::links(self.conn, &self.scope, &found.pool())? } else { Vec::new() };
         let members: Vec<bundle::Member> = found
             .rows
             .iter()
@@ -147,7 +151,7 @@ impl Call<'_> {
             bundled.window(self.bounds.count).iter().map(|c| c.iter().map(|&i| found.rows[i].at).collect()).collect();
         let all_starts: Vec<Ref> = starts.iter().flatten().copied().collect();
         let pool = found.pool();
-        let graph = if all_starts.is_empty() || !self.graph {
+        let graph = if all_starts.is_empty() || !self.declared.mentions {
             walk::Graph::default()
         } else {
             load::graph(self.conn, &self.scope, self.opts.source_id(), &self.bounds, &all_starts, &pool)?
