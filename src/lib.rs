@@ -37,6 +37,7 @@ mod buckets;
 mod cipher;
 mod clock;
 mod data;
+mod declared;
 mod entities;
 mod error;
 mod graph;

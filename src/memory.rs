@@ -10,6 +10,7 @@ use crate::api::*;
 use crate::associations::Declarer;
 use crate::cipher::{self, Key};
 use crate::clock::{format_iso, Clock, SystemClock};
+use crate::declared::DeclaredIndex;
 use crate::error::{Error, Result};
 use crate::lexical::LexicalIndex;
 use crate::names::NameIndex;
@@ -31,11 +32,13 @@ pub struct Memory {
     clock: Box<dyn Clock>,
     /// The vector arm's in-memory index (`crate::vectors`), kept current by the writes below.
     pub(crate) vectors: VectorIndex,
-    /// The lexical arm's in-memory text (`crate::lexical`) and the entity names stage 1 of
-    /// reconstruct matches (`crate::names`), kept current through the connection's update
-    /// hook (`crate::watch`).
+    /// The lexical arm's in-memory text (`crate::lexical`), the entity names stage 1 of
+    /// reconstruct matches (`crate::names`) and whether anything is declared
+    /// (`crate::declared`), kept current through the connection's update hook
+    /// (`crate::watch`).
     lexical: LexicalIndex,
     names: NameIndex,
+    declared: DeclaredIndex,
     watch: Watch,
     /// The key of an encrypted memory (`crate::cipher`): its file's, or, held in memory,
     /// the one its exports are encrypted with.
@@ -142,8 +145,9 @@ impl Memory {
         migrate(&mut conn)?;
         let watch = Watch::default();
         watch.install(&mut conn)?;
-        let (lexical, names) = (LexicalIndex::new(watch.clone()), NameIndex::new(watch.clone()));
-        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, names, watch, key })
+        let (lexical, names, declared) =
+            (LexicalIndex::new(watch.clone()), NameIndex::new(watch.clone()), DeclaredIndex::new(watch.clone()));
+        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, names, declared, watch, key })
     }
 
     /// Whether the memory is encrypted: its file at rest, or, held in memory, its exports.
@@ -291,7 +295,8 @@ impl Memory {
     /// evidence (design §3).
     pub fn reconstruct(&self, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
         opts.validate()?;
-        reconstruct::reconstruct(&self.conn, &self.vectors, &self.lexical, &self.names, opts)
+        let declared = self.declared.get(&self.conn)?;
+        reconstruct::reconstruct(&self.conn, &self.vectors, &self.lexical, &self.names, declared, opts)
     }
 
     /// A plain dot-product loop of `query` over every stored vector of its dimension, with
@@ -465,6 +470,7 @@ impl Memory {
         self.vectors.clear();
         self.lexical.clear();
         self.names.clear();
+        self.declared.clear();
         if self.in_memory() {
             // Held in memory: the checked scratch database becomes the memory. (A backup
             // could not copy it over when the page sizes differ: an in-memory destination

@@ -1,6 +1,7 @@
 //! What the connection's one update hook has seen written since the in-memory indexes last
-//! looked: the record rows (for `crate::lexical`) and whether any entity name or alias
-//! changed (for `crate::names`). SQLite allows one update hook per connection, so the
+//! looked: the record rows (for `crate::lexical`), whether any entity name or alias
+//! changed (for `crate::names`), and whether any relation or mention did (for
+//! `crate::declared`). SQLite allows one update hook per connection, so the
 //! indexes share this one; each clears only what it read, and only outside a transaction,
 //! so that a rollback can never leave rolled-back writes in an index.
 
@@ -16,6 +17,8 @@ pub struct Written {
     pub episodes: BTreeSet<i64>,
     /// A row of `entities` or `entity_aliases` was inserted, updated or deleted.
     pub names: bool,
+    /// A row of `relations` or `entity_mentions` was (`crate::declared`).
+    pub declared: bool,
 }
 
 /// Shared between the hook and the indexes.
@@ -33,6 +36,7 @@ impl Watch {
                 "memories" => w.memories.insert(id),
                 "episodes" => w.episodes.insert(id),
                 "entities" | "entity_aliases" => std::mem::replace(&mut w.names, true),
+                "relations" | "entity_mentions" => std::mem::replace(&mut w.declared, true),
                 _ => false,
             };
         }))?;

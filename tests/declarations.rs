@@ -277,3 +277,29 @@ fn record_relations_bundle_when_no_mention_is_stored() {
     assert_eq!(out["items"].as_array().unwrap().len(), 1, "{out}");
     assert_eq!(out["items"][0]["independence_reason"], "cluster:relation", "{out}");
 }
+
+/// Whether anything is declared is held in memory (`src/declared.rs`), a cache of the
+/// database: relations and mentions declared after the first reconstruct are walked by the
+/// next one, and once retracted they are not.
+#[test]
+fn reconstruct_walks_what_is_declared_after_its_first_call() {
+    let mut f = fixture();
+    f.ok("store", json!({"agent_id": "a", "content": "Project Atlas ships on March 3."}));
+    f.ok("store", json!({"agent_id": "a", "content": "Priya moved to the Lisbon office."}));
+    let walked = |f: &mut common::Fixture| {
+        let out = f.ok("reconstruct", json!({"agent_id": "a", "query": "Atlas ships March"}));
+        let claims = out["items"][0]["claims"].as_array().cloned().unwrap_or_default();
+        claims.iter().filter(|c| c.get("hops").is_some()).map(|c| c["ref"].clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(walked(&mut f), Vec::<serde_json::Value>::new());
+    f.ok("declare_associations", json!({"agent_id": "a", "anchor_ref": "mem:2", "associations": {"entities": [{"name": "Priya"}]}}));
+    assert_eq!(walked(&mut f), Vec::<serde_json::Value>::new(), "a mention, no relation yet");
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "anchor_ref": "mem:1", "associations": {"entities": [{"name": "Atlas"}],
+            "relations": [{"subject": "Atlas", "predicate": "owned_by", "object": "Priya"}]}}),
+    );
+    assert_eq!(walked(&mut f), vec![json!("mem:2")], "declared after the first reconstruct");
+    f.ok("declare_associations", json!({"agent_id": "a", "retract": {"relations": [1]}}));
+    assert_eq!(walked(&mut f), Vec::<serde_json::Value>::new(), "retracted");
+}

@@ -15,33 +15,6 @@ use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
 use std::collections::BTreeSet;
 
-/// Whether the database has the four association tables. A database written before the
-/// graph existed has none; reconstruct then reads no graph and answers exactly as it would
-/// on an empty one (invariant 2).
-pub fn has_graph(conn: &Connection) -> Result<bool> {
-    let n: i64 = conn
-        .prepare_cached(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('entities', 'entity_aliases', 'entity_mentions', 'relations')",
-        )?
-        .query_row([], |r| r.get(0))?;
-    Ok(n == 4)
-}
-
-/// Whether the association tables hold any relation and any mention, whatever their scope.
-#[derive(Default)]
-pub struct Declared {
-    pub relations: bool,
-    pub mentions: bool,
-}
-
-/// [`Declared`], for a database with the association tables. Where nothing is declared, as
-/// in most memories, [`links`] and [`graph`] are empty without building their queries over
-/// the candidates (about 8 % of a 1k reconstruct in wasm, `--cpu-prof`).
-pub fn declared(conn: &Connection) -> Result<Declared> {
-    let sql = "SELECT EXISTS (SELECT 1 FROM relations), EXISTS (SELECT 1 FROM entity_mentions)";
-    Ok(conn.prepare_cached(sql)?.query_row([], |r| Ok(Declared { relations: r.get(0)?, mentions: r.get(1)? }))?)
-}
-
 /// The records at `refs` as rows, ranked in the order given (the readable ones: the walk
 /// and retrieval list nothing else). One reader serves every item of a call: making one
 /// formats its statements.

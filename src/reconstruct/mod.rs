@@ -12,6 +12,7 @@ pub mod structure;
 pub mod walk;
 
 use crate::api::{Applied, Cues, ReconstructBounds, ReconstructOptions, ReconstructResponse, Trace};
+use crate::declared::Declared;
 use crate::error::Result;
 use crate::lexical::LexicalIndex;
 use crate::names::NameIndex;
@@ -29,11 +30,10 @@ pub fn reconstruct(
     vectors: &VectorIndex,
     lexical: &LexicalIndex,
     names: &NameIndex,
+    declared: Declared,
     opts: &ReconstructOptions,
 ) -> Result<ReconstructResponse> {
-    let graph = load::has_graph(conn)?;
-    let declared = if graph { load::declared(conn)? } else { load::Declared::default() };
-    let call = Call { conn, vectors, lexical, names, opts, scope: opts.scope(), bounds: opts.applied(), graph, declared };
+    let call = Call { conn, vectors, lexical, names, opts, scope: opts.scope(), bounds: opts.applied(), declared };
     let mut found = call.candidates()?;
     let bundled = call.bundle(&mut found)?;
     let walked = call.walk(&found, &bundled)?;
@@ -53,10 +53,8 @@ struct Call<'a> {
     opts: &'a ReconstructOptions,
     scope: ReadScope,
     bounds: Applied,
-    /// Whether the database has the association tables (see [`load::has_graph`]).
-    graph: bool,
-    /// Whether any relation and any mention is stored at all (see [`load::declared`]).
-    declared: load::Declared,
+    /// Whether the database has the association tables, and any relation and mention.
+    declared: Declared,
 }
 
 /// Stage 1's output: the candidates, most relevant first.
@@ -99,7 +97,11 @@ impl Call<'_> {
     /// Stage 1: the query's alias cues, then retrieval with them.
     fn candidates(&self) -> Result<Found> {
         let opts = self.opts;
-        let cue = if self.graph { candidates::cue(self.conn, self.names, &self.scope, &opts.query)? } else { candidates::Cue::default() };
+        let cue = if self.declared.tables {
+            candidates::cue(self.conn, self.names, &self.scope, &opts.query)?
+        } else {
+            candidates::Cue::default()
+        };
         let deep = opts.deep.unwrap_or(false);
         let request = Request {
             extra_terms: cue.normalized_terms.clone(),
