@@ -4,18 +4,17 @@
 //! tables, invariant 2); asking SQLite on every call was 8 % of a 1k reconstruct in wasm
 //! (`--cpu-prof`).
 //!
-//! A cache, as `crate::names` is: read on first use, read again after the connection's
-//! update hook (`crate::watch`) saw a row of `relations` or `entity_mentions` written, the
-//! mark kept inside a transaction so that a rollback is read back too, and dropped when the
-//! database is replaced (`Memory::import`). A delete the hook does not see (SQLite's
-//! truncation of a whole table) can only leave it saying that something is declared, which
-//! costs the reads and changes no answer. The tables themselves only appear by our
-//! migrations, which run when the connection is opened.
+//! Kept in memory (`crate::watch::Kept`) as the entity names are: read on first use, read
+//! again after the connection's update hook saw a row of `relations` or `entity_mentions`
+//! written (the mark kept inside a transaction, so that a rollback is read back too), and
+//! dropped when the database is replaced (`Memory::import`). A delete the hook does not
+//! see (SQLite's truncation of a whole table) can only leave it saying that something is
+//! declared, which costs the reads and changes no answer. The tables themselves only
+//! appear by our migrations, which run when the connection is opened.
 
 use crate::error::Result;
-use crate::watch::Watch;
+use crate::watch::{Kept, Watch};
 use rusqlite::Connection;
-use std::cell::Cell;
 
 /// What is declared, whatever its scope.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -28,6 +27,12 @@ pub struct Declared {
 }
 
 impl Declared {
+    /// What a [`Memory`](crate::Memory) keeps: read on its first reconstruct, and again
+    /// whenever `watch` saw a relation or a mention written.
+    pub fn kept(watch: Watch) -> Kept<Declared> {
+        Kept::new(watch, |w| &mut w.declared, Declared::read)
+    }
+
     fn read(conn: &Connection) -> Result<Declared> {
         let sql = "SELECT count(*) FROM sqlite_master WHERE type = 'table' \
                    AND name IN ('entities', 'entity_aliases', 'entity_mentions', 'relations')";
@@ -37,42 +42,6 @@ impl Declared {
         }
         let sql = "SELECT EXISTS (SELECT 1 FROM relations), EXISTS (SELECT 1 FROM entity_mentions)";
         Ok(conn.prepare_cached(sql)?.query_row([], |r| Ok(Declared { tables: true, relations: r.get(0)?, mentions: r.get(1)? }))?)
-    }
-}
-
-/// The [`Declared`] a [`Memory`](crate::Memory) keeps: unknown until the first reconstruct.
-#[derive(Default)]
-pub struct DeclaredIndex {
-    cached: Cell<Option<Declared>>,
-    watch: Watch,
-}
-
-impl DeclaredIndex {
-    /// An index read again whenever `watch` saw a relation or a mention written.
-    pub fn new(watch: Watch) -> Self {
-        DeclaredIndex { watch, ..Default::default() }
-    }
-
-    /// After the database was replaced (import): read again on next use.
-    pub fn clear(&self) {
-        self.cached.set(None);
-        self.watch.lock().declared = false;
-    }
-
-    pub fn get(&self, conn: &Connection) -> Result<Declared> {
-        let mut w = self.watch.lock();
-        if let (Some(known), false) = (self.cached.get(), w.declared) {
-            return Ok(known);
-        }
-        // Dropped first: a read that fails leaves nothing stale to be used next time.
-        self.cached.set(None);
-        let now = Declared::read(conn)?;
-        self.cached.set(Some(now));
-        // Inside a transaction what was read may still be rolled back: keep the mark.
-        if conn.is_autocommit() {
-            w.declared = false;
-        }
-        Ok(now)
     }
 }
 
@@ -87,9 +56,9 @@ mod tests {
     #[test]
     fn follows_every_write_and_rollback() {
         let (conn, watch) = crate::watch::watched_database();
-        let declared = DeclaredIndex::new(watch);
+        let declared = Declared::kept(watch);
         let read = |conn: &Connection| {
-            let d = declared.get(conn).unwrap();
+            let d = declared.with(conn, |d| *d).unwrap();
             assert!(d.tables);
             (d.relations, d.mentions)
         };
@@ -127,6 +96,6 @@ mod tests {
              DROP TABLE entities; DROP TABLE entity_aliases; DROP TABLE entity_mentions; DROP TABLE relations;",
         )
         .unwrap();
-        assert_eq!(DeclaredIndex::new(watch).get(&conn).unwrap(), Declared::default());
+        assert_eq!(Declared::kept(watch).with(&conn, |d| *d).unwrap(), Declared::default());
     }
 }

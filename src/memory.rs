@@ -10,7 +10,7 @@ use crate::api::*;
 use crate::associations::Declarer;
 use crate::cipher::{self, Key};
 use crate::clock::{format_iso, Clock, SystemClock};
-use crate::declared::DeclaredIndex;
+use crate::declared::Declared;
 use crate::error::{Error, Result};
 use crate::lexical::LexicalIndex;
 use crate::names::NameIndex;
@@ -19,7 +19,7 @@ use crate::refs::{Kind, Ref};
 use crate::schema::migrate;
 use crate::scratch::Scratch;
 use crate::vectors::VectorIndex;
-use crate::watch::Watch;
+use crate::watch::{Kept, Watch};
 use crate::{data, entities, recall, reconstruct, traverse};
 use rusqlite::{Connection, MAIN_DB};
 use serde::Serialize;
@@ -38,7 +38,7 @@ pub struct Memory {
     /// (`crate::watch`).
     lexical: LexicalIndex,
     names: NameIndex,
-    declared: DeclaredIndex,
+    declared: Kept<Declared>,
     watch: Watch,
     /// The key of an encrypted memory (`crate::cipher`): its file's, or, held in memory,
     /// the one its exports are encrypted with.
@@ -145,8 +145,7 @@ impl Memory {
         migrate(&mut conn)?;
         let watch = Watch::default();
         watch.install(&mut conn)?;
-        let (lexical, names, declared) =
-            (LexicalIndex::new(watch.clone()), NameIndex::new(watch.clone()), DeclaredIndex::new(watch.clone()));
+        let (lexical, names, declared) = (LexicalIndex::new(watch.clone()), NameIndex::new(watch.clone()), Declared::kept(watch.clone()));
         Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, names, declared, watch, key })
     }
 
@@ -295,7 +294,7 @@ impl Memory {
     /// evidence (design §3).
     pub fn reconstruct(&self, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
         opts.validate()?;
-        let declared = self.declared.get(&self.conn)?;
+        let declared = self.declared.with(&self.conn, |d| *d)?;
         reconstruct::reconstruct(&self.conn, &self.vectors, &self.lexical, &self.names, declared, opts)
     }
 

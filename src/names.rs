@@ -4,8 +4,8 @@
 //! instructions on the `bench_1000` replay (200 rows; callgrind), growing with the
 //! entities an agent declares.
 //!
-//! A cache, never a second source of truth: built from the database on first use, and
-//! read again in full after the connection's update hook (`crate::watch`) saw a row of
+//! A cache, never a second source of truth (`crate::watch::Kept`): built from the database
+//! on first use, and read again in full after the connection's update hook saw a row of
 //! `entities` or `entity_aliases` written (declarations are rare next to reads). Inside a
 //! transaction the mark stays, so a rollback is read back too; replacing the database
 //! (`Memory::import`) drops it.
@@ -13,9 +13,8 @@
 use crate::buckets::Buckets;
 use crate::error::Result;
 use crate::scope::ReadScope;
-use crate::watch::Watch;
+use crate::watch::{Kept, Watch};
 use rusqlite::Connection;
-use std::cell::RefCell;
 
 /// A name or alias of an entity.
 pub struct Form {
@@ -59,43 +58,32 @@ impl Names {
 }
 
 /// The names a [`Memory`](crate::Memory) keeps: empty until the first reconstruct.
-#[derive(Default)]
-pub struct NameIndex {
-    names: RefCell<Option<Names>>,
-    watch: Watch,
+pub struct NameIndex(Kept<Names>);
+
+impl Default for NameIndex {
+    fn default() -> Self {
+        NameIndex::new(Watch::default())
+    }
 }
 
 impl NameIndex {
     /// An index read again whenever `watch` saw a name written.
     pub fn new(watch: Watch) -> Self {
-        NameIndex { watch, ..Default::default() }
+        NameIndex(Kept::new(watch, |w| &mut w.names, Names::build))
     }
 
     /// After the database was replaced (import): read again on next use.
     pub fn clear(&self) {
-        *self.names.borrow_mut() = None;
-        self.watch.lock().names = false;
+        self.0.clear();
     }
 
     /// `each` over the forms `scope` can read, in matching order.
     pub fn readable<R>(&self, conn: &Connection, scope: &ReadScope, each: impl FnOnce(&[&Form]) -> R) -> Result<R> {
-        let mut names = self.names.borrow_mut();
-        {
-            let mut w = self.watch.lock();
-            if names.is_none() || w.names {
-                // Dropped first: a build that fails leaves nothing stale to be read next time.
-                *names = None;
-                *names = Some(Names::build(conn)?);
-                // Inside a transaction what was read may still be rolled back: keep the mark.
-                if conn.is_autocommit() {
-                    w.names = false;
-                }
-            }
-        }
-        let n = names.as_ref().expect("built above");
-        let readable = n.buckets.readable(conn, scope)?;
-        let forms: Vec<&Form> = n.forms.iter().filter(|f| readable[f.bucket as usize]).collect();
-        Ok(each(&forms))
+        self.0.with(conn, |n| {
+            let readable = n.buckets.readable(conn, scope)?;
+            let forms: Vec<&Form> = n.forms.iter().filter(|f| readable[f.bucket as usize]).collect();
+            Ok(each(&forms))
+        })?
     }
 }
 

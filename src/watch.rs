@@ -7,6 +7,7 @@
 
 use crate::error::Result;
 use rusqlite::Connection;
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -45,6 +46,48 @@ impl Watch {
 
     pub fn lock(&self) -> MutexGuard<'_, Written> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A value read from the database and kept in memory: read on first use, read again after
+/// the hook set its mark among [`Written`]'s, dropped by [`Kept::clear`]. The entity names
+/// (`crate::names`) and whether anything is declared (`crate::declared`) are kept so.
+pub struct Kept<T> {
+    value: RefCell<Option<T>>,
+    watch: Watch,
+    mark: fn(&mut Written) -> &mut bool,
+    read: fn(&Connection) -> Result<T>,
+}
+
+impl<T> Kept<T> {
+    /// Read by `read`, again whenever `watch` set `mark`.
+    pub fn new(watch: Watch, mark: fn(&mut Written) -> &mut bool, read: fn(&Connection) -> Result<T>) -> Self {
+        Kept { value: RefCell::new(None), watch, mark, read }
+    }
+
+    /// After the database was replaced (import): read again on next use.
+    pub fn clear(&self) {
+        *self.value.borrow_mut() = None;
+        *(self.mark)(&mut self.watch.lock()) = false;
+    }
+
+    /// `each` of the value, read first when none is kept or the kept one is marked.
+    pub fn with<R>(&self, conn: &Connection, each: impl FnOnce(&T) -> R) -> Result<R> {
+        let mut value = self.value.borrow_mut();
+        {
+            let mut w = self.watch.lock();
+            let mark = (self.mark)(&mut w);
+            if value.is_none() || *mark {
+                // Dropped first: a read that fails leaves nothing stale to be used next time.
+                *value = None;
+                *value = Some((self.read)(conn)?);
+                // Inside a transaction what was read may still be rolled back: keep the mark.
+                if conn.is_autocommit() {
+                    *mark = false;
+                }
+            }
+        }
+        Ok(each(value.as_ref().expect("read above")))
     }
 }
 
