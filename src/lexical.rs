@@ -48,7 +48,7 @@ use crate::error::Result;
 use crate::refs::Kind;
 use crate::scope::ReadScope;
 use crate::watch::Watch;
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 use shelf::{Doc, Scratch, Table};
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -63,14 +63,15 @@ struct Tables {
     vocabulary: Vocabulary,
 }
 
-/// A record row as the database holds it.
-struct Stored {
+/// A record row as the database holds it, borrowed from SQLite's row: building the index
+/// allocates nothing per row but what the index keeps (see `shelf::Shelf::counts`).
+struct Stored<'a> {
     id: i64,
-    agent: String,
-    project: String,
-    channel: String,
-    source: Option<String>,
-    columns: [String; 2],
+    agent: &'a str,
+    project: &'a str,
+    channel: &'a str,
+    source: Option<&'a str>,
+    columns: [&'a str; 2],
 }
 
 fn select(kind: Kind) -> &'static str {
@@ -80,15 +81,15 @@ fn select(kind: Kind) -> &'static str {
     }
 }
 
-fn read_row(r: &rusqlite::Row) -> rusqlite::Result<Stored> {
-    Ok(Stored {
-        id: r.get(0)?,
-        agent: r.get(1)?,
-        project: r.get(2)?,
-        channel: r.get(3)?,
-        source: r.get(4)?,
-        columns: [r.get(5)?, r.get(6)?],
-    })
+fn read_row<'a>(r: &'a rusqlite::Row) -> rusqlite::Result<Stored<'a>> {
+    let text = |i: usize| {
+        r.get_ref(i)?.as_str().map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e)))
+    };
+    let source = r
+        .get_ref(4)?
+        .as_str_or_null()
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(4, rusqlite::types::Type::Text, Box::new(e)))?;
+    Ok(Stored { id: r.get(0)?, agent: text(1)?, project: text(2)?, channel: text(3)?, source, columns: [text(5)?, text(6)?] })
 }
 
 impl Tables {
@@ -121,11 +122,11 @@ impl Tables {
     }
 
     fn insert(&mut self, kind: Kind, row: Stored) {
-        let bucket = self.buckets.bucket(&row.agent, &row.project, &row.channel);
-        let source = self.buckets.source(row.source.as_deref());
+        let bucket = self.buckets.bucket(row.agent, row.project, row.channel);
+        let source = self.buckets.source(row.source);
         let agent = self.buckets.agent_of(bucket);
         let mut folded = Folded::default();
-        folded.set(&[&row.columns[0], &row.columns[1]]);
+        folded.set(&row.columns);
         let (table, vocabulary) = self.table_mut(kind);
         table.put(vocabulary, row.id, agent, Doc { bucket, source, folded });
     }
@@ -137,8 +138,9 @@ impl Tables {
         }
         let mut stmt = conn.prepare_cached(&format!("{} WHERE id = ?", select(kind)))?;
         for &id in ids {
-            match stmt.query_row([id], read_row).optional()? {
-                Some(row) => self.insert(kind, row),
+            let mut rows = stmt.query([id])?;
+            match rows.next()? {
+                Some(row) => self.insert(kind, read_row(row)?),
                 None => {
                     let (table, vocabulary) = self.table_mut(kind);
                     table.remove(vocabulary, id);
@@ -334,6 +336,45 @@ mod tests {
         assert!(!holds("b", Kind::Mem), "another agent's record");
         conn.execute("DELETE FROM memories", []).unwrap();
         assert!(!holds("a", Kind::Mem), "deleted");
+    }
+
+    /// A phrase held by one common word and a few rare ones ("kalo" in "kalo", "kalomi",
+    /// "tukalo"): the common word's postings are not read through to count the records
+    /// holding it (`shelf::united`), and still each live record counts once, before and after
+    /// deletes.
+    #[test]
+    fn a_phrase_in_a_common_word_and_rare_ones_counts_each_record_once() {
+        let (conn, index) = watched();
+        for i in 1..=104 {
+            let text = match i {
+                101.. => "tukalo x",
+                _ if i % 15 == 0 => "kalo kalomi",
+                _ => "kalo y",
+            };
+            conn.execute(
+                "INSERT INTO memories (id, agent_id, project_id, channel, content, source, timestamp, created_at) VALUES (?, 'a', 'p', '', ?, '{}', '', '')",
+                rusqlite::params![i, text],
+            )
+            .unwrap();
+        }
+        let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
+        let phrases = [Phrase::new("kalo")];
+        let counted = |conn: &Connection| {
+            let hits = std::cell::Cell::new(0);
+            let search = Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &phrases, depth: 3 };
+            index
+                .scored(conn, &search, |h| {
+                    hits.set(h[0]);
+                    Ok(Stats::new(104, 500, h))
+                })
+                .unwrap();
+            let scan: i64 = conn.query_row("SELECT count(*) FROM memories WHERE content LIKE '%kalo%'", [], |r| r.get(0)).unwrap();
+            (hits.get(), scan)
+        };
+        assert_eq!(counted(&conn), (104, 104));
+        // Gone: "kalo kalomi" 30, 60, 90 (15, 45, 75 stay), "kalo y" 10, 20, …, 100, "tukalo" 101.
+        conn.execute("DELETE FROM memories WHERE id % 10 = 0 OR id = 101", []).unwrap();
+        assert_eq!(counted(&conn), (93, 93));
     }
 
     /// A corpus of rare, middling and very common words (some twice in a record, records

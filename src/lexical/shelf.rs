@@ -5,7 +5,7 @@
 //! [`Table::scored`]): a word in half of all records, whose share of a score is tiny, is
 //! read only for the records the rarer words already found. Each word keeps how many live
 //! records hold it, so a phrase's document count (BM25 needs it exactly) costs nothing when
-//! the phrase lies in one word.
+//! the phrase lies in one word, and little when one of its words holds most of its records.
 //!
 //! Records are numbered per shelf in the order they were added (their ordinal). A record
 //! that is rewritten or deleted is marked dead in place, and its postings stay until the
@@ -43,6 +43,12 @@ struct Shelf {
     /// Per word number, the records holding it.
     postings: BTreeMap<u32, Postings>,
     dead: usize,
+    /// The words of the record being added, with their counts; kept between records. A list
+    /// allocated and freed per record left, after 100k records, 20,000 small free chunks
+    /// scattered among the records' texts in glibc's free lists (`malloc_info`; 3,000 with
+    /// this list kept and rows borrowed), and every later call's allocations walked them,
+    /// out of cache: a 100k recall took a sixth longer (the scale bench).
+    counts: Vec<(u32, u32)>,
 }
 
 /// The records holding one word.
@@ -84,6 +90,8 @@ pub struct Scratch {
     marks: Vec<u32>,
     /// A bit per record: those a phrase's word lists have met.
     seen: Vec<u64>,
+    /// A bit per record: those met that the phrases left are counted for.
+    open: Vec<u64>,
     /// Per phrase: its words (`Matches::Words`) or its matches (`Matches::List`).
     lists: Vec<Vec<(u32, u32)>>,
     words: Vec<(u32, u32)>,
@@ -113,12 +121,17 @@ fn below(upper: f64, bar: f64) -> bool {
 }
 
 /// Each distinct word of `text`, numbered by `word`, with how many times it occurs there; in
-/// word-number order.
-fn counted(text: &Folded, word: &mut dyn FnMut(&str) -> u32) -> Vec<(u32, u32)> {
-    let mut words = Vec::new();
-    text.words(|w| words.push(word(w)));
-    crate::sort::sort(&mut words);
-    words.chunk_by(|a, b| a == b).map(|run| (run[0], run.len() as u32)).collect()
+/// word-number order, into `out`.
+fn counted(text: &Folded, word: &mut dyn FnMut(&str) -> u32, out: &mut Vec<(u32, u32)>) {
+    out.clear();
+    text.words(|w| out.push((word(w), 1)));
+    crate::sort::sort(out);
+    out.dedup_by(|later, kept| {
+        later.0 == kept.0 && {
+            kept.1 += 1;
+            true
+        }
+    });
 }
 
 impl Shelf {
@@ -126,7 +139,9 @@ impl Shelf {
     fn add(&mut self, id: i64, doc: Doc, word: &mut dyn FnMut(&str) -> u32) -> u32 {
         let ord = self.ids.len() as u32;
         let tokens = doc.folded.tokens() as u32;
-        for (w, n) in counted(&doc.folded, word) {
+        let mut counts = std::mem::take(&mut self.counts);
+        counted(&doc.folded, word, &mut counts);
+        for &(w, n) in &counts {
             let p = self.postings.entry(w).or_default();
             p.shortest = if p.list.is_empty() { tokens } else { p.shortest.min(tokens) };
             p.list.push((ord, n));
@@ -139,6 +154,7 @@ impl Shelf {
         self.buckets.push(doc.bucket);
         self.sources.push(doc.source);
         self.texts.push(doc.folded);
+        self.counts = counts;
         ord
     }
 
@@ -147,7 +163,9 @@ impl Shelf {
         let o = ord as usize;
         self.alive[o] = false;
         self.dead += 1;
-        for (w, _) in counted(&self.texts[o], &mut |w| vocab.get(w).expect("interned when added")) {
+        let mut counts = Vec::new();
+        counted(&self.texts[o], &mut |w| vocab.get(w).expect("interned when added"), &mut counts);
+        for (w, _) in counts {
             self.postings.get_mut(&w).expect("a held record's word").live -= 1;
         }
     }
@@ -218,25 +236,24 @@ impl Shelf {
 
 /// Adds each live record's occurrences of one phrase, from its runs (a posting list and
 /// what each of its occurrences counts for), into `sums`, listing at the start of `touched`
-/// the records first counted and returning how many; with `open` (`marks` and `parts` of a
-/// search), only the records met and not dropped. A record holding two of the phrase's
-/// words comes once per word.
+/// the records first counted and returning how many; with `open` (a bit per record), only
+/// the records whose bit is set, else only the live ones. A record holding two of the
+/// phrase's words comes once per word.
 ///
 /// A loop, not a callback per posting: the wasm module is built for size, and there each
 /// closure stayed a call per posting (13 % of a 100k recall, `--cpu-prof`).
 #[inline(always)]
-fn gather(runs: &[(&[(u32, u32)], u32)], alive: &[bool], sums: &mut [u32], touched: &mut [u32], open: Option<(&[u32], &[f64])>) -> usize {
+fn gather(runs: &[(&[(u32, u32)], u32)], alive: &[bool], sums: &mut [u32], touched: &mut [u32], open: Option<&[u64]>) -> usize {
     let mut count = 0;
     for &(list, occ) in runs {
         for &(ord, k) in list {
             let o = ord as usize;
-            if !alive[o] {
+            let skip = match open {
+                Some(open) => open[o / 64] & 1 << (ord % 64) == 0,
+                None => !alive[o],
+            };
+            if skip {
                 continue;
-            }
-            if let Some((marks, parts)) = open {
-                if marks[o] == 0 || parts[marks[o] as usize - 1] < 0.0 {
-                    continue;
-                }
             }
             if sums[o] == 0 {
                 touched[count] = ord;
@@ -246,6 +263,61 @@ fn gather(runs: &[(&[(u32, u32)], u32)], alive: &[bool], sums: &mut [u32], touch
         }
     }
     count
+}
+
+/// How many live records hold any of the words whose postings are `held` (each with what
+/// an occurrence in it counts, unused here). `seen` is a bit per record, so that what the
+/// lists touch stays in the nearest cache.
+///
+/// Where one list is most of them ("kalo" in "kalo", "kalomi", "tukalo": over the scale
+/// corpus's queries at 100k, four fifths of the postings that phrases of several words
+/// read), it is not read through: its live count, plus the live records of the others that
+/// a search of it for each does not find. Reading every list was a quarter of a 100k
+/// search's own time (perf). Where the lists are alike, searching was slower than reading
+/// (the scale bench), so a list is searched only when it is eight times the others.
+fn united(held: &[(&Postings, u32)], alive: &[bool], seen: &mut Vec<u64>) -> u32 {
+    let lengths = held.iter().map(|(p, _)| p.list.len());
+    let (big, longest) = lengths.clone().enumerate().fold((usize::MAX, 0), |m, (i, l)| if l > m.1 { (i, l) } else { m });
+    let skip = if longest >= 8 * (lengths.sum::<usize>() - longest) { big } else { usize::MAX };
+    seen.clear();
+    seen.resize(alive.len().div_ceil(64), 0);
+    let mut h = 0;
+    for (p, _) in held.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, e)| e) {
+        for &(ord, _) in &p.list {
+            let (o, bit) = (ord as usize, 1u64 << (ord % 64));
+            let word = &mut seen[o / 64];
+            h += u32::from(alive[o] && *word & bit == 0);
+            *word |= bit;
+        }
+    }
+    let Some((p, _)) = held.get(skip) else { return h };
+    // The records counted above that the longest list holds, found in order, are not new.
+    let (list, mut at) = (&p.list[..], 0);
+    for (i, &bits) in seen.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let o = (i * 64) as u32 + bits.trailing_zeros();
+            bits &= bits - 1;
+            if alive[o as usize] {
+                at = gallop(list, at, o);
+                h -= u32::from(list.get(at).is_some_and(|e| e.0 == o));
+            }
+        }
+    }
+    h + p.live
+}
+
+/// The first index from `at` on whose ordinal is at least `ord`, in `list` (ordinals
+/// increasing): by steps that double, then halving, so that ordinals close together cost a
+/// step or two and far apart a logarithm of the gap.
+fn gallop(list: &[(u32, u32)], at: usize, ord: u32) -> usize {
+    let (mut lo, mut step) = (at, 1);
+    while lo + step <= list.len() && list[lo + step - 1].0 < ord {
+        lo += step;
+        step *= 2;
+    }
+    let hi = (lo + step).min(list.len());
+    lo + list[lo..hi].partition_point(|e| e.0 < ord)
 }
 
 /// [`Stats::norm`] of a record `len` tokens long, kept in `norms` (−1 until first needed).
@@ -345,7 +417,7 @@ impl Table {
         // the agent is out of it: for each of thousands of records met, this was 7 % of a
         // 100k recall in wasm (`--cpu-prof`).
         let admits = |o: u32| readable.as_ref().is_none_or(|r| r(buckets[o as usize], sources[o as usize]));
-        let Scratch { marks, seen, lists, words, sums, met, parts, touched, norms } = scratch;
+        let Scratch { marks, seen, open, lists, words, sums, met, parts, touched, norms } = scratch;
         if marks.len() < n {
             marks.resize(n, 0);
             sums.resize(n, 0);
@@ -375,24 +447,14 @@ impl Table {
                     None => (0, 0, 0),
                 },
                 Matches::Words => {
-                    // Records holding two of the words count once: a bit per record, so
-                    // that what the lists touch stays in the nearest cache.
-                    seen.clear();
-                    seen.resize(n.div_ceil(64), 0);
-                    let seen = &mut seen[..];
-                    let (mut h, mut f, mut d) = (0, 0, u32::MAX);
-                    for (p, &(_, occ)) in list.iter().filter_map(|e| Some((shelf.postings.get(&e.0)?, e))) {
+                    let (mut f, mut d) = (0, u32::MAX);
+                    let held: Vec<(&Postings, u32)> = list.iter().filter_map(|&(w, occ)| Some((shelf.postings.get(&w)?, occ))).collect();
+                    for &(p, occ) in &held {
                         runs.push((&p.list[..], occ));
                         f += p.most * occ;
                         d = d.min(p.shortest);
-                        for &(ord, _) in &p.list {
-                            let (o, bit) = (ord as usize, 1u64 << (ord % 64));
-                            let word = &mut seen[o / 64];
-                            h += u32::from(alive[o] && *word & bit == 0);
-                            *word |= bit;
-                        }
                     }
-                    (h, f, d)
+                    (united(&held, alive, seen), f, d)
                 }
                 Matches::List => {
                     runs.push((&list[..], 1));
@@ -502,22 +564,28 @@ impl Table {
             // could still reach the floor: their postings are read, but nothing is scored or
             // met for the records outside (records' texts, scattered in memory, cost a cache
             // miss each: counting a common word there for thousands of records was slower
-            // than reading its postings).
-            if readable.is_some() {
-                for (part, &ord) in parts[..found].iter_mut().zip(&met[..found]) {
-                    if !admits(ord) {
-                        *part = -1.0;
-                    }
+            // than reading its postings). Those records are a bit each in `open`, which a
+            // posting tests in the nearest cache: testing whether it was met and not dropped,
+            // two loads from arrays as long as the shelf, was a sixth of a 100k search's own
+            // time (perf).
+            open.clear();
+            open.resize(n.div_ceil(64), 0);
+            for (part, &ord) in parts[..found].iter_mut().zip(&met[..found]) {
+                if admits(ord) {
+                    open[ord as usize / 64] |= 1 << (ord % 64);
+                } else {
+                    *part = -1.0;
                 }
             }
             for (k, &p) in order.iter().enumerate().skip(read) {
                 let rest = rest[k];
-                for part in &mut parts[..found] {
-                    if below(*part + rest, floor) {
+                for (part, &ord) in parts[..found].iter_mut().zip(&met[..found]) {
+                    if *part >= 0.0 && below(*part + rest, floor) {
                         *part = -1.0;
+                        open[ord as usize / 64] &= !(1 << (ord % 64));
                     }
                 }
-                let count = gather(postings(p), alive, sums, touched, Some((marks, parts)));
+                let count = gather(postings(p), alive, sums, touched, Some(open));
                 for &ord in &touched[..count] {
                     let o = ord as usize;
                     let f = std::mem::take(&mut sums[o]);
