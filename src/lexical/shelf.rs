@@ -281,6 +281,8 @@ fn united(held: &[(&Postings, u32)], alive: &[bool], seen: &mut Vec<u64>) -> u32
     let skip = if longest >= 8 * (lengths.sum::<usize>() - longest) { big } else { usize::MAX };
     seen.clear();
     seen.resize(alive.len().div_ceil(64), 0);
+    // A slice, not the vector: in the size-built wasm module `Vec`'s indexing stayed a call.
+    let seen = &mut seen[..];
     let mut h = 0;
     for (p, _) in held.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, e)| e) {
         for &(ord, _) in &p.list {
@@ -316,8 +318,18 @@ fn gallop(list: &[(u32, u32)], at: usize, ord: u32) -> usize {
         lo += step;
         step *= 2;
     }
-    let hi = (lo + step).min(list.len());
-    lo + list[lo..hi].partition_point(|e| e.0 < ord)
+    let mut hi = (lo + step).min(list.len());
+    // A loop, not `partition_point`: in the size-built wasm module its closure stayed a call
+    // per step.
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if list[mid].0 < ord {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 /// [`Stats::norm`] of a record `len` tokens long, kept in `norms` (−1 until first needed).
@@ -489,10 +501,13 @@ impl Table {
         let (rest, order, hits) = (&rest[..], &order[..], &hits[..]);
         // Each record met, in `met[..found]` (its slot, plus one, in `marks`), with its score
         // so far, summed in the order read, in `parts`; a record dropped from the search has
-        // its part below zero.
+        // its part below zero, and leaves `met` once the phrases left are counted.
         let mut found = 0;
         // The `depth`-th best score so far of a readable record met: none can end below it.
-        let bar = |met: &[u32], parts: &[f64]| {
+        // It only grows (parts grow, records only leave below it), so a part below the last
+        // one found (`from`) is not looked at: at 100k, ranking thousands of parts from zero
+        // each time was 8 % of a recall in wasm (`--cpu-prof`).
+        let bar = |met: &[u32], parts: &[f64], from: Option<f64>| {
             if met.len() < depth {
                 return None;
             }
@@ -502,7 +517,7 @@ impl Table {
             // for each, is read only for a score that can be kept.
             // Indexed, and compared rather than `f64::max`ed: in the size-built module the
             // zipped iterator's steps and `max` stayed calls.
-            let mut low = 0.0;
+            let mut low = from.unwrap_or(0.0);
             for i in 0..met.len().min(parts.len()) {
                 let (ord, part) = (met[i], parts[i]);
                 if part < low {
@@ -526,7 +541,7 @@ impl Table {
             // The floor is at most the best part: worth finding only if it can stop the
             // reading or keep records out.
             if read > 0 && below(rest[read + 1], top) {
-                floor = bar(&met[..found], &parts[..found]);
+                floor = bar(&met[..found], &parts[..found], floor);
                 if floor.is_some_and(|f| below(rest[read], f)) {
                     break;
                 }
@@ -570,6 +585,7 @@ impl Table {
             // time (perf).
             open.clear();
             open.resize(n.div_ceil(64), 0);
+            let open = &mut open[..];
             for (part, &ord) in parts[..found].iter_mut().zip(&met[..found]) {
                 if admits(ord) {
                     open[ord as usize / 64] |= 1 << (ord % 64);
@@ -578,25 +594,34 @@ impl Table {
                 }
             }
             for (k, &p) in order.iter().enumerate().skip(read) {
-                let rest = rest[k];
-                for (part, &ord) in parts[..found].iter_mut().zip(&met[..found]) {
-                    if *part >= 0.0 && below(*part + rest, floor) {
-                        *part = -1.0;
-                        open[ord as usize / 64] &= !(1 << (ord % 64));
+                // The records that can no longer reach the floor leave the search, and those
+                // left move to the front of `met`, so that this pass and `bar` read only them.
+                let (rest, mut kept) = (rest[k], 0);
+                for i in 0..found {
+                    let (ord, part) = (met[i], parts[i]);
+                    let o = ord as usize;
+                    if part < 0.0 || below(part + rest, floor) {
+                        marks[o] = 0;
+                        open[o / 64] &= !(1 << (ord % 64));
+                    } else {
+                        (met[kept], parts[kept]) = (ord, part);
+                        kept += 1;
+                        marks[o] = kept as u32;
                     }
                 }
+                found = kept;
                 let count = gather(postings(p), alive, sums, touched, Some(open));
                 for &ord in &touched[..count] {
                     let o = ord as usize;
                     let f = std::mem::take(&mut sums[o]);
                     parts[marks[o] as usize - 1] += stats.share(p, f as usize, norm(norms, &stats, tokens[o]));
                 }
-                floor = bar(&met[..found], &parts[..found]).map_or(floor, |f| f.max(floor));
+                floor = bar(&met[..found], &parts[..found], Some(floor)).map_or(floor, |f| f.max(floor));
             }
         }
         // `parts` are the scores summed in another order, within rounding of them: only the
         // records not surely below the `depth`-th best part are scored again.
-        let cut = bar(&met[..found], &parts[..found]).unwrap_or(f64::NEG_INFINITY);
+        let cut = bar(&met[..found], &parts[..found], floor).unwrap_or(f64::NEG_INFINITY);
         let mut best = Best::new(depth);
         for (&ord, &part) in met[..found].iter().zip(&parts[..found]) {
             let o = ord as usize;
