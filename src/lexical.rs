@@ -82,13 +82,9 @@ fn select(kind: Kind) -> &'static str {
 }
 
 fn read_row<'a>(r: &'a rusqlite::Row) -> rusqlite::Result<Stored<'a>> {
-    let text = |i: usize| {
-        r.get_ref(i)?.as_str().map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e)))
-    };
-    let source = r
-        .get_ref(4)?
-        .as_str_or_null()
-        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(4, rusqlite::types::Type::Text, Box::new(e)))?;
+    let not_text = |i: usize| move |e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e));
+    let text = |i: usize| r.get_ref(i)?.as_str().map_err(not_text(i));
+    let source = r.get_ref(4)?.as_str_or_null().map_err(not_text(4))?;
     Ok(Stored { id: r.get(0)?, agent: text(1)?, project: text(2)?, channel: text(3)?, source, columns: [text(5)?, text(6)?] })
 }
 
