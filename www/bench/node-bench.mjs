@@ -22,7 +22,8 @@
 //   BENCH_JSON      write the results as JSON to this path
 //   BENCH_RUNS      replay this many times in this process, each on a fresh memory
 //                   (default 1; runs after the first are JIT-warm)
-//   BENCH_PKG       directory of the nodejs-target package (default <crate>/pkg-node)
+//   BENCH_PKG       directory of the nodejs-target package (default <crate>/pkg-node: the
+//                   module built for speed, which the package runs in Node)
 
 import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync, statSync } from 'node:fs';

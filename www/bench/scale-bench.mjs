@@ -30,7 +30,8 @@
 //   --cache-dir DIR  import the database cached there (by this bench or benches/scale.rs,
 //                    same file names) instead of storing again; without one, store and
 //                    cache it; if the import fails, store (and leave the file alone)
-//   --pkg DIR        the nodejs-target package (default <crate>/pkg-node)
+//   --pkg DIR        the nodejs-target package (default <crate>/pkg-node: the module built
+//                    for speed, which the package runs in Node)
 // An op that throws code 'unsupported' is reported as skipped.
 
 import { createRequire } from 'node:module';

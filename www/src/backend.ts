@@ -1,7 +1,8 @@
 // Where a memory's engine runs: on this thread ('memory'), or in the dedicated Worker of
 // the tab holding an OPFS database ('opfs'). Both answer the same seven requests.
 
-import { Memory } from './associative_memory.js';
+import type { Memory } from './associative_memory.js';
+import { engine } from './engine.js';
 import { memoryError } from './errors.js';
 import type { Progress } from './rpc.js';
 import { SharedOpfs } from './share.js';
@@ -22,7 +23,7 @@ export interface Backend {
 
 /** The engine on this thread, in an in-memory database. */
 export function localBackend(clock?: () => number, key?: Key): Backend {
-  let memory: Memory | null = Memory.openInMemory(clock, key);
+  let memory: Memory | null = engine().Memory.openInMemory(clock, key);
   const opened = () => memory ?? (() => { throw memoryError('closed', 'this memory is closed'); })();
   return {
     call: async (tool, options) => opened().call(tool, options),

@@ -2,7 +2,6 @@
 // async method per operation, scoped agent handles, and the tool definitions. The entry
 // points (index.ts, node.ts, workerd.ts) differ only in where the .wasm comes from.
 
-import initWasm from './associative_memory.js';
 import type {
   DeclareOptions, DeclareResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse,
   EpisodeOptions, EpisodeResponse, GetContentsOptions, GetContentsResponse, ListEntitiesOptions, ListEntitiesResponse,
@@ -13,6 +12,7 @@ import type {
 } from './types.js';
 import type { Progress } from './rpc.js';
 import { localBackend, opfsBackend, type Backend, type Key } from './backend.js';
+import { engine, useGlue, type Glue } from './engine.js';
 import { memoryError } from './errors.js';
 import { checkToolCall, formatTools, toolDefinitions, type ToolDefinitions, type ToolFormat, type ToolName, type ToolsOptions } from './tools.js';
 
@@ -110,16 +110,22 @@ export interface Scope { project_id?: string; channel?: string }
 let ready: Promise<void> | null = null;
 let defaultSource: () => Promise<WasmSource | undefined> = async () => undefined;
 
-/** @internal For the entry points: where `init()` without arguments gets the .wasm. */
-export function setDefaultWasm(source: () => Promise<WasmSource | undefined>): void {
+/**
+ * @internal For the entry points: where `init()` without arguments gets the .wasm, and,
+ * when the entry loads another module than the size-built one, that module's glue.
+ */
+export function setDefaultWasm(source: () => Promise<WasmSource | undefined>, glue?: Glue): void {
   defaultSource = source;
+  if (glue !== undefined) useGlue(glue);
 }
 
 /**
  * Loads the WebAssembly module; `openMemory` calls it for you. Call it yourself only to
  * pass the module where the default cannot find it: the bytes, a compiled
  * `WebAssembly.Module` (an edge worker's wasm import) or a URL. Calling it again is
- * harmless.
+ * harmless. In Node the package runs the module built for speed,
+ * `associative_memory_node_bg.wasm`, which `associative-memory/associative_memory_bg.wasm`
+ * resolves to there.
  *
  * ```ts
  * import wasm from 'associative-memory/associative_memory_bg.wasm';
@@ -127,8 +133,8 @@ export function setDefaultWasm(source: () => Promise<WasmSource | undefined>): v
  * ```
  */
 export function init(source?: WasmSource): Promise<void> {
-  if (source !== undefined) ready = initWasm({ module_or_path: source }).then(() => undefined);
-  ready ??= defaultSource().then((s) => initWasm(s === undefined ? undefined : { module_or_path: s })).then(() => undefined);
+  if (source !== undefined) ready = engine().default({ module_or_path: source }).then(() => undefined);
+  ready ??= defaultSource().then((s) => engine().default(s === undefined ? undefined : { module_or_path: s })).then(() => undefined);
   ready.catch(() => { ready = null; });
   return ready;
 }

@@ -5,6 +5,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { CONSUMER, importPackage } from './pack.mjs';
 
@@ -231,8 +232,8 @@ describe('the packed package in Node', () => {
     await rejects(memory.export(), 'closed');
   });
 
-  it('init accepts the module bytes explicitly', async () => {
-    const bytes = await readFile(join(CONSUMER, 'node_modules/associative-memory/associative_memory_bg.wasm'));
+  it('init accepts the module bytes explicitly (in Node, the module built for speed, which the .wasm export resolves to)', async () => {
+    const bytes = await readFile(createRequire(join(CONSUMER, 'index.js')).resolve('associative-memory/associative_memory_bg.wasm'));
     await pkg.init(await WebAssembly.compile(bytes));
     const memory = await pkg.openMemory();
     assert.equal((await memory.store({ agent_id: 'a', content: 'after init' })).id, 1);
