@@ -125,7 +125,7 @@ export function setDefaultWasm(source: () => Promise<WasmSource | undefined>, gl
  * `WebAssembly.Module` (an edge worker's wasm import) or a URL. Calling it again is
  * harmless. In Node the package runs the module built for speed,
  * `associative_memory_node_bg.wasm`, which `associative-memory/associative_memory_bg.wasm`
- * resolves to there.
+ * resolves to there; given the other module, it rejects with code `wrong_module`.
  *
  * ```ts
  * import wasm from 'associative-memory/associative_memory_bg.wasm';
@@ -133,10 +133,20 @@ export function setDefaultWasm(source: () => Promise<WasmSource | undefined>, gl
  * ```
  */
 export function init(source?: WasmSource): Promise<void> {
-  if (source !== undefined) ready = engine().default({ module_or_path: source }).then(() => undefined);
+  if (source !== undefined) ready = engine().default({ module_or_path: source }).then(() => undefined, (e) => { throw notLoadable(e); });
   ready ??= defaultSource().then((s) => engine().default(s === undefined ? undefined : { module_or_path: s })).then(() => undefined);
   ready.catch(() => { ready = null; });
   return ready;
+}
+
+/**
+ * A module `init` was given that the entry's glue could not instantiate: each of the
+ * package's two modules imports from its own glue, so the other one fails to link (a
+ * `TypeError` or `LinkError` naming the import), which says nothing of the cause.
+ */
+function notLoadable(e: unknown): unknown {
+  if (!(e instanceof TypeError || e instanceof WebAssembly.LinkError)) return e;
+  return memoryError('wrong_module', `init could not load the module it was given (${e.message}): give it the package's .wasm for this runtime, 'associative-memory/associative_memory_bg.wasm' as the package's exports resolve it (in Node, associative_memory_node_bg.wasm)`);
 }
 
 /**

@@ -15,7 +15,9 @@ export type ErrorCode =
   /** Another page or worker holds this OPFS memory open. */
   | 'already_open'
   /** The memory was closed, or its worker ended. */
-  | 'closed' | 'worker_crashed';
+  | 'closed' | 'worker_crashed'
+  /** `init` was given a module this entry does not load (in Node, the size-built one). */
+  | 'wrong_module';
 
 /** What every thrown error carries besides its message. */
 export interface AssociativeMemoryError extends Error {

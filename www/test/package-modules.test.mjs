@@ -42,6 +42,22 @@ describe("the package's two modules", () => {
     }
   });
 
+  it("init given the size-built module in Node rejects with wrong_module, naming Node's, and then loads Node's", () => {
+    // A fresh process: the glue loads one module per process, so init must be its first load.
+    const script = `
+      const { readFileSync } = require('node:fs');
+      import('associative-memory').then(async (p) => {
+        const out = [];
+        await p.init(readFileSync('node_modules/associative-memory/associative_memory_bg.wasm')).catch((e) => out.push(e.name, e.code, /associative_memory_node_bg\\.wasm/.test(e.message)));
+        await p.init(readFileSync(require.resolve('associative-memory/associative_memory_bg.wasm')));
+        const m = await p.openMemory();
+        out.push((await m.store({ agent_id: 'a', content: 'loaded' })).id);
+        console.log(out.join(' '));
+      });`;
+    const out = execFileSync(process.execPath, ['--input-type=commonjs', '-e', script], { cwd: CONSUMER, encoding: 'utf8' }).trim();
+    assert.equal(out, 'AssociativeMemoryError wrong_module true 1');
+  });
+
   it('answer byte for byte alike: every response of a replay with vectors, and the database after it', async () => {
     const workload = JSON.parse(readFileSync(WORKLOAD, 'utf8'));
     let now = Date.parse(workload.clock.start);
