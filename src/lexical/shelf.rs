@@ -513,8 +513,11 @@ impl Table {
             }
             let mut best = Best::new(depth);
             // Below `low` a part is dropped (below zero) or surely not kept: one comparison
-            // for most of the thousands of records met. The id, a load from far in memory
-            // for each, is read only for a score that can be kept.
+            // for most of the thousands of records met. What is found is a part, the same
+            // whichever of records tied on it is kept, so the key is none: a tie never
+            // displaces a record kept, and no record's id is read (a load from far in memory
+            // for each part at or above `low`, where the corpus's many equal scores sit,
+            // was 4 % of a 100k search natively, perf).
             // Indexed, and compared rather than `f64::max`ed: in the size-built module the
             // zipped iterator's steps and `max` stayed calls.
             let mut low = from.unwrap_or(0.0);
@@ -523,7 +526,7 @@ impl Table {
                 if part < low {
                     continue;
                 }
-                let x = (part, ids[ord as usize]);
+                let x = (part, 0);
                 if best.wants(&x) && admits(ord) {
                     best.keep(x);
                     let least = best.least();
