@@ -1,6 +1,7 @@
 // The package's API on every runtime: `init`, `openMemory`, the memory object with one
 // async method per operation, scoped agent handles, and the tool definitions. The entry
-// points (index.ts, node.ts, workerd.ts) differ only in where the .wasm comes from.
+// points (index.ts, node.ts, workerd.ts) differ only in where the .wasm comes from, and
+// node.ts in which of the package's two modules (engine.ts).
 
 import type {
   DeclareOptions, DeclareResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse,

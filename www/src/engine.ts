@@ -1,7 +1,7 @@
 // The wasm-bindgen glue this thread's engine runs through: the size-built module's, which
 // pages, workers and edge runtimes download, unless the entry point chose another (node.ts:
 // the module built for speed, read from disk). The two are one engine compiled two ways and
-// answer byte for byte alike (www/test/package-node.test.mjs); each glue names its own
+// answer byte for byte alike (www/test/package-modules.test.mjs); each glue names its own
 // module's exports, so a module is loaded through its own glue.
 
 import * as sizeBuilt from './associative_memory.js';

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { OP_TOOL } from '../bench/replay.mjs';
 import { CONSUMER } from './pack.mjs';
 
 const INSTALLED = join(CONSUMER, 'node_modules/associative-memory');
@@ -66,14 +67,13 @@ describe("the package's two modules", () => {
     const fast = await engine('associative_memory_node.js', 'associative_memory_node_bg.wasm', clock);
     // A deterministic 8-d vector per text, so the vector arm, its fusion and the cosines run.
     const vector = (text) => Array.from({ length: 8 }, (_, k) => Math.sin(text.length * (k + 1) + text.charCodeAt(k % text.length)));
-    const tools = { store: 'store', reconstruct: 'reconstruct', traverse: 'traverse' };
     let compared = 0;
     for (const [i, op] of workload.ops.entries()) {
       const { op: kind, ...args } = op;
       args.agent_id = workload.agent_id;
       if (kind === 'store') Object.assign(args, { embedding: vector(args.content), embedding_model: 'm' });
       if (kind === 'reconstruct' && i % 2 === 0) Object.assign(args, { query_embedding: vector(args.query), query_embedding_model: 'm' });
-      const calls = [[tools[kind], args]];
+      const calls = [[OP_TOOL[kind], args]];
       if (kind === 'reconstruct') calls.push(['recall', { agent_id: args.agent_id, query: args.query, query_embedding: args.query_embedding, query_embedding_model: args.query_embedding_model, limit: 10 }]);
       for (const [tool, options] of calls) {
         const [a, b] = [small, fast].map((m) => JSON.stringify(m.call(tool, options)));
