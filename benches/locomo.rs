@@ -36,7 +36,9 @@
 //!                           plus `setting`, `files`, `errors`, `timing`, `unrounded`)
 //!   --reference-json FILE   print the table side by side with a locomo_reference.py --out file
 //!   --per-question FILE     write one JSON line per question: file, category, question,
-//!                           relevant, ranked (dia_ids), ndcg, error (for tuning)
+//!                           relevant, ranked (dia_ids), reached (the ranked claims the walk
+//!                           added), ndcg, error, and bundled (the ranked claims a declared
+//!                           record relation bundled) where there are any
 //!   --engine ours|reference `reference` runs the same protocol through the reference's
 //!                           conformance driver (`--python`, default $CPERSONA_VENV/bin/python
 //!                           or ~/.cache/cpersona-venv/bin/python; `--driver`, default
@@ -50,9 +52,11 @@
 //!                           declares nothing and checks invariant 2 in the run: every
 //!                           answer equals the same database's with the association tables
 //!                           dropped. oracle declares facts from the conversation's
-//!                           annotations (never `qa`) after storing; extractor declares what
-//!                           a fixed reading of each turn finds while storing (see
-//!                           `locomo/arms.rs`). The JSON gains `arm` and `declared` (counts).
+//!                           annotations (never `qa`) after storing, and links the turns
+//!                           they tie together; extractor declares what a fixed reading of
+//!                           each turn finds, and links turns naming the same thing, while
+//!                           storing (see `locomo/arms.rs`). The JSON gains `arm` and
+//!                           `declared` (counts).
 //!
 //! Exits 2 with a message when the engine answers `unsupported` for reconstruct.
 
@@ -207,13 +211,17 @@ fn ranked_refs(result: &Value) -> Vec<String> {
     out
 }
 
-/// The claims of the ranked list that the relation walk reached (they carry `hops`).
-fn reached_refs(result: &Value) -> Vec<String> {
+/// The claims of the ranked list that the relation walk reached (they carry `hops`), or,
+/// with `walked` false, that a declared record → record relation bundled into their item
+/// (`why` names the relation, no `hops`).
+fn related_refs(result: &Value, walked: bool) -> Vec<String> {
     let ranked = ranked_refs(result);
     let mut out = Vec::new();
     for it in result.get("items").and_then(Value::as_array).into_iter().flatten() {
         for c in it.get("claims").and_then(Value::as_array).into_iter().flatten() {
-            if let (Some(r), Some(_)) = (c.get("ref").and_then(Value::as_str), c.get("hops")) {
+            let hops = c.get("hops").is_some();
+            let bundled = !hops && c.get("why").and_then(Value::as_str).is_some_and(|w| w.starts_with("relation:"));
+            if let Some(r) = c.get("ref").and_then(Value::as_str).filter(|_| if walked { hops } else { bundled }) {
                 if ranked.iter().any(|x| x == r) && !out.iter().any(|x| x == r) {
                     out.push(r.to_string());
                 }
@@ -315,6 +323,16 @@ fn check_declared(file: &str, what: &str, r: &Value) {
     }
 }
 
+/// Declares `associations` anchored on record `anchor` (turn `dia_id`), counting what it
+/// declares; fails the run on any error or dropped declaration.
+fn declare(mem: &mut Memory, file: &str, dia_id: &str, anchor: &str, associations: Value, declared: &mut BTreeMap<&'static str, usize>) {
+    *declared.entry("entities").or_default() += associations.get("entities").and_then(Value::as_array).map_or(0, Vec::len);
+    *declared.entry("relations").or_default() += associations.get("relations").and_then(Value::as_array).map_or(0, Vec::len);
+    let args = json!({"agent_id": "locomo", "associations": associations, "anchor_ref": anchor});
+    let r = mem.call("declare_associations", &args).unwrap_or_else(|e| fail(format!("{file}: declare_associations failed: {e}")));
+    check_declared(file, dia_id, &r);
+}
+
 #[allow(clippy::too_many_arguments)]
 fn store_conversation(
     file: &str,
@@ -332,7 +350,10 @@ fn store_conversation(
     let speakers: Vec<String> =
         ["speaker_a", "speaker_b"].iter().filter_map(|k| conv.get(*k).and_then(Value::as_str)).map(String::from).collect();
     let mut refs: Vec<String> = Vec::with_capacity(ts.len());
+    // The extractor: per entity, the latest turn that named it.
+    let mut last: BTreeMap<String, usize> = BTreeMap::new();
     for t in ts {
+        let found = if arm == Arm::Extractor { arms::extract(t, &speakers) } else { Vec::new() };
         let mut args = json!({
             "agent_id": "locomo",
             "content": t.content,
@@ -343,9 +364,8 @@ fn store_conversation(
             args["embedding"] = v.get(&t.content).unwrap_or_else(|e| fail(format!("{file}: {e}"))).clone();
         }
         if arm == Arm::Extractor {
-            if let Some(a) = arms::extractor_associations(&arms::extract(t, &speakers), &speakers) {
+            if let Some(a) = arms::extractor_associations(&found) {
                 *declared.entry("entities").or_default() += a["entities"].as_array().map_or(0, Vec::len);
-                *declared.entry("relations").or_default() += a["relations"].as_array().map_or(0, Vec::len);
                 args["associations"] = a;
             }
         }
@@ -357,14 +377,20 @@ fn store_conversation(
         let id = r.get("id").and_then(Value::as_i64).unwrap_or_else(|| fail(format!("{file}: store answered without an id: {r}")));
         dia_of.insert(format!("mem:{id}"), t.dia_id.clone());
         refs.push(format!("mem:{id}"));
+        if arm == Arm::Extractor {
+            let turn = refs.len() - 1;
+            let relations: Vec<Value> = arms::extractor_links(&found, &speakers, turn, &mut last)
+                .into_iter()
+                .map(|prev| json!({"subject": refs[turn], "predicate": "names_again", "object": refs[prev]}))
+                .collect();
+            if !relations.is_empty() {
+                declare(&mut mem, file, &ts[turn].dia_id, &refs[turn], json!({"relations": relations}), declared);
+            }
+        }
     }
     if arm == Arm::Oracle {
-        for (turn, associations) in arms::oracle(conv, ts) {
-            *declared.entry("entities").or_default() += associations.get("entities").and_then(Value::as_array).map_or(0, Vec::len);
-            *declared.entry("relations").or_default() += associations.get("relations").and_then(Value::as_array).map_or(0, Vec::len);
-            let args = json!({"agent_id": "locomo", "associations": associations, "anchor_ref": refs[turn]});
-            let r = mem.call("declare_associations", &args).unwrap_or_else(|e| fail(format!("{file}: declare_associations failed: {e}")));
-            check_declared(file, &ts[turn].dia_id, &r);
+        for (turn, associations) in arms::oracle(conv, ts, &refs) {
+            declare(&mut mem, file, &ts[turn].dia_id, &refs[turn], associations, declared);
         }
     }
     Stored { mem, dia_of }
@@ -675,9 +701,14 @@ fn main() {
             if let Some(w) = dump.as_mut() {
                 let mut rel_sorted: Vec<&String> = rel.iter().collect();
                 rel_sorted.sort();
-                let reached: Vec<String> = reached_refs(&result).into_iter().map(|r| dia_of.get(&r).cloned().unwrap_or(r)).collect();
-                let line = json!({"file": file, "category": cat, "question": question, "relevant": rel_sorted,
+                let dia = |refs: Vec<String>| -> Vec<String> { refs.into_iter().map(|r| dia_of.get(&r).cloned().unwrap_or(r)).collect() };
+                let (reached, bundled) = (dia(related_refs(&result, true)), dia(related_refs(&result, false)));
+                let mut line = json!({"file": file, "category": cat, "question": question, "relevant": rel_sorted,
                                   "ranked": got, "reached": reached, "ndcg": v, "error": err});
+                // Only where a relation bundled something: a control run's lines stay as they were.
+                if !bundled.is_empty() {
+                    line["bundled"] = json!(bundled);
+                }
                 writeln!(w, "{line}").unwrap_or_else(|e| fail(format!("--per-question: {e}")));
             }
         }

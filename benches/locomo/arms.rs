@@ -1,35 +1,39 @@
 //! The two graph arms of design §8: what the harness declares, and how.
 //!
-//! Both arms declare through the public API only — `store`'s `associations` (extractor,
-//! while it stores) and `declare_associations` with an `anchor_ref` (oracle, after the
-//! conversation is stored, as an annotator would) — and neither ever reads a question.
+//! Both arms declare through the public API only — `store`'s `associations` and
+//! `declare_associations` with an `anchor_ref` — and neither ever reads a question.
+//!
+//! Both declare **record → record relations**, which bundle two candidates that retrieval
+//! found into one item (design §3, stage 2: `cluster:relation`), and entities that the turns
+//! mention, which no entity → entity relation connects, so the walk (stage 3) reaches
+//! nothing from them. The first version of both arms related entities instead, for the walk
+//! to follow; a walked record is a claim of the item that reached it, placed before the next
+//! item's head, and about 1 % of those records were evidence, so both arms lost in every
+//! category (BENCHMARKS.md, "The graph arms"). Linking the records that belong together
+//! gains in every category: it only regroups what the query found.
 //!
 //! **Oracle** (from the conversation's annotations other than `qa`): every session
 //! observation (`session_N_observation`: a sentence about one speaker and the turns it
 //! cites), every event (`events_session_N`: a sentence about one speaker, no citation) and
 //! every sentence of a session summary that names a speaker becomes one *fact* entity. A
 //! fact is mentioned by the turns it cites; an event or summary sentence cites the turns of
-//! its session, by its speaker, that share at least [`CITE_OVERLAP`] keywords with it.
-//! Facts are related through *topic* entities, one per speaker and pair of keywords: `fact
-//! —about→ topic` for every two keywords the fact shares with at least one and at most
-//! [`TOPIC_MAX_FACTS`]` - 1` other facts of the same speaker. The walk (default `max_hops`
-//! 2) then goes turn → its fact → topic → another fact on the same topic → the turns that
-//! fact cites: the turns an annotator said are about the same thing, in any session.
-//! Names are built so that no question can cue them (stage 1 matches names inside the
-//! query): `fact 17 (observation, session 3)`, `topic Melanie: kids + painting`.
-//!
-//! The first oracle run used one keyword per topic; it put 6.7 walked records into each
-//! question's ten ranked places, 1% of them evidence, and lost in every category
-//! (BENCHMARKS.md). Two shared keywords is the second, tighter version. Likewise the first
-//! extractor related dates too; a month names dozens of turns, and the walk read them all.
+//! its session, by its speaker, that share at least [`CITE_OVERLAP`] keywords with it. The
+//! turns one fact cites are linked in turn order (`same_fact`), and so are the first turns
+//! cited by the facts of one speaker that share a *topic* — a pair of keywords that at least
+//! two and at most [`TOPIC_MAX_FACTS`] of that speaker's facts have (`same_topic`): the turns
+//! an annotator said are about the same thing, in any session. Names are built so that no
+//! question can cue them (stage 1 matches names inside the query): `fact 17 (observation,
+//! session 3)`.
 //!
 //! **Extractor** (a deterministic reading of each turn's own text, no model): capitalized
 //! names not opening a sentence (places included: a capitalized word after `in`, `at`,
 //! `from`, `to`… is one), this conversation's speakers as they are named in the text,
 //! dates (month names, weekdays, `yesterday`, `last/next week|month|year|weekend`) resolved
 //! against the session's date to a month (`date 2023-05`), and "my X" phrases as the
-//! speaker's (`Melanie's kids`). The turn mentions each; every two of them named in one
-//! turn, speakers and dates aside, are related (`with`, anchored on the turn).
+//! speaker's (`Melanie's kids`). The turn is stored mentioning each; then, for each name and
+//! "my X" it holds (speakers and dates aside: a speaker is named in hundreds of turns, a
+//! month in dozens), it is linked to the latest earlier turn that named it too
+//! (`names_again`), as the harness stores it.
 
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -39,8 +43,8 @@ use super::Turn;
 /// An event or summary sentence cites a turn of its session and speaker sharing this many
 /// keywords with it (observations cite their turns themselves).
 pub const CITE_OVERLAP: usize = 2;
-/// A topic relates the facts of one speaker that share its keyword when there are at most
-/// this many of them; a keyword more facts share is a theme, not a topic, and would bring
+/// A topic links the facts of one speaker that share its keywords when there are at most
+/// this many of them; keywords more facts share are a theme, not a topic, and would bring
 /// the whole conversation into one item. Fixed before the first oracle run.
 pub const TOPIC_MAX_FACTS: usize = 4;
 /// At most this many items per list of one declaration (the API's bound is 64).
@@ -234,7 +238,9 @@ struct Fact {
 }
 
 /// The oracle's declarations: `(anchor turn index, associations)` in a fixed order.
-pub fn oracle(conv: &Value, ts: &[Turn]) -> Vec<(usize, Value)> {
+/// What the oracle declares after the conversation is stored: per declaration, the turn it
+/// is anchored on and its associations; `refs[i]` is turn i's record ref.
+pub fn oracle(conv: &Value, ts: &[Turn], refs: &[String]) -> Vec<(usize, Value)> {
     let speakers: Vec<String> =
         ["speaker_a", "speaker_b"].iter().filter_map(|k| conv.get(*k).map(str_of)).filter(|s| !s.is_empty()).collect();
     let exclude: BTreeSet<String> = speakers.iter().map(|s| s.to_lowercase()).collect();
@@ -316,19 +322,29 @@ pub fn oracle(conv: &Value, ts: &[Turn]) -> Vec<(usize, Value)> {
         }
     }
     let mut out: Vec<(usize, Value)> = Vec::new();
+    // The mentions: each cited turn mentions the fact.
     for f in &facts {
-        // the mentions: each cited turn mentions the fact
         for &t in &f.cites {
             out.push((t, json!({"entities": [{"name": f.name}]})));
         }
-        let relations: Vec<Value> = pairs(f)
-            .into_iter()
-            .filter(|k| (2..=TOPIC_MAX_FACTS).contains(&df[&(f.speaker.clone(), k.clone())]))
-            .map(|k| json!({"subject": f.name, "predicate": "about", "object": format!("topic {}: {k}", f.speaker)}))
-            .collect();
-        for chunk in relations.chunks(CHUNK) {
-            out.push((f.cites[0], json!({"relations": chunk})));
+    }
+    // The links: the turns one fact cites, then the first turns cited by the facts of one
+    // topic, each to the next.
+    let mut links: Vec<(usize, usize, &str)> = Vec::new();
+    let mut topics: BTreeMap<(&str, String), Vec<usize>> = BTreeMap::new();
+    for f in &facts {
+        links.extend(f.cites.windows(2).map(|w| (w[0], w[1], "same_fact")));
+        for k in pairs(f) {
+            if (2..=TOPIC_MAX_FACTS).contains(&df[&(f.speaker.clone(), k.clone())]) {
+                topics.entry((&f.speaker, k)).or_default().push(f.cites[0]);
+            }
         }
+    }
+    for cited in topics.values() {
+        links.extend(cited.windows(2).map(|w| (w[0], w[1], "same_topic")));
+    }
+    for (a, b, predicate) in links.into_iter().filter(|(a, b, _)| a != b) {
+        out.push((a, json!({"relations": [{"subject": refs[a], "predicate": predicate, "object": refs[b]}]})));
     }
     out
 }
@@ -425,23 +441,27 @@ pub fn extract(t: &Turn, speakers: &[String]) -> Vec<String> {
     out
 }
 
-/// The associations the extractor stores with a turn: its entities, and a `with` relation
-/// between every two of them that are neither a speaker nor a date. (A speaker is named in
-/// hundreds of turns; related to everything said next to their name, they would put every
-/// record of the conversation one hop from every other — decided before the first run. A
-/// month is the same kind of hub, which the first run showed.)
-pub fn extractor_associations(entities: &[String], speakers: &[String]) -> Option<Value> {
+/// The associations the extractor stores with a turn: the entities it found.
+pub fn extractor_associations(entities: &[String]) -> Option<Value> {
     if entities.is_empty() {
         return None;
     }
     let list: Vec<Value> = entities.iter().take(CHUNK).map(|e| json!({"name": e})).collect();
-    let related: Vec<&String> = entities.iter().filter(|e| !speakers.contains(e) && !e.starts_with("date ")).collect();
-    let mut relations = Vec::new();
-    for (a, x) in related.iter().enumerate() {
-        for y in &related[a + 1..] {
-            relations.push(json!({"subject": x, "predicate": "with", "object": y}));
+    Some(json!({"entities": list}))
+}
+
+/// The earlier turns the extractor links turn `turn` to: for each name and "my X" among its
+/// `entities` (speakers and dates aside), the latest earlier turn that named it too, each
+/// turn once, at most [`CHUNK`]. `last` holds, per entity, the latest turn that named it,
+/// and is brought up to this turn.
+pub fn extractor_links(entities: &[String], speakers: &[String], turn: usize, last: &mut BTreeMap<String, usize>) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for e in entities.iter().filter(|e| !speakers.contains(e) && !e.starts_with("date ")) {
+        if let Some(prev) = last.insert(e.clone(), turn) {
+            if !out.contains(&prev) && out.len() < CHUNK {
+                out.push(prev);
+            }
         }
     }
-    relations.truncate(CHUNK);
-    Some(json!({"entities": list, "relations": relations}))
+    out
 }
