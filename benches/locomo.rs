@@ -323,11 +323,17 @@ fn check_declared(file: &str, what: &str, r: &Value) {
     }
 }
 
+/// Adds the entities and relations of `associations` to the run's counts.
+fn count_declared(associations: &Value, declared: &mut BTreeMap<&'static str, usize>) {
+    for key in ["entities", "relations"] {
+        *declared.entry(key).or_default() += associations.get(key).and_then(Value::as_array).map_or(0, Vec::len);
+    }
+}
+
 /// Declares `associations` anchored on record `anchor` (turn `dia_id`), counting what it
 /// declares; fails the run on any error or dropped declaration.
 fn declare(mem: &mut Memory, file: &str, dia_id: &str, anchor: &str, associations: Value, declared: &mut BTreeMap<&'static str, usize>) {
-    *declared.entry("entities").or_default() += associations.get("entities").and_then(Value::as_array).map_or(0, Vec::len);
-    *declared.entry("relations").or_default() += associations.get("relations").and_then(Value::as_array).map_or(0, Vec::len);
+    count_declared(&associations, declared);
     let args = json!({"agent_id": "locomo", "associations": associations, "anchor_ref": anchor});
     let r = mem.call("declare_associations", &args).unwrap_or_else(|e| fail(format!("{file}: declare_associations failed: {e}")));
     check_declared(file, dia_id, &r);
@@ -365,7 +371,7 @@ fn store_conversation(
         }
         if arm == Arm::Extractor {
             if let Some(a) = arms::extractor_associations(&found) {
-                *declared.entry("entities").or_default() += a["entities"].as_array().map_or(0, Vec::len);
+                count_declared(&a, declared);
                 args["associations"] = a;
             }
         }

@@ -237,9 +237,9 @@ struct Fact {
     cites: Vec<usize>,
 }
 
-/// The oracle's declarations: `(anchor turn index, associations)` in a fixed order.
-/// What the oracle declares after the conversation is stored: per declaration, the turn it
-/// is anchored on and its associations; `refs[i]` is turn i's record ref.
+/// What the oracle declares after the conversation is stored, in a fixed order: per
+/// declaration, the turn it is anchored on and its associations; `refs[i]` is turn i's
+/// record ref.
 pub fn oracle(conv: &Value, ts: &[Turn], refs: &[String]) -> Vec<(usize, Value)> {
     let speakers: Vec<String> =
         ["speaker_a", "speaker_b"].iter().filter_map(|k| conv.get(*k).map(str_of)).filter(|s| !s.is_empty()).collect();
