@@ -10,7 +10,7 @@
 //! the declaring agent.
 
 use crate::api::read::as_int;
-use crate::api::{DeclareReport, DeclaredEntity, Dropped, Retracted};
+use crate::api::{DeclareReport, DeclaredEntity, Retracted};
 use crate::entities::{register, resolve};
 use crate::error::Result;
 use crate::normalize::normalize;
@@ -38,26 +38,56 @@ pub struct Declarer<'a> {
     pub now: &'a str,
 }
 
-/// A declared string within the bounds: trimmed, non-empty, at most [`MAX_TEXT`] characters,
-/// free of NUL.
-fn text(v: Option<&Value>) -> std::result::Result<String, String> {
-    match v {
-        Some(Value::String(s)) => {
-            let t = s.trim();
-            if t.is_empty() || normalize(t).is_empty() {
-                Err("must be a nonempty string".into())
-            } else if t.chars().count() > MAX_TEXT {
-                Err(format!("is longer than {MAX_TEXT} characters"))
-            } else if t.contains('\0') {
-                // refused as in every option (`crate::api::text`), dropped here as declarations are
-                Err("must not contain a NUL character (U+0000)".into())
-            } else {
-                Ok(t.to_owned())
-            }
-        }
-        None | Some(Value::Null) => Err("is required".into()),
-        Some(_) => Err("must be a string".into()),
+/// A declared string and its normalized twin.
+pub(crate) struct Name {
+    /// As written, trimmed.
+    pub text: String,
+    /// What lookups compare ([`normalize`]).
+    pub normalized: String,
+}
+
+/// A declared string within the bounds: trimmed, non-empty, at most [`MAX_TEXT`] characters
+/// both as written and normalized, free of NUL.
+pub(crate) fn name(v: Option<&Value>) -> std::result::Result<Name, String> {
+    let name = match v {
+        Some(Value::String(s)) => checked_name(s.trim(), MAX_TEXT)?,
+        None | Some(Value::Null) => return Err("is required".into()),
+        Some(_) => return Err("must be a string".into()),
+    };
+    if longer_than(&name.normalized, MAX_TEXT) {
+        return Err(format!("is longer than {MAX_TEXT} characters once normalized (Unicode NFKC, case folded)"));
     }
+    Ok(name)
+}
+
+/// The longest text a stored name, alias or predicate can hold: a declared one is at most
+/// [`MAX_TEXT`] characters as written, and a stored predicate is normalized, which grows a
+/// character at most eighteen-fold (U+FDFA). An imported image's are checked against it.
+pub(crate) const MAX_STORED_TEXT: usize = 18 * MAX_TEXT;
+
+/// A name of at most `max` characters as written, free of NUL, normalized to something.
+/// The length is checked before the string is read further: normalization can grow a
+/// text eighteen-fold, so a long name normalized first could take the whole heap before
+/// its length was ever looked at.
+pub(crate) fn checked_name(t: &str, max: usize) -> std::result::Result<Name, String> {
+    if longer_than(t, max) {
+        return Err(format!("is longer than {max} characters"));
+    }
+    if t.contains('\0') {
+        // refused as in every option (`crate::api::text`), dropped here as declarations are
+        return Err("must not contain a NUL character (U+0000)".into());
+    }
+    let normalized = normalize(t);
+    if normalized.is_empty() {
+        return Err("must be a nonempty string".into());
+    }
+    Ok(Name { text: t.to_owned(), normalized })
+}
+
+/// Whether `t` holds more than `max` characters, read no further than it takes to tell.
+fn longer_than(t: &str, max: usize) -> bool {
+    // at most 4 bytes a character: only a string of more than `max` bytes can be longer
+    t.len() > max && t.chars().nth(max).is_some()
 }
 
 /// An integer id from a lenient declaration item: a JSON integer, not a boolean.
@@ -65,8 +95,17 @@ fn item_id(v: Option<&Value>) -> Option<i64> {
     v.and_then(as_int).filter(|n| *n > 0)
 }
 
-fn drop(report: &mut DeclareReport, item: impl Into<String>, reason: impl Into<String>) {
-    report.dropped.push(Dropped { item: item.into(), reason: reason.into() });
+fn drop(report: &mut DeclareReport, item: impl std::fmt::Display, reason: impl std::fmt::Display) {
+    report.drops.add(item, reason);
+}
+
+/// Drops what of `items` lies past its first `max`, the `i`-th named `label(i)`: listed
+/// while the report has room, counted past it, so a list of millions costs no more than
+/// its count.
+fn past_bound(items: &[Value], max: usize, label: impl Fn(usize) -> String, what: &str, report: &mut DeclareReport) {
+    if items.len() > max {
+        report.drops.add_run(items.len() - max, |k| label(max + k), &format!("beyond the {max}-{what} bound"));
+    }
 }
 
 /// The list under `key` of an associations object, or a drop when it is not a list.
@@ -97,75 +136,79 @@ impl Declarer<'_> {
         self.items(entities, relations, anchor, report)
     }
 
-    /// Applies declared entity and relation items anchored on `anchor`.
+    /// Applies declared entity and relation items anchored on `anchor`. An anchor that is
+    /// not a record of the declaring agent is dropped (`anchor_ref`), and the items are
+    /// declared without it: every door that declares (a tool call, a store, an import) goes
+    /// through this check, so no declaration points at another agent's record.
     pub fn items(&self, entities: &[Value], relations: &[Value], anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
-        for (index, item) in entities.iter().enumerate() {
+        let anchor = match anchor {
+            Some(a) if !a.exists(self.conn, &self.scope.owner())? => {
+                drop(report, "anchor_ref", format_args!("{a} is not a record of this agent"));
+                None
+            }
+            a => a,
+        };
+        for (index, item) in entities.iter().take(MAX_ITEMS).enumerate() {
             self.entity(index, item, anchor, report)?;
         }
-        for (index, item) in relations.iter().enumerate() {
+        past_bound(entities, MAX_ITEMS, |i| format!("entities[{i}]"), "item", report);
+        for (index, item) in relations.iter().take(MAX_ITEMS).enumerate() {
             self.relation(index, item, anchor, report)?;
         }
+        past_bound(relations, MAX_ITEMS, |i| format!("relations[{i}]"), "item", report);
         Ok(())
     }
 
     fn entity(&self, index: usize, item: &Value, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
         let label = format!("entities[{index}]");
-        if index >= MAX_ITEMS {
-            drop(report, label, format!("beyond the {MAX_ITEMS}-item bound"));
-            return Ok(());
-        }
         let Some(obj) = item.as_object() else {
             drop(report, label, "must be an object with a name");
             return Ok(());
         };
-        let name = match text(obj.get("name")) {
+        let entity = match name(obj.get("name")) {
             Ok(name) => name,
             Err(reason) => {
-                drop(report, format!("{label}.name"), reason);
+                drop(report, format_args!("{label}.name"), reason);
                 return Ok(());
             }
         };
         for key in obj.keys().filter(|k| *k != "name" && *k != "aliases") {
-            drop(report, format!("{label}.{key}"), "unknown field; entities take name and aliases");
+            drop(report, format_args!("{label}.{key}"), "unknown field; entities take name and aliases");
         }
         let aliases: &[Value] = match obj.get("aliases") {
             None | Some(Value::Null) => &[],
             Some(Value::Array(a)) => a,
             Some(_) => {
-                drop(report, format!("{label}.aliases"), "must be a list");
+                drop(report, format_args!("{label}.aliases"), "must be a list");
                 &[]
             }
         };
-        let carries_aliases = aliases.iter().take(MAX_ALIASES).any(|a| text(Some(a)).is_ok());
-        let (id, created) = register(self.conn, self.scope, &name, self.declared_by, self.now, carries_aliases)?;
-        for (a_index, alias) in aliases.iter().enumerate() {
-            let a_label = format!("{label}.aliases[{a_index}]");
-            if a_index >= MAX_ALIASES {
-                drop(report, a_label, format!("beyond the {MAX_ALIASES}-alias bound"));
-                continue;
-            }
-            match text(Some(alias)) {
-                Err(reason) => drop(report, a_label, reason),
-                Ok(alias) => {
-                    let normalized = normalize(&alias);
-                    match resolve(self.conn, self.scope, &normalized, false)? {
-                        Some(owner) if owner != id => drop(report, a_label, "already names another entity in this scope"),
-                        _ => {
-                            self.conn
-                                .prepare_cached("INSERT OR IGNORE INTO entity_aliases (entity_id, alias, normalized) VALUES (?, ?, ?)")?
-                                .execute(params![id, alias, normalized])?;
-                        }
+        let checked: Vec<std::result::Result<Name, String>> = aliases.iter().take(MAX_ALIASES).map(|a| name(Some(a))).collect();
+        let carries_aliases = checked.iter().any(|a| a.is_ok());
+        let (id, created) = register(self.conn, self.scope, &entity, self.declared_by, self.now, carries_aliases)?;
+        for (a_index, alias) in checked.into_iter().enumerate() {
+            match alias {
+                Err(reason) => drop(report, format_args!("{label}.aliases[{a_index}]"), reason),
+                Ok(alias) => match resolve(self.conn, self.scope, &alias.normalized, false)? {
+                    Some(owner) if owner != id => {
+                        drop(report, format_args!("{label}.aliases[{a_index}]"), "already names another entity in this scope")
                     }
-                }
+                    _ => {
+                        self.conn
+                            .prepare_cached("INSERT OR IGNORE INTO entity_aliases (entity_id, alias, normalized) VALUES (?, ?, ?)")?
+                            .execute(params![id, alias.text, alias.normalized])?;
+                    }
+                },
             }
         }
+        past_bound(aliases, MAX_ALIASES, |i| format!("{label}.aliases[{i}]"), "alias", report);
         if let Some(anchor) = anchor {
             self.conn
                 .prepare_cached("INSERT OR IGNORE INTO entity_mentions (entity_id, ref, declared_by, created_at) VALUES (?, ?, ?, ?)")?
                 .execute(params![id, anchor.to_string(), self.declared_by, self.now])?;
             report.mentions += 1;
         }
-        report.entities.push(DeclaredEntity { id, name, created });
+        report.entities.push(DeclaredEntity { id, name: entity.text, created });
         Ok(())
     }
 
@@ -188,7 +231,7 @@ impl Declarer<'_> {
                 return Ok(Err(format!("{s} is not a record of this agent")));
             }
         }
-        match text(v) {
+        match name(v) {
             Ok(name) => Ok(Ok(("entity", register(self.conn, self.scope, &name, self.declared_by, self.now, false)?.0))),
             Err(reason) => Ok(Err(format!("{reason}: an entity name or a record ref 'mem:<id>' / 'ep:<id>'"))),
         }
@@ -196,35 +239,31 @@ impl Declarer<'_> {
 
     fn relation(&self, index: usize, item: &Value, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
         let label = format!("relations[{index}]");
-        if index >= MAX_ITEMS {
-            drop(report, label, format!("beyond the {MAX_ITEMS}-item bound"));
-            return Ok(());
-        }
         let Some(obj) = item.as_object() else {
             drop(report, label, "must be an object with subject, predicate and object");
             return Ok(());
         };
         for key in obj.keys().filter(|k| !["subject", "predicate", "object"].contains(&k.as_str())) {
-            drop(report, format!("{label}.{key}"), "unknown field; relations take subject, predicate and object");
+            drop(report, format_args!("{label}.{key}"), "unknown field; relations take subject, predicate and object");
         }
-        let predicate = match text(obj.get("predicate")) {
-            Ok(p) => normalize(&p),
+        let predicate = match name(obj.get("predicate")) {
+            Ok(p) => p.normalized,
             Err(reason) => {
-                drop(report, format!("{label}.predicate"), reason);
+                drop(report, format_args!("{label}.predicate"), reason);
                 return Ok(());
             }
         };
         let subject = match self.endpoint(obj.get("subject"))? {
             Ok(s) => s,
             Err(reason) => {
-                drop(report, format!("{label}.subject"), reason);
+                drop(report, format_args!("{label}.subject"), reason);
                 return Ok(());
             }
         };
         let object = match self.endpoint(obj.get("object"))? {
             Ok(o) => o,
             Err(reason) => {
-                drop(report, format!("{label}.object"), reason);
+                drop(report, format_args!("{label}.object"), reason);
                 return Ok(());
             }
         };
@@ -251,32 +290,30 @@ impl Declarer<'_> {
     /// agent's ids are left alone and count nothing.
     pub fn retract(&self, relations: &[Value], mentions: &[Value], report: &mut DeclareReport) -> Result<Retracted> {
         let mut done = Retracted::default();
-        for (index, item) in relations.iter().enumerate() {
-            let label = format!("retract.relations[{index}]");
+        for (index, item) in relations.iter().take(MAX_ITEMS).enumerate() {
             match item_id(Some(item)) {
-                _ if index >= MAX_ITEMS => drop(report, label, format!("beyond the {MAX_ITEMS}-item bound")),
-                None => drop(report, label, "must be an integer relation id"),
+                None => drop(report, format_args!("retract.relations[{index}]"), "must be an integer relation id"),
                 Some(id) => {
                     done.relations +=
                         self.conn.execute("DELETE FROM relations WHERE id = ? AND agent_id = ?", params![id, self.scope.agent_id])? as u32
                 }
             }
         }
-        for (index, item) in mentions.iter().enumerate() {
-            let label = format!("retract.mentions[{index}]");
+        past_bound(relations, MAX_ITEMS, |i| format!("retract.relations[{i}]"), "item", report);
+        for (index, item) in mentions.iter().take(MAX_ITEMS).enumerate() {
             let entity = item_id(item.get("entity"));
             let r = item.get("ref").and_then(Value::as_str).and_then(Ref::parse);
             match (entity, r) {
-                _ if index >= MAX_ITEMS => drop(report, label, format!("beyond the {MAX_ITEMS}-item bound")),
                 (Some(entity), Some(r)) => {
                     done.mentions += self.conn.execute(
                         "DELETE FROM entity_mentions WHERE entity_id = ? AND ref = ? AND entity_id IN (SELECT id FROM entities WHERE agent_id = ?)",
                         params![entity, r.to_string(), self.scope.agent_id],
                     )? as u32
                 }
-                _ => drop(report, label, "needs an integer entity id and a record ref"),
+                _ => drop(report, format_args!("retract.mentions[{index}]"), "needs an integer entity id and a record ref"),
             }
         }
+        past_bound(mentions, MAX_ITEMS, |i| format!("retract.mentions[{i}]"), "item", report);
         Ok(done)
     }
 }

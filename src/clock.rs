@@ -151,20 +151,30 @@ pub fn parse_iso(text: &str) -> Option<i64> {
             }
         }
     }
-    match b.get(i) {
-        None => Some(ms),
-        Some(b'Z') | Some(b'z') if i + 1 == b.len() => Some(ms),
+    let utc = match b.get(i) {
+        None => ms,
+        Some(b'Z') | Some(b'z') if i + 1 == b.len() => ms,
         Some(&sign @ (b'+' | b'-')) if b.len() == i + 6 && b[i + 3] == b':' => {
             let (oh, om) = (num(i + 1..i + 3)?, num(i + 4..i + 6)?);
             if oh > 23 || om > 59 {
                 return None;
             }
             let offset = oh * 3_600_000 + om * 60_000;
-            Some(if sign == b'+' { ms - offset } else { ms + offset })
+            if sign == b'+' {
+                ms - offset
+            } else {
+                ms + offset
+            }
         }
-        _ => None,
-    }
+        _ => return None,
+    };
+    // Only an instant [`format_iso`] writes with a four-digit year: `9999-12-31T23:59-01:00`
+    // is in year 10000 in UTC, whose stored form would sort before year 2000 and parse no more.
+    STORABLE.contains(&utc).then_some(utc)
 }
+
+/// The instants whose stored form has a four-digit year, 0000-01-01 to 9999-12-31 UTC.
+const STORABLE: std::ops::Range<i64> = -62_167_219_200_000..253_402_300_800_000;
 
 fn days_in_month(y: i64, m: i64) -> i64 {
     match m {
@@ -198,6 +208,23 @@ mod tests {
     fn rejects_what_is_not_a_time() {
         for bad in ["", "yesterday", "2026-13-01", "2025-02-29", "2026-05-10T25:00", "2026-05-10T12:00:00+0200", "2026-05-10T12:00:00.Z"] {
             assert_eq!(parse_iso(bad), None, "{bad}");
+        }
+    }
+
+    /// Every instant accepted is stored in a form that parses back to it and sorts as text:
+    /// one that falls outside years 0000–9999 once in UTC is refused.
+    #[test]
+    fn accepts_only_instants_whose_stored_form_round_trips() {
+        assert_eq!(STORABLE.start, days_from_civil(0, 1, 1) * MS_PER_DAY);
+        assert_eq!(STORABLE.end, days_from_civil(10000, 1, 1) * MS_PER_DAY);
+        for bad in ["9999-12-31T23:59:59.999-23:59", "9999-12-31T23:00-01:00", "0000-01-01T00:00+00:01", "0000-01-01T00:30:00+01:00"] {
+            assert_eq!(parse_iso(bad), None, "{bad}");
+        }
+        for good in ["9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999+23:59", "0000-01-01T00:00:00Z", "0000-01-01T00:00-23:59"] {
+            let ms = parse_iso(good).unwrap_or_else(|| panic!("{good}"));
+            let stored = format_iso(ms);
+            assert_eq!(parse_iso(&stored), Some(ms), "{good} stored as {stored}");
+            assert_eq!(stored.len(), if ms % 1000 == 0 { 25 } else { 29 }, "{stored}");
         }
     }
 }

@@ -3,6 +3,7 @@
 //! spellings that normalize alike are one entity (design §2).
 
 use crate::api::{DeleteResponse, ListEntitiesOptions, ListEntitiesResponse, ListedEntity};
+use crate::associations::Name;
 use crate::error::{Error, Result};
 use crate::normalize::normalize;
 use crate::scope::{Clause, ReadScope, WriteScope};
@@ -56,9 +57,9 @@ pub fn resolve(conn: &Connection, scope: &WriteScope, normalized: &str, exact: b
 /// attaches aliases gets an entity of its own bucket, since `entity_aliases` has no scope
 /// columns and an alias added to a wider bucket's entity would be read everywhere that
 /// entity is.
-pub fn register(conn: &Connection, scope: &WriteScope, name: &str, declared_by: &str, now: &str, exact: bool) -> Result<(i64, bool)> {
-    let normalized = normalize(name);
-    if let Some(id) = resolve(conn, scope, &normalized, exact)? {
+pub fn register(conn: &Connection, scope: &WriteScope, name: &Name, declared_by: &str, now: &str, exact: bool) -> Result<(i64, bool)> {
+    let Name { text: name, normalized } = name;
+    if let Some(id) = resolve(conn, scope, normalized, exact)? {
         return Ok((id, false));
     }
     conn.prepare_cached(

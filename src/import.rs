@@ -21,7 +21,7 @@
 //! 5. checks the invariants the engine holds on its rows (design §1, §2, §5): every
 //!    relation, mention, alias and anchor names a row that exists for the same agent; one
 //!    normalized name or alias names at most one entity in a scope; normalized twins are
-//!    what [`normalize`] gives; an embedding holds four bytes per dimension, and the model
+//!    what [`crate::normalize::normalize`] gives, within the bounds a declaration is held to; an embedding holds four bytes per dimension of finite numbers whose squared norm is finite, and the model
 //!    named with it (version 3) is named only with one, in 1–256 characters; ids fit a
 //!    JavaScript number;
 //! 6. migrates the fresh database to the current version.
@@ -29,8 +29,8 @@
 //! Every refusal is [`Error::NotAMemory`] (or `NewerSchema`) saying what was wrong, and is
 //! returned before the caller's memory is touched.
 
+use crate::associations::{checked_name, MAX_STORED_TEXT};
 use crate::error::{Error, Result};
-use crate::normalize::normalize;
 use crate::refs::Ref;
 use crate::schema::{create_at_version, migrate, SCHEMA_VERSION};
 use rusqlite::config::DbConfig;
@@ -52,7 +52,21 @@ fn refuse(why: impl Into<String>) -> Error {
 /// into `fresh` (an empty database: in memory, or an encrypted file when the memory it is
 /// for is encrypted), at the current schema version and `page_size`. Nothing outside the
 /// returned connection is touched; any failure is a typed refusal.
-pub(crate) fn rebuild(bytes: &[u8], mut fresh: Connection, page_size: i64) -> Result<Connection> {
+pub(crate) fn rebuild(bytes: &[u8], fresh: Connection, page_size: i64) -> Result<Connection> {
+    damaged(rebuild_checked(bytes, fresh, page_size))
+}
+
+/// A failure of SQLite's while bytes from outside are read (a page that decrypts to
+/// nothing, a record cut short) is a refusal of the bytes, never the generic `sqlite`
+/// error: whatever is wrong with them, the caller's memory is untouched.
+pub(crate) fn damaged<T>(result: Result<T>) -> Result<T> {
+    result.map_err(|e| match e {
+        Error::Sqlite(e) => unreadable(e),
+        other => other,
+    })
+}
+
+fn rebuild_checked(bytes: &[u8], mut fresh: Connection, page_size: i64) -> Result<Connection> {
     let image = open_image(bytes)?;
     let version: i64 = image.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(unreadable)?;
     if version == 0 {
@@ -383,10 +397,27 @@ fn check_invariants(conn: &Connection, version: i64) -> Result<()> {
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let (id, text, normalized): (i64, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
-            if normalize(&text) != normalized || normalized.is_empty() {
-                return Err(refuse(format!(
-                    "the {what} {text:?} (id {id}) is stored with a normalized form {normalized:?} that is not its own"
-                )));
+            // the bounds first, as a declaration checks them: a name past them is never
+            // normalized, so an image cannot make this check take the heap
+            let shown: String = text.chars().take(40).collect();
+            match checked_name(&text, MAX_STORED_TEXT) {
+                Err(reason) => return Err(refuse(format!("the {what} {shown:?} (id {id}) {reason}"))),
+                Ok(name) if name.normalized != normalized => {
+                    return Err(refuse(format!("the {what} {shown:?} (id {id}) is stored with a normalized form that is not its own")))
+                }
+                Ok(_) => {}
+            }
+        }
+    }
+    // Vectors a store would take: finite numbers whose squared norm is finite (one NaN
+    // score erases the ranking of every record of its agent).
+    for table in ["memories", "episodes"] {
+        let mut stmt = conn.prepare(&format!("SELECT id, embedding FROM {table} WHERE embedding IS NOT NULL"))?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let (id, blob): (i64, Vec<u8>) = (r.get(0)?, r.get(1)?);
+            if let Some(reason) = crate::vectors::unusable(&crate::vectors::decode(&blob)) {
+                return Err(refuse(format!("an embedding {reason} ({table} {id})")));
             }
         }
     }

@@ -138,7 +138,7 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
         entities: 0,
         mentions: 0,
         relations: 0,
-        dropped: Vec::new(),
+        drops: Drops::default(),
     };
     // The file's ids, pointed at the rows as restored.
     let mut refs: BTreeMap<(Kind, i64), Ref> = BTreeMap::new();
@@ -214,7 +214,7 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
                 out.episodes += 1;
             }
             "entity" | "mention" | "relation" => declared.push((i, record)),
-            other => out.dropped.push(Dropped { item: at, reason: format!("a {other:?} record, which this memory does not keep") }),
+            other => out.drops.add(at, format_args!("a {other:?} record, which this memory does not keep")),
         }
     }
     if out.version.is_empty() {
@@ -247,7 +247,7 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
         let applied = match record.get("_type").and_then(Value::as_str) {
             Some("entity") => {
                 let (Some(old), Some(name)) = (int("id"), text("name")) else {
-                    out.dropped.push(Dropped { item: at, reason: "an entity needs an integer id and a name".into() });
+                    out.drops.add(at, "an entity needs an integer id and a name");
                     continue;
                 };
                 let scope = scope()?;
@@ -264,7 +264,7 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
                         &mut out.mentions
                     }
                     _ => {
-                        out.dropped.push(Dropped { item: at, reason: "a mention of an entity or a record the file does not hold".into() });
+                        out.drops.add(at, "a mention of an entity or a record the file does not hold");
                         continue;
                     }
                 }
@@ -283,19 +283,16 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
                         &mut out.relations
                     }
                     _ => {
-                        out.dropped.push(Dropped {
-                            item: at,
-                            reason: "a relation between entities the file does not hold, or anchored on a record it does not hold".into(),
-                        });
+                        out.drops.add(at, "a relation between entities the file does not hold, or anchored on a record it does not hold");
                         continue;
                     }
                 }
             }
         };
-        if report.dropped.is_empty() {
+        if report.drops.is_empty() {
             *applied += 1;
         }
-        out.dropped.extend(report.dropped.into_iter().map(|d| Dropped { item: format!("{at}.{}", d.item), reason: d.reason }));
+        out.drops.extend_under(&format!("{at}."), report.drops);
     }
     Ok(out)
 }

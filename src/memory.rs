@@ -259,16 +259,8 @@ impl Memory {
         let declared_by = opts.declared_by.unwrap_or_default().as_str();
         let declarer = Declarer { conn: &tx, scope: &scope, declared_by, now: &now };
         let mut report = DeclareReport::default();
-        let mut anchor = opts.anchor()?;
-        if let Some(a) = anchor {
-            if !a.exists(&tx, &scope.owner())? {
-                report.dropped.push(Dropped { item: "anchor_ref".into(), reason: format!("{a} is not a record of this agent") });
-                anchor = None;
-            }
-        }
-        if let Some(assoc) = &opts.associations {
-            declarer.items(list(&assoc.entities), list(&assoc.relations), anchor, &mut report)?;
-        }
+        let (entities, relations) = opts.associations.as_ref().map_or((&[][..], &[][..]), |a| (list(&a.entities), list(&a.relations)));
+        declarer.items(entities, relations, opts.anchor()?, &mut report)?;
         let retracted = match &opts.retract {
             None => None,
             Some(r) => Some(declarer.retract(list(&r.relations), list(&r.mentions), &mut report)?),
@@ -432,15 +424,15 @@ impl Memory {
     /// [`Memory::import`] checks plain bytes. The memory keeps its own key (or none).
     pub fn import_encrypted(&mut self, bytes: &[u8], key: &Key) -> Result<()> {
         let scratch = Scratch::with_bytes(bytes)?;
-        let plain = {
+        let plain = crate::import::damaged((|| {
             let mut conn = scratch.open()?;
             crate::import::distrust(&conn)?;
             // A file copied from a memory in WAL mode opens without the shared memory a
             // log needs elsewhere (no VFS in wasm has it) only under an exclusive lock.
             conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
             cipher::apply(&conn, key)?;
-            conn.serialize(MAIN_DB)?.to_vec()
-        };
+            Ok(conn.serialize(MAIN_DB)?.to_vec())
+        })())?;
         self.import(&plain)
     }
 

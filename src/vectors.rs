@@ -117,6 +117,26 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     ((f32x4_extract_lane::<0>(v) + f32x4_extract_lane::<1>(v)) + (f32x4_extract_lane::<2>(v) + f32x4_extract_lane::<3>(v))) + tail
 }
 
+/// A stored embedding's numbers: little-endian `f32`s.
+pub(crate) fn decode(blob: &[u8]) -> Vec<f32> {
+    blob.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+}
+
+/// Why a vector cannot be compared, or `None` when it can: a number in it is not finite, or
+/// its squared norm, as the index computes it ([`dot`] in 32-bit floats), overflows. Such a
+/// vector (`[3e38, 3e38]`) would make every cosine with it NaN, and a NaN score erases the
+/// ranking of every record of its agent, so no door stores or queries one and no imported
+/// image brings one.
+pub fn unusable(v: &[f32]) -> Option<&'static str> {
+    if v.iter().any(|x| !x.is_finite()) {
+        Some("holds a number that is not finite")
+    } else if !dot(v, v).is_finite() {
+        Some("has a norm too large for 32-bit floats (its squared norm overflows); scale it down")
+    } else {
+        None
+    }
+}
+
 /// Cosine of the query (norm `qnorm`) and a stored vector with squared norm `square`.
 pub fn cosine(query: &[f32], qnorm: f64, stored: &[f32], square: f32) -> f64 {
     let denom = qnorm * f64::from(square).sqrt();
@@ -184,7 +204,7 @@ fn read_row(kind: Kind, r: &rusqlite::Row) -> rusqlite::Result<Stored> {
         project: r.get(2)?,
         channel: r.get(3)?,
         source: r.get(4)?,
-        vector: blob.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
+        vector: decode(blob),
         model: r.get(6)?,
     })
 }

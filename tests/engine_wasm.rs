@@ -17,6 +17,8 @@ mod embeddings;
 mod encryption;
 #[path = "export_import.rs"]
 mod export_import;
+#[path = "hardening.rs"]
+mod hardening;
 #[path = "invariants.rs"]
 mod invariants;
 #[path = "properties.rs"]

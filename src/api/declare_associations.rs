@@ -169,6 +169,64 @@ pub struct DeclaredEntity {
     pub created: bool,
 }
 
+/// Dropped items a report lists; past it they are only counted (`dropped_omitted`). A call
+/// can name millions of items past a bound, and listing each would cost more heap and time
+/// than the call itself.
+pub const MAX_DROPPED: usize = 100;
+
+/// What was not applied: the first [`MAX_DROPPED`] items listed, the rest counted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+pub struct Drops {
+    /// Items not applied, and why: the first 100.
+    pub dropped: Vec<Dropped>,
+    /// How many more items were not applied, past the 100 listed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dropped_omitted: Option<u32>,
+}
+
+impl Drops {
+    /// Lists a dropped item, or counts it once [`MAX_DROPPED`] are listed. The item and
+    /// reason are written out only when listed.
+    pub fn add(&mut self, item: impl std::fmt::Display, reason: impl std::fmt::Display) {
+        if self.dropped.len() < MAX_DROPPED {
+            self.dropped.push(Dropped { item: item.to_string(), reason: reason.to_string() });
+        } else {
+            self.count(1);
+        }
+    }
+
+    /// `n` items dropped for one reason, the `k`-th named `item(k)`: as many listed as there
+    /// is room for, the rest counted without being named.
+    pub fn add_run(&mut self, n: usize, item: impl Fn(usize) -> String, reason: &str) {
+        let listed = n.min(MAX_DROPPED.saturating_sub(self.dropped.len()));
+        for k in 0..listed {
+            self.add(item(k), reason);
+        }
+        self.count(n - listed);
+    }
+
+    /// Another report's drops, each item named under `prefix` (`lines[3].`).
+    pub fn extend_under(&mut self, prefix: &str, other: Drops) {
+        for d in other.dropped {
+            self.add(format_args!("{prefix}{}", d.item), d.reason);
+        }
+        self.count(other.dropped_omitted.unwrap_or(0) as usize);
+    }
+
+    /// Whether nothing was dropped.
+    pub fn is_empty(&self) -> bool {
+        self.dropped.is_empty() && self.dropped_omitted.is_none()
+    }
+
+    fn count(&mut self, n: usize) {
+        if n > 0 {
+            let omitted = self.dropped_omitted.get_or_insert(0);
+            *omitted = omitted.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+        }
+    }
+}
+
 /// What a declaration did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -180,7 +238,8 @@ pub struct DeclareReport {
     /// Ids of the relations declared (existing ones included), in declaration order.
     pub relations: Vec<i64>,
     /// Items not applied.
-    pub dropped: Vec<Dropped>,
+    #[serde(flatten)]
+    pub drops: Drops,
 }
 
 /// Counts of what a retraction removed.

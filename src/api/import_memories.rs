@@ -1,6 +1,6 @@
 //! `import_memories`: a JSONL export (the reference's format, or ours) brought in.
 
-use super::{text, Dropped};
+use super::{text, Drops};
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
@@ -60,5 +60,6 @@ pub struct ImportMemoriesResponse {
     /// Relations declared.
     pub relations: i64,
     /// What was not applied, and why (`lines[7]`: a profile, which this memory does not keep).
-    pub dropped: Vec<Dropped>,
+    #[serde(flatten)]
+    pub drops: Drops,
 }

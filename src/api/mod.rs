@@ -292,8 +292,9 @@ fn model_name(field: &str, given: Option<&str>) -> Result<()> {
 /// Numbers an embedding may hold.
 pub const MAX_DIMENSION: usize = 8192;
 
-/// An optional embedding, 1–[`MAX_DIMENSION`] finite numbers, and the optional name of the
-/// model that made it (field `<field>_model`), 1–[`MAX_ID`] characters, given only with it.
+/// An optional embedding, 1–[`MAX_DIMENSION`] finite numbers whose squared norm is finite
+/// in 32-bit floats ([`crate::vectors::unusable`]), and the optional name of the model that
+/// made it (field `<field>_model`), 1–[`MAX_ID`] characters, given only with it.
 fn embedding(field: &str, given: Option<&[f32]>, model: Option<&str>) -> Result<()> {
     let model_field = format!("{field}_model");
     model_name(&model_field, model)?;
@@ -304,8 +305,11 @@ fn embedding(field: &str, given: Option<&[f32]>, model: Option<&str>) -> Result<
     if v.is_empty() || v.len() > MAX_DIMENSION {
         return Err(Error::OutOfRange { field: field.into(), range: format!("1–{MAX_DIMENSION} numbers"), got: v.len().to_string() });
     }
-    match v.iter().position(|f| !f.is_finite()) {
-        Some(i) => Err(Error::WrongType { field: format!("{field}[{i}]"), expected: "a finite number", got: v[i].to_string() }),
+    if let Some(i) = v.iter().position(|f| !f.is_finite()) {
+        return Err(Error::WrongType { field: format!("{field}[{i}]"), expected: "a finite number", got: v[i].to_string() });
+    }
+    match crate::vectors::unusable(v) {
+        Some(reason) => Err(Error::Invalid { field: field.into(), reason: reason.into() }),
         None => Ok(()),
     }
 }

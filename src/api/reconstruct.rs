@@ -5,6 +5,13 @@ use super::{in_range, scoped_options};
 use crate::error::Result;
 use serde::Serialize;
 
+/// Extra terms stage 1 gives the lexical arm at most: the other names of the entities the
+/// query names, in match order, until this many are given. Each term is a search of its
+/// own, and a term the trigram index cannot search is a `LIKE` with two bound parameters:
+/// a query naming hundreds of entities with 32 aliases each ran past SQLite's 32,766
+/// parameters. 256 is eight entities' every alias.
+pub const MAX_CUE_TERMS: usize = 256;
+
 /// reconstruct's defaults and caps (SPEC §3): a value past a cap is lowered and `bounds`
 /// says what was applied.
 pub mod reconstruct_bounds {

@@ -4,6 +4,7 @@
 //! extra terms of the lexical arm only; the vector arm gets the query unchanged, and with
 //! no match nothing changes at all (invariant 2).
 
+use crate::api::MAX_CUE_TERMS;
 use crate::error::Result;
 use crate::names::{Form, NameIndex};
 use crate::normalize::normalize;
@@ -53,13 +54,24 @@ fn matched(all: &[&Form], query: &str) -> Cue {
             matched_forms.entry(form.entity).or_default().push(form.normalized.clone());
         }
     }
+    // each matched entity's forms, in the order of `all`
+    let mut forms: BTreeMap<i64, Vec<&Form>> = matched.iter().map(|(entity, _)| (*entity, Vec::new())).collect();
+    for form in all {
+        if let Some(own) = forms.get_mut(&form.entity) {
+            own.push(form);
+        }
+    }
     let mut cue = Cue::default();
+    let mut given = std::collections::BTreeSet::new();
     for (entity, name) in matched {
         cue.entities.push(name);
         let own = &matched_forms[&entity];
-        for form in all.iter().filter(|f| f.entity == entity) {
+        for form in &forms[&entity] {
+            if cue.normalized_terms.len() == MAX_CUE_TERMS {
+                break;
+            }
             let n = normalize(&form.written);
-            if !own.contains(&n) && !cue.normalized_terms.contains(&n) {
+            if !own.contains(&n) && given.insert(n.clone()) {
                 cue.normalized_terms.push(n);
                 cue.terms.push(form.written.clone());
             }

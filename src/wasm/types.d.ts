@@ -807,9 +807,13 @@ export type DeclareReport = {
    */
   relations: Array<number>,
   /**
-   * Items not applied.
+   * Items not applied, and why: the first 100.
    */
   dropped: Array<Dropped>,
+  /**
+   * How many more items were not applied, past the 100 listed.
+   */
+  dropped_omitted?: number,
 };
 
 /**
@@ -923,9 +927,13 @@ export type DeclareResponse = {
    */
   relations: Array<number>,
   /**
-   * Items not applied.
+   * Items not applied, and why: the first 100.
    */
   dropped: Array<Dropped>,
+  /**
+   * How many more items were not applied, past the 100 listed.
+   */
+  dropped_omitted?: number,
 };
 
 /**
@@ -1333,9 +1341,13 @@ export type ImportMemoriesResponse = {
    */
   relations: number,
   /**
-   * What was not applied, and why (`lines[7]`: a profile, which this memory does not keep).
+   * Items not applied, and why: the first 100.
    */
   dropped: Array<Dropped>,
+  /**
+   * How many more items were not applied, past the 100 listed.
+   */
+  dropped_omitted?: number,
 };
 
 /**

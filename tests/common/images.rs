@@ -164,6 +164,24 @@ pub fn cases() -> Vec<Case> {
             outcome: Refused("the id counter of `memories`"),
         },
         Case { name: "unknown_declarer", craft: Sql("UPDATE relations SET declared_by = 'root';"), outcome: Refused("`declared_by` is neither") },
+        Case {
+            // a million U+FDFA, eighteen million characters once normalized: refused by its
+            // written length, never normalized
+            name: "name_past_every_bound",
+            craft: Sql("UPDATE entities SET name = replace(hex(zeroblob(1000000)), '00', char(65018)) WHERE id = 1;"),
+            outcome: Refused("is longer than 4608 characters"),
+        },
+        Case {
+            name: "embedding_not_a_number",
+            craft: Sql("UPDATE memories SET embedding = x'0000c07f0000803f000000000000803f' WHERE embedding IS NOT NULL;"),
+            outcome: Refused("an embedding holds a number that is not finite"),
+        },
+        Case {
+            // four times 3e38: every number finite, the squared norm not
+            name: "embedding_norm_overflows",
+            craft: Sql("UPDATE memories SET embedding = x'e6b1617fe6b1617fe6b1617fe6b1617f' WHERE embedding IS NOT NULL;"),
+            outcome: Refused("has a norm too large for 32-bit floats"),
+        },
     ]
 }
 

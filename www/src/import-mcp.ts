@@ -32,9 +32,14 @@ export interface McpGraphImportResult {
   memories: number;
   /** Relations declared, each anchored on a memory of one of its ends. */
   relations: number;
-  /** Declarations the engine dropped (a name past its bounds, say), with the reason. */
+  /** Declarations the engine dropped (a name past its bounds, say), with the reason: the first 100. */
   dropped: { item: string; reason: string }[];
+  /** How many more declarations were dropped, past the 100 listed; absent when none. */
+  dropped_omitted?: number;
 }
+
+/** Dropped declarations listed at most, as the engine lists them in one response. */
+const SHOWN_DROPS = 100;
 
 interface McpEntity { name: string; entityType: string; observations: string[] }
 interface McpRelation { from: string; to: string; relationType: string }
@@ -123,6 +128,7 @@ export async function importMcpMemoryGraph(memory: AssociativeMemory, jsonl: str
   }
   const handle = memory.agent(agent_id, { project_id, channel });
   const dropped: McpGraphImportResult['dropped'] = [];
+  let omitted = 0;
   let declared = 0;
   for (let start = 0; start < items.length; start += BATCH) {
     const out = await handle.storeMany(items.slice(start, start + BATCH), {
@@ -130,9 +136,15 @@ export async function importMcpMemoryGraph(memory: AssociativeMemory, jsonl: str
     });
     for (const stored of out.items) {
       declared += stored.associations?.relations.length ?? 0;
-      dropped.push(...(stored.associations?.dropped ?? []));
+      const report = stored.associations;
+      if (!report) continue;
+      const room = Math.max(0, SHOWN_DROPS - dropped.length);
+      dropped.push(...report.dropped.slice(0, room));
+      omitted += Math.max(0, report.dropped.length - room) + (report.dropped_omitted ?? 0);
     }
   }
   if (items.length === 0) onProgress?.({ done: 0, total: 0 });
-  return { entities: entities.length, memories: items.length, relations: declared, dropped };
+  const result: McpGraphImportResult = { entities: entities.length, memories: items.length, relations: declared, dropped };
+  if (omitted > 0) result.dropped_omitted = omitted;
+  return result;
 }
