@@ -142,14 +142,14 @@ impl Declarer<'_> {
     /// through this check, so no declaration points at another agent's record.
     pub fn items(&self, entities: &[Value], relations: &[Value], anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
         let anchor = match anchor {
-            Some(a) if !a.exists(self.conn, &self.scope.owner())? => {
+            Some(a) if !self.owns(a)? => {
                 drop(report, "anchor_ref", format_args!("{a} is not a record of this agent"));
                 None
             }
             a => a,
         };
         for (index, item) in entities.iter().take(MAX_ITEMS).enumerate() {
-            self.entity(index, item, anchor, report)?;
+            self.entity(index, item, anchor, false, report)?;
         }
         past_bound(entities, MAX_ITEMS, |i| format!("entities[{i}]"), "item", report);
         for (index, item) in relations.iter().take(MAX_ITEMS).enumerate() {
@@ -159,7 +159,16 @@ impl Declarer<'_> {
         Ok(())
     }
 
-    fn entity(&self, index: usize, item: &Value, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
+    /// An entity restored from an export: registered in the declaring bucket itself unless
+    /// an entity of that bucket has its name, so two entities an export keeps apart (one in
+    /// a project, one it reads from the global pool by an alias) stay apart.
+    pub(crate) fn restore_entity(&self, item: &Value, report: &mut DeclareReport) -> Result<()> {
+        self.entity(0, item, None, true, report)
+    }
+
+    /// Declares entity `item`, the `index`-th of its list. With `exact` (or aliases to
+    /// attach, see [`register`]) only an entity of the declaring bucket is reused.
+    fn entity(&self, index: usize, item: &Value, anchor: Option<Ref>, exact: bool, report: &mut DeclareReport) -> Result<()> {
         let label = format!("entities[{index}]");
         let Some(obj) = item.as_object() else {
             drop(report, label, "must be an object with a name");
@@ -185,7 +194,7 @@ impl Declarer<'_> {
         };
         let checked: Vec<std::result::Result<Name, String>> = aliases.iter().take(MAX_ALIASES).map(|a| name(Some(a))).collect();
         let carries_aliases = checked.iter().any(|a| a.is_ok());
-        let (id, created) = register(self.conn, self.scope, &entity, self.declared_by, self.now, carries_aliases)?;
+        let (id, created) = register(self.conn, self.scope, &entity, self.declared_by, self.now, exact || carries_aliases)?;
         for (a_index, alias) in checked.into_iter().enumerate() {
             match alias {
                 Err(reason) => drop(report, format_args!("{label}.aliases[{a_index}]"), reason),
@@ -203,12 +212,18 @@ impl Declarer<'_> {
         }
         past_bound(aliases, MAX_ALIASES, |i| format!("{label}.aliases[{i}]"), "alias", report);
         if let Some(anchor) = anchor {
-            self.conn
-                .prepare_cached("INSERT OR IGNORE INTO entity_mentions (entity_id, ref, declared_by, created_at) VALUES (?, ?, ?, ?)")?
-                .execute(params![id, anchor.to_string(), self.declared_by, self.now])?;
+            self.mention(id, anchor)?;
             report.mentions += 1;
         }
         report.entities.push(DeclaredEntity { id, name: entity.text, created });
+        Ok(())
+    }
+
+    /// Records that `record` (checked by the caller) mentions entity `id`.
+    pub(crate) fn mention(&self, id: i64, record: Ref) -> Result<()> {
+        self.conn
+            .prepare_cached("INSERT OR IGNORE INTO entity_mentions (entity_id, ref, declared_by, created_at) VALUES (?, ?, ?, ?)")?
+            .execute(params![id, record.to_string(), self.declared_by, self.now])?;
         Ok(())
     }
 
@@ -217,11 +232,7 @@ impl Declarer<'_> {
         if let Some(Value::String(s)) = v {
             let s = s.trim();
             if let Some(r) = Ref::parse(s) {
-                return Ok(if r.exists(self.conn, &self.scope.owner())? {
-                    Ok((r.kind.as_str(), r.id))
-                } else {
-                    Err(format!("{s} is not a record of this agent"))
-                });
+                return Ok(if self.owns(r)? { Ok((r.kind.as_str(), r.id)) } else { Err(format!("{s} is not a record of this agent")) });
             }
             // Shaped as a ref but naming no record (`mem:`, `mem:-1`, `mem:1.5`, an id past
             // SQLite's integer range): registering the string as an entity name would invent
@@ -267,6 +278,19 @@ impl Declarer<'_> {
                 return Ok(());
             }
         };
+        report.relations.push(self.relate(subject, &predicate, object, anchor)?);
+        Ok(())
+    }
+
+    /// Whether `record` is a record of the declaring agent: the one check every anchor and
+    /// record endpoint passes, whichever door declares it.
+    pub(crate) fn owns(&self, record: Ref) -> Result<bool> {
+        record.exists(self.conn, &self.scope.owner())
+    }
+
+    /// Stores a relation between two checked ends (`entity`, `mem` or `ep` and an id) with
+    /// a normalized predicate, anchored on a checked record; its id, new or existing.
+    pub(crate) fn relate(&self, subject: (&str, i64), predicate: &str, object: (&str, i64), anchor: Option<Ref>) -> Result<i64> {
         let s = self.scope;
         let anchor = anchor.map(|a| a.to_string()).unwrap_or_default();
         let key = params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor];
@@ -282,8 +306,7 @@ impl Declarer<'_> {
              AND predicate = ? AND object_kind = ? AND object_id = ? AND anchor_ref = ?",
             )?
             .query_row(key, |r| r.get(0))?;
-        report.relations.push(id);
-        Ok(())
+        Ok(id)
     }
 
     /// Removes this agent's relations by id and mentions by `{entity, ref}`; another

@@ -120,10 +120,11 @@ pub fn export(conn: &Connection, opts: &ExportMemoriesOptions, now: &str) -> Res
     Ok(ExportMemoriesResponse { jsonl, ..response })
 }
 
-/// An entity of the file, as it will be declared.
+/// An entity of the file, as declared.
 struct FileEntity {
     scope: WriteScope,
-    name: String,
+    /// Its id in this memory.
+    id: i64,
 }
 
 /// Reads the export into the open transaction `tx`; the caller commits (or, dry, does not).
@@ -252,16 +253,23 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
                 };
                 let scope = scope()?;
                 let aliases = record.get("aliases").cloned().unwrap_or(json!([]));
-                declare(tx, &scope, by, now, json!({"entities": [{"name": name, "aliases": aliases}]}), None, &mut report)?;
-                entities.insert(old, FileEntity { scope, name });
+                let declarer = Declarer { conn: tx, scope: &scope, declared_by: by, now };
+                declarer.restore_entity(&json!({"name": name, "aliases": aliases}), &mut report)?;
+                if let Some(e) = report.entities.first() {
+                    entities.insert(old, FileEntity { scope, id: e.id });
+                }
                 &mut out.entities
             }
             Some("mention") => {
                 let target = text("ref").and_then(|r| Ref::parse(&r)).and_then(|r| refs.get(&(r.kind, r.id)).copied());
                 match (int("entity").and_then(|e| entities.get(&e)), target) {
-                    (Some(e), Some(r)) => {
-                        declare(tx, &e.scope, by, now, json!({"entities": [{"name": e.name}]}), Some(r), &mut report)?;
+                    (Some(e), Some(r)) if Declarer { conn: tx, scope: &e.scope, declared_by: by, now }.owns(r)? => {
+                        Declarer { conn: tx, scope: &e.scope, declared_by: by, now }.mention(e.id, r)?;
                         &mut out.mentions
+                    }
+                    (Some(_), Some(_)) => {
+                        out.drops.add(at, "a mention of a record of another agent than its entity's");
+                        continue;
                     }
                     _ => {
                         out.drops.add(at, "a mention of an entity or a record the file does not hold");
@@ -270,20 +278,50 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
                 }
             }
             _ => {
-                let ends = (int("subject_id").and_then(|e| entities.get(&e)), int("object_id").and_then(|e| entities.get(&e)));
-                let anchor = match text("anchor_ref").filter(|a| !a.is_empty()) {
-                    None => Ok(None),
-                    Some(a) => Ref::parse(&a).and_then(|r| refs.get(&(r.kind, r.id)).copied()).map(Some).ok_or(()),
+                // Ends and anchor by the file's ids, as restored, held to what a declaration
+                // could have made: an entity the relation's bucket reads, a record of its agent.
+                let scope = scope()?;
+                let declarer = Declarer { conn: tx, scope: &scope, declared_by: by, now };
+                let buckets = scope.visible_buckets();
+                let end = |kind: &str, id: &str| -> Result<Option<(&'static str, i64)>> {
+                    let Some(id) = int(id) else { return Ok(None) };
+                    Ok(match text(kind).as_deref() {
+                        Some("entity") => entities
+                            .get(&id)
+                            .filter(|e| {
+                                e.scope.agent_id == scope.agent_id
+                                    && buckets.contains(&(e.scope.project_id.clone(), e.scope.channel.clone()))
+                            })
+                            .map(|e| ("entity", e.id)),
+                        Some(k) => match Kind::parse(k).and_then(|k| refs.get(&(k, id)).copied()) {
+                            Some(r) if declarer.owns(r)? => Some((r.kind.as_str(), r.id)),
+                            _ => None,
+                        },
+                        None => None,
+                    })
                 };
-                let entity_ends = text("subject_kind").as_deref() == Some("entity") && text("object_kind").as_deref() == Some("entity");
-                match (ends, anchor, text("predicate")) {
-                    ((Some(s), Some(o)), Ok(anchor), Some(predicate)) if entity_ends => {
-                        let relation = json!({"relations": [{"subject": s.name, "predicate": predicate, "object": o.name}]});
-                        declare(tx, &scope()?, by, now, relation, anchor, &mut report)?;
+                let anchor = match text("anchor_ref").filter(|a| !a.is_empty()) {
+                    None => Some(None),
+                    Some(a) => match Ref::parse(&a).and_then(|r| refs.get(&(r.kind, r.id)).copied()) {
+                        Some(r) if declarer.owns(r)? => Some(Some(r)),
+                        _ => None,
+                    },
+                };
+                let predicate = crate::associations::name(record.get("predicate"));
+                match (end("subject_kind", "subject_id")?, end("object_kind", "object_id")?, anchor, predicate) {
+                    (Some(subject), Some(object), Some(anchor), Ok(predicate)) => {
+                        report.relations.push(declarer.relate(subject, &predicate.normalized, object, anchor)?);
                         &mut out.relations
                     }
+                    (_, _, _, Err(reason)) => {
+                        out.drops.add(format_args!("{at}.predicate"), reason);
+                        continue;
+                    }
                     _ => {
-                        out.drops.add(at, "a relation between entities the file does not hold, or anchored on a record it does not hold");
+                        out.drops.add(
+                            at,
+                            "a relation whose ends or anchor are not records or entities of the file its agent could have declared it on",
+                        );
                         continue;
                     }
                 }
@@ -295,18 +333,4 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
         out.drops.extend_under(&format!("{at}."), report.drops);
     }
     Ok(out)
-}
-
-/// Declares `associations` as `declare_associations` would, anchored on `anchor`.
-fn declare(
-    tx: &Connection,
-    scope: &WriteScope,
-    by: &str,
-    now: &str,
-    associations: Value,
-    anchor: Option<Ref>,
-    report: &mut DeclareReport,
-) -> Result<()> {
-    let declarer = Declarer { conn: tx, scope, declared_by: by, now };
-    declarer.declare(&associations, anchor, report)
 }
