@@ -26,10 +26,12 @@ export interface Glue {
 /** One instance of the module in this realm: the memories open on it, and its trap, once it trapped. */
 export interface Instance {
   open: number;
+  /** Calls into it under way: more than one when a callback (`onProgress`) calls again. */
+  depth: number;
   crash: { cause: string; during: string; open: number } | null;
 }
 
-let current: Instance = { open: 0, crash: null };
+let current: Instance = { open: 0, depth: 0, crash: null };
 
 let glue: Glue = sizeBuilt;
 
@@ -47,7 +49,7 @@ export function engine(): Glue {
 export function liveInstance(): Instance {
   if (current.crash) {
     glue.__wbg_reset_state();
-    current = { open: 0, crash: null };
+    current = { open: 0, depth: 0, crash: null };
   }
   return current;
 }
@@ -58,14 +60,20 @@ export function liveInstance(): Instance {
  */
 export function engineCall<T>(instance: Instance, during: string, f: () => T): T {
   if (instance.crash) throw crashedError(instance, false);
+  const reentered = instance.depth > 0;
+  instance.depth++;
   try {
     return f();
   } catch (e) {
-    if (!isTrap(e)) throw e;
+    // A call made from a callback of another (an `onProgress` calling the memory) finds the
+    // object borrowed, which says nothing of a trap: only a trap itself counts then.
+    if (!isTrap(e) || (reentered && !(e instanceof WebAssembly.RuntimeError))) throw e;
     instance.crash = { cause: trapName(e), during, open: instance.open };
     const err = crashedError(instance, true);
     (err as { cause?: unknown }).cause = e;
     throw err;
+  } finally {
+    instance.depth--;
   }
 }
 

@@ -91,6 +91,22 @@ describe("the engine trapping, storage 'memory' in Node", () => {
     await rejection(bot.recall({ query: 'stored' }), 'closed');
     await c.close();
   });
+
+  it('refuses a call made from within onProgress without taking the engine for crashed', async () => {
+    const pkg = await importPackage();
+    const m = await pkg.openMemory();
+    let inner;
+    // Called from inside the engine, while storeMany holds the memory: wasm-bindgen refuses
+    // the call ("recursive use of an object"), which here is no trap.
+    await m.storeMany({ agent_id: 'r', items: [{ content: 'one' }, { content: 'two' }] }, {
+      onProgress: () => { inner ??= m.agent('r').recall({ query: 'one' }).then(() => 'resolved', (e) => e); },
+    });
+    const refused = await inner;
+    assert.ok(refused instanceof Error, String(refused));
+    assert.notEqual(refused.code, 'engine_crashed', refused.message);
+    assert.equal((await m.agent('r').recall({ query: 'one' })).messages.length, 1);
+    await m.close();
+  });
 });
 
 describe('crash trials on an OPFS memory', () => {
