@@ -32,8 +32,11 @@ rm -rf pkg pkg-node
 # Without the name section wasm-bindgen writes (its glue's names, "<unknown> externref shim"
 # and the like: 3.3 KB) and the producers section.
 strip=(--remove-name-section --remove-producers-section)
-wasm-bindgen --target web "${strip[@]}" --out-dir pkg "$opt"
-wasm-bindgen --target web "${strip[@]}" --out-dir pkg --out-name associative_memory_node "$node_opt"
+# `__wbg_reset_state` in the glue: after the engine traps, the next memory of the realm gets
+# a new instance, and the old one's objects are refused (www/src/engine.ts, `engine_crashed`).
+reset=(--experimental-reset-state-function)
+wasm-bindgen --target web "${strip[@]}" "${reset[@]}" --out-dir pkg "$opt"
+wasm-bindgen --target web "${strip[@]}" "${reset[@]}" --out-dir pkg --out-name associative_memory_node "$node_opt"
 wasm-bindgen --target nodejs "${strip[@]}" --out-dir pkg-node "$node_opt"
 # The nodejs glue is CommonJS; say so, or the repo's "type": "module" makes Node read it as ESM.
 echo '{ "type": "commonjs" }' > pkg-node/package.json

@@ -2,7 +2,7 @@
 // the tab holding an OPFS database ('opfs'). Both answer the same seven requests.
 
 import type { Memory } from './associative_memory.js';
-import { engine } from './engine.js';
+import { engine, engineCall, liveInstance } from './engine.js';
 import { memoryError } from './errors.js';
 import type { Progress } from './rpc.js';
 import { SharedOpfs } from './share.js';
@@ -21,18 +21,34 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** The engine on this thread, in an in-memory database. */
+/**
+ * The engine on this thread, in an in-memory database. Every call goes through
+ * `engineCall`: once the realm's engine trapped, calls reject with `engine_crashed`.
+ */
 export function localBackend(clock?: () => number, key?: Key): Backend {
-  let memory: Memory | null = engine().Memory.openInMemory(clock, key);
-  const opened = () => memory ?? (() => { throw memoryError('closed', 'this memory is closed'); })();
+  const instance = liveInstance();
+  let memory: Memory | null = engineCall(instance, 'openMemory', () => engine().Memory.openInMemory(clock, key));
+  instance.open++;
+  const run = <T>(during: string, f: (m: Memory) => T): T => {
+    const m = memory ?? (() => { throw memoryError('closed', 'this memory is closed'); })();
+    return engineCall(instance, during, () => f(m));
+  };
   return {
-    call: async (tool, options) => opened().call(tool, options),
-    storeMany: async (options, onProgress) => opened().storeMany(options as never, onProgress),
-    exportBytes: async (decrypt) => opened().export(decrypt),
-    importBytes: async (bytes, key) => opened().import(bytes, key),
-    rekey: async (key) => opened().rekey(key),
-    check: async () => opened().integrityCheck(),
-    close: async () => { memory?.free(); memory = null; },
+    call: async (tool, options) => run(tool, (m) => m.call(tool, options)),
+    storeMany: async (options, onProgress) => run('storeMany', (m) => m.storeMany(options as never, onProgress)),
+    exportBytes: async (decrypt) => run('export', (m) => m.export(decrypt)),
+    importBytes: async (bytes, key) => run('import', (m) => m.import(bytes, key)),
+    rekey: async (key) => run('rekey', (m) => m.rekey(key)),
+    check: async () => run('check', (m) => m.integrityCheck()),
+    close: async () => {
+      // A crashed instance is never called again, not even to free.
+      const m = memory;
+      memory = null;
+      if (m && !instance.crash) {
+        engineCall(instance, 'close', () => m.free());
+        instance.open--;
+      }
+    },
   };
 }
 

@@ -40,7 +40,10 @@ export interface OpenOptions {
    * `'memory'` (default): an in-memory database on this thread; save it with `export()`.
    * `'opfs'`: a database in the Origin Private File System, held by a dedicated Worker;
    * browsers only, in a secure context. It never falls back to memory: where OPFS is
-   * unavailable, open fails with code `opfs_unavailable`.
+   * unavailable, open fails with code `opfs_unavailable`. If the engine ever traps (runs
+   * out of memory), calls reject with `engine_crashed`: in memory, every later call of the
+   * realm's memories too (their contents are lost; a memory opened after gets a new engine);
+   * in OPFS, the worker is restarted on the file, which keeps every acknowledged write.
    */
   storage?: 'memory' | 'opfs';
   /**

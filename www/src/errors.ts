@@ -16,6 +16,14 @@ export type ErrorCode =
   | 'already_open'
   /** The memory was closed, or its worker ended. */
   | 'closed' | 'worker_crashed'
+  /**
+   * The engine (the WebAssembly instance) trapped: it ran out of memory, or hit a bug. With
+   * storage 'memory' the contents of every memory open on that instance (all of this realm's
+   * in-memory memories) are lost, and every later call on them rejects with this code; a
+   * memory opened afterwards gets a new instance. With 'opfs' every acknowledged write is on
+   * disk, the worker is restarted and reopens the memory, and later calls work again.
+   */
+  | 'engine_crashed'
   /** `init` was given a module this entry does not load (in Node, the size-built one). */
   | 'wrong_module';
 
@@ -34,6 +42,22 @@ export function memoryError(code: ErrorCode, message: string, field?: string): A
   err.code = code;
   err.field = field;
   return err;
+}
+
+/**
+ * Whether `e`, thrown by a call into the engine, means its WebAssembly instance trapped and
+ * cannot be used again: a trap itself (`RuntimeError: unreachable` when an allocation fails or
+ * Rust panics, which aborts on wasm32), or what wasm-bindgen throws after one, when the call
+ * the trap cut short left its object borrowed or moved out.
+ */
+export function isTrap(e: unknown): boolean {
+  if (typeof WebAssembly === 'object' && e instanceof WebAssembly.RuntimeError) return true;
+  return e instanceof Error && /recursive use of an object detected|null pointer passed to rust/.test(e.message);
+}
+
+/** What a trap was, for a message: `RuntimeError: unreachable`. */
+export function trapName(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
 /** An error as plain data, to cross `postMessage`. */

@@ -90,6 +90,11 @@ export type RpcReply = { id: number; ok: true; value: unknown } | { id: number; 
 export interface Progress { done: number; total: number }
 /** A progress report on request `id`, sent before its reply. */
 export interface RpcProgress { id: number; progress: Progress }
+/**
+ * The worker's engine trapped (`error` is the trap): it answered what it was running with
+ * `engine_crashed`, runs nothing more, and a request it has not answered was not run.
+ */
+export interface RpcCrashed { crashed: ErrorData }
 
 /** What the client needs of a Worker (a real one, or a test double). */
 export interface Endpoint {
@@ -104,9 +109,14 @@ export class RpcClient<Api extends Record<string, (...args: never[]) => unknown>
   #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: (p: Progress) => void }>();
   #dead: Error | null = null;
 
-  constructor(private readonly endpoint: Endpoint) {
+  /** `onCrashed` hears the worker say its engine trapped (RpcCrashed), after the replies it sent before. */
+  constructor(private readonly endpoint: Endpoint, onCrashed?: (trap: Error) => void) {
     endpoint.addEventListener('message', (event) => {
-      const reply = (event as MessageEvent<RpcReply | RpcProgress>).data;
+      const reply = (event as MessageEvent<RpcReply | RpcProgress | RpcCrashed>).data;
+      if ('crashed' in reply) {
+        onCrashed?.(errorFromData(reply.crashed));
+        return;
+      }
       const pending = this.#pending.get(reply.id);
       if (!pending) return;
       if ('progress' in reply) {

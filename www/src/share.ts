@@ -9,6 +9,12 @@
 // next holder. A call it took is answered, unless the holder died before answering: then a
 // read is sent again, and a write rejects with `worker_crashed` (it may or may not have
 // been committed; nothing tells which).
+//
+// When the engine in the holder's worker traps, the worker rejects the calls it was running
+// with `engine_crashed` and says so (RpcCrashed, and `gone` to the other tabs); the holding
+// tab keeps the holder lock, terminates that worker and starts a new one, which reopens the
+// memory from its file (every acknowledged write is there), and every call the dead worker
+// had not answered, this tab's and the other tabs', goes to the new one.
 
 import { errorFromData, memoryError } from './errors.js';
 import {
@@ -164,8 +170,9 @@ export class SharedOpfs {
             return new Promise<never>(() => {});
           }).catch(refused);
         });
-        // Queued after this tab's calls, which the worker answers first.
-        await target.rpc.call('close', []);
+        // Queued after this tab's calls, which the worker answers first. A worker whose
+        // engine trapped answers nothing more: the memory is closed all the same.
+        await target.rpc.call('close', []).catch((e: { code?: string }) => { if (e.code !== 'engine_crashed') throw e; });
       } finally {
         target.rpc.fail(memoryError('closed', 'this memory is closed'));
         this.#target = null;
@@ -199,7 +206,7 @@ export class SharedOpfs {
     const holder = crypto.randomUUID();
     this.#own = holder;
     const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `associative-memory:${this.#name}` });
-    const rpc = new RpcClient<WorkerApi>(worker);
+    const rpc = new RpcClient<WorkerApi>(worker, (trap) => { void this.#restart(holder, trap); });
     try {
       await rpc.call('open', [this.#name, undefined, holder, this.#key]);
     } catch (e) {
@@ -218,14 +225,61 @@ export class SharedOpfs {
     this.#flush();
   }
 
+  /**
+   * The engine in this tab's worker (holder `holder`) trapped: it answered the calls it was
+   * running with `engine_crashed` and runs nothing more. Its unanswered calls were not run;
+   * they wait for a new worker on the same memory, which this tab starts, keeping the holder
+   * lock. The other tabs resend theirs on the `gone` the worker posted, and wait for it
+   * (`holderClosingLockName`) if its lock comes free first.
+   */
+  async #restart(holder: string, trap: Error): Promise<void> {
+    const target = this.#target;
+    if (target?.kind !== 'local' || target.holder !== holder) return;
+    target.watch.abort();
+    this.#gone.add(holder);
+    this.#target = null;
+    for (const entry of this.#entries.values()) if (entry.sentTo === holder) entry.sentTo = null;
+    const stopped = memoryError('engine_crashed', `the engine of the OPFS memory ${JSON.stringify(this.#name)} stopped (${trap.message})`);
+    if (this.#closing || this.#dead) {
+      target.rpc.fail(stopped);
+      this.#rejectUnsent(memoryError('closed', 'this memory was closed before a tab holding it could take the call'));
+      return;
+    }
+    try {
+      await new Promise<void>((granted, refused) => {
+        navigator.locks.request(holderClosingLockName(this.#name, holder), () => {
+          granted();
+          return new Promise<never>(() => {});
+        }).catch(refused);
+      });
+    } finally {
+      target.rpc.fail(stopped);
+    }
+    if (this.#closing || this.#dead) {
+      this.#rejectUnsent(memoryError('closed', 'this memory was closed before a tab holding it could take the call'));
+      return;
+    }
+    await this.#startWorker().catch((e: Error) => this.#fail(e));
+    const started = this.#target as Target | null; // set by #startWorker
+    if (this.#closing && started?.kind === 'local') {
+      // Closed while the new worker was opening: close it too.
+      started.watch.abort();
+      await started.rpc.call('close', []).catch(() => {});
+      started.rpc.fail(memoryError('closed', 'this memory is closed'));
+      this.#target = null;
+    }
+  }
+
   #send(entry: Entry): void {
     const target = this.#target;
     if (!target) return;
     entry.sentTo = target.holder;
     if (target.kind === 'local') {
+      // Not settled by a worker the call was taken back from (#restart) to be sent again.
+      const sent = target.holder;
       target.rpc.call(entry.method, entry.args as never, [], entry.onProgress).then(
-        (value) => this.#settle(entry, { ok: true, value }),
-        (error: Error) => this.#settle(entry, { ok: false, error }),
+        (value) => { if (entry.sentTo === sent) this.#settle(entry, { ok: true, value }); },
+        (error: Error) => { if (entry.sentTo === sent) this.#settle(entry, { ok: false, error }); },
       );
     } else {
       this.#channel?.postMessage({

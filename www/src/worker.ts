@@ -8,10 +8,18 @@
 // answered only after that commit. The database is in WAL mode with `synchronous = NORMAL`
 // (see `Memory.openOpfs`), and a checkpoint runs about a second after writes, which makes
 // them survive a power loss too (README.md, "Durability").
+//
+// A trap of the engine (`RuntimeError: unreachable`: an allocation failed, or Rust panicked)
+// leaves this worker's instance unusable. The worker then never calls into it again: it
+// rejects the calls it was running with `engine_crashed`, runs nothing more, tells the other
+// tabs it is gone (they send what it did not answer to the next worker) and its own tab that
+// it crashed, which terminates it and starts a new worker on the same memory (share.ts).
 
 import initWasm, { Memory } from './associative_memory.js';
-import { errorToData, memoryError, type ErrorData } from './errors.js';
-import { channelName, holderIdLockName, keyDigest, lockName, PROTOCOL, type Progress, type RpcRequest, type ShareMessage } from './rpc.js';
+import { errorToData, isTrap, memoryError, trapName, type ErrorData } from './errors.js';
+import {
+  channelName, holderIdLockName, keyDigest, lockName, PROTOCOL, type Progress, type RpcCrashed, type RpcRequest, type ShareMessage,
+} from './rpc.js';
 
 /** Tools that write; after them a checkpoint is scheduled. */
 const WRITES = new Set(['store', 'archive_episode', 'declare_associations', 'delete_memory', 'delete_episode', 'delete_entity', 'update_memory', 'delete_agent_data', 'import_memories', 'set_embeddings']);
@@ -23,6 +31,9 @@ const MAX_GROUP = 256;
 const SHARED_METHODS = new Set(['call', 'storeMany', 'export', 'import', 'check', 'verifyKey', 'rekey']);
 
 let memory: Memory | null = null;
+let memoryName = '';
+/** Set once the engine trapped: nothing runs after that. */
+let crashed = false;
 let locks: (() => void)[] = [];
 let channel: BroadcastChannel | null = null;
 let holder = '';
@@ -93,6 +104,7 @@ export const handlers = {
       throw e;
     }
     holder = id;
+    memoryName = name;
     if (typeof BroadcastChannel === 'function') {
       channel = new BroadcastChannel(channelName(name));
       channel.onmessage = ({ data }: MessageEvent<ShareMessage>) => fromTab(data);
@@ -179,6 +191,7 @@ const tick = new MessageChannel();
 tick.port1.onmessage = () => { ticking = false; void drain(); };
 
 function enqueue(job: Job): void {
+  if (crashed) return;
   jobs.push(job);
   if (!ticking && !running) {
     ticking = true;
@@ -211,6 +224,7 @@ function runGroup(group: Job[]): void {
   try {
     outcomes = opened().callGroup(group.map(({ args: [tool, options, time] }) => [tool as string, options as object, time as number | undefined]));
   } catch (e) {
+    if (isTrap(e)) return crash(e, group);
     for (const job of group) job.reply({ ok: false, error: errorToData(e) });
     return;
   }
@@ -228,12 +242,36 @@ async function runOne(job: Job): Promise<void> {
     const value = await handler(...job.args, job.progress);
     job.reply({ ok: true, value }, value instanceof Uint8Array ? [value.buffer] : []);
   } catch (e) {
+    if (isTrap(e)) return crash(e, [job]);
     job.reply({ ok: false, error: errorToData(e) });
   }
 }
 
+/**
+ * The engine trapped running `running` (one request, or a group of calls in one
+ * transaction): they reject with `engine_crashed`; the queued requests are dropped unrun
+ * (this worker's tab sends its own again to the next worker, the other tabs theirs after
+ * `gone`); the tab is told, and terminates this worker.
+ */
+function crash(e: unknown, running: Job[]): void {
+  crashed = true;
+  closing = true;
+  memory = null; // never called again, not even to free
+  if (checkpointTimer) clearTimeout(checkpointTimer);
+  checkpointTimer = null;
+  jobs.length = 0;
+  const grouped = running.length > 1 ? ` (or one of the ${running.length - 1} calls run with it in one transaction)` : '';
+  const error = errorToData(memoryError('engine_crashed', `the engine of the OPFS memory ${JSON.stringify(memoryName)} stopped during this call${grouped} (${trapName(e)}: it ran out of memory, or hit a bug), whose writes may or may not have been committed; every write acknowledged before it is on disk, and the memory's worker is restarted and reopens it for the calls after this one`));
+  for (const job of running) job.reply({ ok: false, error });
+  channel?.postMessage({ kind: 'gone', v: PROTOCOL, holder } satisfies ShareMessage);
+  channel?.close();
+  channel = null;
+  self.postMessage({ crashed: errorToData(e) } satisfies RpcCrashed);
+}
+
 // Requests from the tab that started this worker.
 self.addEventListener('message', ({ data: { id, method, args } }: MessageEvent<RpcRequest>) => {
+  if (crashed) return;
   if (method === 'close') closing = true;
   enqueue({
     method,

@@ -320,4 +320,21 @@ describe('the RPC channel of the OPFS worker', () => {
     await rejects(rpc.call('export', []), 'worker_crashed');
     assert.ok(worker.terminated);
   });
+
+  it("hands the worker's word that its engine trapped to its tab, after the replies sent before it", async () => {
+    const worker = fakeWorker();
+    const heard = [];
+    const rpc = new RpcClient(worker, (trap) => heard.push(trap));
+    const running = rpc.call('call', ['store', {}]);
+    const queued = rpc.call('call', ['recall', {}]);
+    worker.reply({ id: 1, ok: false, error: { name: 'AssociativeMemoryError', message: 'the engine stopped during this call', code: 'engine_crashed' } });
+    worker.reply({ crashed: { name: 'RuntimeError', message: 'unreachable' } });
+    await rejects(running, 'engine_crashed');
+    assert.deepEqual(heard.map((e) => `${e.name}: ${e.message}`), ['RuntimeError: unreachable']);
+    // The client stays as it was: the tab decides (share.ts terminates the worker and resends the queued call).
+    assert.equal(rpc.error, null);
+    assert.ok(!worker.terminated);
+    rpc.fail(new Error('terminated'));
+    await assert.rejects(queued, /terminated/);
+  });
 });
