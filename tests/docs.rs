@@ -1,0 +1,268 @@
+//! The docs against the tree: what HACKING.md, README.md and BENCHMARKS.md quote from the
+//! checkout must still be there. A count of mutations must be the number of rows in
+//! `tests/MUTATIONS.md`'s table, every repository path quoted in backticks must exist, and the
+//! operations of the README's API table must be the operations the engine dispatches. Each
+//! failure names the doc and line that drifted, so the fix is to that line (or to the code,
+//! if the doc was right).
+//!
+//! Natively only: it reads the checkout, which wasm32-unknown-unknown cannot.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+/// The docs whose quotes are checked.
+const DOCS: [&str; 3] = ["HACKING.md", "README.md", "BENCHMARKS.md"];
+
+/// The folders a quoted repository path starts with.
+const PATH_ROOTS: [&str; 10] = ["src/", "tests/", "www/", "benches/", "scripts/", "fuzz/", "examples/", "build/", "eval/", ".cargo/"];
+
+/// The checkout, as cargo names it when it runs the test: read at run time, not compiled in,
+/// because `tests/mutations/run.sh` runs this test in scratch copies of the crate that share
+/// one target directory, where a change to a doc alone does not rebuild it.
+fn root() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The lines of a markdown text outside fenced code blocks, with their line numbers (from 1).
+fn prose_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if !fenced {
+            out.push((i + 1, line));
+        }
+    }
+    out
+}
+
+/// The inline code spans of a markdown text outside fenced blocks: (line of the opening
+/// backtick, the span's text with line breaks as spaces). A span that is the text of a link
+/// (`` [`SPEC.md`](../shared/docs/SPEC.md) ``) is left out: where it points is what matters.
+fn code_spans(text: &str) -> Vec<(usize, String)> {
+    let lines = prose_lines(text);
+    let mut spans = Vec::new();
+    let mut open: Option<(usize, String, bool)> = None;
+    for (n, line) in lines {
+        let mut rest = line;
+        while let Some(at) = rest.find('`') {
+            let (before, after) = (&rest[..at], &rest[at + 1..]);
+            match open.take() {
+                None => open = Some((n, String::new(), before.ends_with('['))),
+                Some((start, mut span, in_link)) => {
+                    span.push_str(before);
+                    if !(in_link && after.starts_with("](")) {
+                        spans.push((start, span));
+                    }
+                }
+            }
+            rest = after;
+        }
+        if let Some((_, span, _)) = open.as_mut() {
+            span.push_str(rest);
+            span.push(' ');
+        }
+    }
+    spans
+}
+
+/// The directories the build writes and git ignores (`.gitignore`'s anchored folders, such as
+/// `/www/dist/`): a doc may name them though a checkout does not have them.
+fn generated_dirs() -> Vec<String> {
+    read(".gitignore").lines().filter(|l| l.starts_with('/') && l.ends_with('/')).map(|l| l[1..].to_string()).collect()
+}
+
+/// Whether a word of a code span names a file or folder of this repository: under one of
+/// [`PATH_ROOTS`], or a top-level file (`Cargo.toml`, `Cargo.lock`, `Makefile`,
+/// `BENCHMARKS-HISTORY.md`: a `.toml` or `.lock`, or a capitalized `.md`). Patterns
+/// (`tests/*.rs`, `tests/mutations/<name>`, `{a,b}`) and elisions (`…`) are not paths.
+fn looks_like_a_path(word: &str) -> bool {
+    if word.contains(['*', '<', '{', '…', '$', '=']) {
+        return false;
+    }
+    if PATH_ROOTS.iter().any(|r| word.starts_with(r)) {
+        return true;
+    }
+    let top_md =
+        word.strip_suffix(".md").is_some_and(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c == '-'));
+    !word.contains('/') && (top_md || word.ends_with(".toml") || word.ends_with(".lock") || word == "Makefile")
+}
+
+/// Every repository path quoted in backticks in `doc`, as (line, path).
+fn quoted_paths(doc: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (line, span) in code_spans(&read(doc)) {
+        for word in span.split_whitespace() {
+            let word = word.trim_start_matches(['(', '"', '\'']).trim_end_matches([',', ';', ':', ')', '"', '\'', '.']);
+            if looks_like_a_path(word) {
+                out.push((line, word.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// Every markdown link of `doc` that points inside this repository, as (line, target):
+/// not `../`, not a URL, not an anchor of the same page.
+fn linked_paths(doc: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (line, text) in prose_lines(&read(doc)) {
+        let mut rest = text;
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let Some(end) = rest.find(')') else { break };
+            let target = rest[..end].split('#').next().unwrap_or_default();
+            if !target.is_empty() && !target.starts_with("../") && !target.contains("://") && !target.starts_with("mailto:") {
+                out.push((line, target.to_string()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn quoted_paths_exist() {
+    let generated = generated_dirs();
+    let mut missing = Vec::new();
+    for doc in DOCS {
+        for (line, path) in quoted_paths(doc).into_iter().chain(linked_paths(doc)) {
+            if generated.iter().any(|g| path.starts_with(g.as_str())) {
+                continue;
+            }
+            if !root().join(&path).exists() {
+                missing.push(format!("{doc}:{line}: `{path}` is not in the checkout"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "paths the docs quote that do not exist (fix the doc, or the path):\n  {}", missing.join("\n  "));
+}
+
+/// The rows of `tests/MUTATIONS.md`'s table: lines outside fenced blocks that start with a
+/// backticked name and end with a backticked test (`| `name` | … | `target::test` |`), as
+/// `tests/mutations/mutations.py` reads them.
+fn mutation_rows() -> usize {
+    let text = read("tests/MUTATIONS.md");
+    prose_lines(&text)
+        .iter()
+        .filter(|(_, l)| l.starts_with("| `") && l.ends_with("` |") && l.rsplit('|').nth(1).is_some_and(|c| c.contains("::")))
+        .count()
+}
+
+/// The counts of mutations a doc states, as (line, count): a number followed by "mutation(s)"
+/// (`52 mutations`, `52 named mutations`), or "all N" on a line about the mutations
+/// (`# all 52`).
+fn stated_mutation_counts(doc: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (line, text) in prose_lines(&read(doc)) {
+        let words: Vec<String> = text.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()).collect();
+        let about_mutations = text.to_lowercase().contains("mutation");
+        for (i, w) in words.iter().enumerate() {
+            let Ok(n) = w.replace(',', "").parse::<usize>() else { continue };
+            let next_is_mutation = words[i + 1..].iter().take(2).any(|x| x.starts_with("mutation"));
+            let after_all = about_mutations && i > 0 && words[i - 1] == "all";
+            if next_is_mutation || after_all {
+                out.push((line, n));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn mutation_counts_match_the_table() {
+    let rows = mutation_rows();
+    assert!(rows > 0, "tests/MUTATIONS.md: no table rows found");
+    let mut wrong = Vec::new();
+    for doc in DOCS {
+        for (line, n) in stated_mutation_counts(doc) {
+            if n != rows {
+                wrong.push(format!("{doc}:{line}: says {n} mutations; tests/MUTATIONS.md's table has {rows}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "mutation counts that drifted (better: do not write the count):\n  {}", wrong.join("\n  "));
+}
+
+/// The tool names the engine dispatches (`Memory::call`), in its order. Read from the
+/// unknown-tool error of `src/error.rs` (`unknown tool …; tools: store, store_many, …`),
+/// which lists them; when the operations are declared in one table, read them from there.
+fn engine_tool_names() -> Vec<String> {
+    let text = read("src/error.rs");
+    let line = text.lines().find(|l| l.contains("unknown tool")).expect("src/error.rs: no `unknown tool` message");
+    let list = line.split("tools: ").nth(1).expect("src/error.rs: the unknown-tool message lists no `tools: `");
+    let list = list.split('"').next().unwrap_or_default();
+    list.split(',').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect()
+}
+
+/// `storeMany` → `store_many`.
+fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The operations of README.md's API table (the table headed `| operation | options |
+/// response |`), as (line, tool name): each row's first cell names one or more, each the
+/// first code span of a ` / `-separated part (`` `deleteMemory` / `deleteEpisode` ``), in
+/// camelCase or as the tool's own name, arguments cut (`` `rekey(key)` ``).
+fn readme_operations() -> Vec<(usize, String)> {
+    let text = read("README.md");
+    let lines = prose_lines(&text);
+    let start = lines.iter().position(|(_, l)| l.starts_with("| operation |")).expect("README.md: no table headed `| operation |`");
+    let mut out = Vec::new();
+    for (line, row) in lines[start + 2..].iter().take_while(|(_, l)| l.starts_with('|')) {
+        let cell = row.trim_start_matches('|').split(" | ").next().unwrap_or_default();
+        for part in cell.split(" / ") {
+            let Some(span) = part.split('`').nth(1) else { continue };
+            let name = span.split('(').next().unwrap_or_default().trim();
+            out.push((*line, snake_case(name)));
+        }
+    }
+    out
+}
+
+#[test]
+fn readme_operations_are_the_engines() {
+    let engine: BTreeSet<String> = engine_tool_names().into_iter().collect();
+    assert!(!engine.is_empty(), "src/error.rs: the unknown-tool message lists no tools");
+    let readme = readme_operations();
+    let listed: BTreeSet<&str> = readme.iter().map(|(_, n)| n.as_str()).collect();
+    let mut wrong = Vec::new();
+    for (line, name) in &readme {
+        if !engine.contains(name) {
+            wrong.push(format!("README.md:{line}: `{name}` is in the operation table, but the engine has no such operation"));
+        }
+    }
+    for name in &engine {
+        if !listed.contains(name.as_str()) {
+            wrong.push(format!("README.md: the engine's `{name}` is not in the operation table"));
+        }
+    }
+    assert!(wrong.is_empty(), "README.md's API table against the engine's operations:\n  {}", wrong.join("\n  "));
+}
+
+/// The parsers above, on text whose answer is known, so a check cannot pass by finding nothing.
+#[test]
+fn the_doc_readers_find_what_they_look_for() {
+    assert!(looks_like_a_path("src/memory.rs") && looks_like_a_path("Cargo.toml") && looks_like_a_path("BENCHMARKS-HISTORY.md"));
+    assert!(!looks_like_a_path("tests/*.rs") && !looks_like_a_path("walk.rs") && !looks_like_a_path("memory.jsonl"));
+    assert_eq!(snake_case("declareAssociations"), "declare_associations");
+    assert!(quoted_paths("HACKING.md").iter().any(|(_, p)| p == "tests/MUTATIONS.md"));
+    assert!(engine_tool_names().iter().any(|t| t == "store_many"));
+    assert!(readme_operations().iter().any(|(_, t)| t == "store_many"));
+}
