@@ -2,9 +2,12 @@
 //! backup that does not restore. Each test is a class of input the engine once let
 //! through, tried at the door it came by and at every other door of the same kind.
 
+#[path = "common/backups.rs"]
+mod backups;
 mod common;
 
 use associative_memory::{Key, Memory};
+use backups::{canonical, hostile_jsonl};
 use common::{fixture, Fixture};
 use serde_json::{json, Value};
 #[cfg(target_arch = "wasm32")]
@@ -216,63 +219,6 @@ fn an_agents_jsonl_export_restores_exactly() {
     assert_eq!(canonical(&second), canonical(&first));
 }
 
-/// A JSONL export with what an import renews taken out: ids replaced by each record's
-/// position among those of its type, and references to them alike; creation and export
-/// times dropped; mentions in one order.
-fn canonical(jsonl: &str) -> Vec<Value> {
-    let mut lines: Vec<Value> = jsonl.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let mut position = std::collections::BTreeMap::new();
-    let mut counts = std::collections::BTreeMap::new();
-    for line in &lines {
-        let kind = line["_type"].as_str().unwrap().to_owned();
-        if let Some(id) = line.get("id").and_then(Value::as_i64) {
-            let n = counts.entry(kind.clone()).or_insert(0);
-            *n += 1;
-            position.insert((kind, id), *n);
-        }
-    }
-    let of = |kind: &str, id: &Value| json!(position.get(&(kind.to_owned(), id.as_i64().unwrap())).copied());
-    let refer = |r: &Value| {
-        let (kind, id) = r.as_str().unwrap().split_once(':').unwrap();
-        let kind = if kind == "mem" { "memory" } else { "episode" };
-        json!(format!("{kind}#{}", of(kind, &json!(id.parse::<i64>().unwrap()))))
-    };
-    for line in &mut lines {
-        let kind = line["_type"].as_str().unwrap().to_owned();
-        let o = line.as_object_mut().unwrap();
-        for key in ["exported_at", "created_at", "declared_at"] {
-            o.remove(key);
-        }
-        if let Some(id) = o.get("id").cloned() {
-            o.insert("id".into(), of(&kind, &id));
-        }
-        match kind.as_str() {
-            "mention" => {
-                o.insert("entity".into(), of("entity", &o["entity"].clone()));
-                o.insert("ref".into(), refer(&o["ref"].clone()));
-            }
-            "relation" => {
-                for end in ["subject", "object"] {
-                    let k = match o[&format!("{end}_kind")].as_str().unwrap() {
-                        "mem" => "memory",
-                        "ep" => "episode",
-                        other => other,
-                    };
-                    let id = o[&format!("{end}_id")].clone();
-                    o.insert(format!("{end}_id"), of(k, &id));
-                }
-                if let Some(a) = o.get("anchor_ref").filter(|a| a.is_string()).cloned() {
-                    o.insert("anchor_ref".into(), refer(&a));
-                }
-            }
-            _ => {}
-        }
-    }
-    // mentions are exported by entity, then by their ref as text, which renumbering reorders
-    lines.sort_by_key(|l| if l["_type"] == "mention" { l.to_string() } else { String::new() });
-    lines
-}
-
 /// A query may name as many entities as fit in it, each with every alias allowed: stage 1
 /// and the walk stay within SQLite's limits and within the call's bounds.
 #[test]
@@ -438,25 +384,6 @@ fn hostile_call(agent: usize, kind: usize, pick: usize, n: i64) -> (&'static str
     }
     args.as_object_mut().unwrap().extend(more.as_object().unwrap().clone());
     (tool, args)
-}
-
-/// A JSONL file made of agent `a`'s export with `b`'s declarations pointed at `a`'s
-/// records: what a hostile file brings.
-fn hostile_jsonl(m: &mut Memory) -> String {
-    let mut jsonl = m.call("export_memories", &json!({"agent_id": "a"})).unwrap()["jsonl"].as_str().unwrap().to_owned();
-    jsonl.push_str(&json!({"_type": "entity", "id": 9001, "agent_id": "b", "name": "Mallory", "aliases": []}).to_string());
-    jsonl.push('\n');
-    for id in 1..4 {
-        jsonl.push_str(&json!({"_type": "mention", "entity": 9001, "ref": format!("mem:{id}")}).to_string());
-        jsonl.push('\n');
-        jsonl.push_str(
-            &json!({"_type": "relation", "id": 9000 + id, "agent_id": "b", "subject_kind": "entity", "subject_id": 9001,
-            "predicate": "watches", "object_kind": "mem", "object_id": id, "anchor_ref": format!("mem:{id}")})
-            .to_string(),
-        );
-        jsonl.push('\n');
-    }
-    jsonl
 }
 
 proptest::proptest! {
