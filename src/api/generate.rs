@@ -53,6 +53,7 @@ fn declarations() -> Vec<String> {
     }
     vec![
         decl::<Source>(),
+        decl::<RecordSource>(),
         decl::<EntityDeclaration>(),
         decl::<RelationDeclaration>(),
         decl::<Associations>(),

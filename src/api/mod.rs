@@ -346,3 +346,19 @@ impl Source {
         optional_text(&format!("{field}.name"), self.name.as_deref(), MAX_ID)
     }
 }
+
+/// Where a record came from, as responses give it: a memory's source as its store wrote it
+/// (each of `type`, `id` and `name` defaulted to `""`, the storing agent when none was
+/// given), an episode's `{type: "Episode", id: <its ref>, name: ""}`. The responses carry the
+/// stored JSON as it is, so this type declares its shape for TypeScript only.
+#[cfg(test)]
+#[derive(ts_rs::TS)]
+pub struct RecordSource {
+    /// The kind of source: `User`, `Agent`, `System`, `Episode`, a tool's name…
+    #[ts(rename = "type")]
+    pub kind: String,
+    /// The source's id (an episode's: its ref).
+    pub id: String,
+    /// A display name.
+    pub name: String,
+}

@@ -22,6 +22,27 @@ export type Source = {
 };
 
 /**
+ * Where a record came from, as responses give it: a memory's source as its store wrote it
+ * (each of `type`, `id` and `name` defaulted to `""`, the storing agent when none was
+ * given), an episode's `{type: "Episode", id: <its ref>, name: ""}`. The responses carry the
+ * stored JSON as it is, so this type declares its shape for TypeScript only.
+ */
+export type RecordSource = {
+  /**
+   * The kind of source: `User`, `Agent`, `System`, `Episode`, a tool's name…
+   */
+  type: string,
+  /**
+   * The source's id (an episode's: its ref).
+   */
+  id: string,
+  /**
+   * A display name.
+   */
+  name: string,
+};
+
+/**
  * One declared entity.
  */
 export type EntityDeclaration = {
@@ -1055,7 +1076,7 @@ export type ContentItem = {
   /**
    * Where it came from (an episode: `{type: "Episode", id: <its ref>, name: ""}`).
    */
-  source: Source,
+  source: RecordSource,
   /**
    * When it happened.
    */
@@ -1181,7 +1202,7 @@ export type ListedMemory = {
   /**
    * Where it came from (`{type, id, name}`).
    */
-  source: { type: string; id: string; name: string },
+  source: RecordSource,
   /**
    * The caller's metadata, when it has some.
    */
@@ -1420,7 +1441,7 @@ export type RecalledMessage = {
   /**
    * Where it came from.
    */
-  source: Source,
+  source: RecordSource,
   /**
    * When it happened.
    */
