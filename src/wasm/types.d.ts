@@ -1024,6 +1024,11 @@ export type Bounds = {
 };
 
 /**
+ * Why a traverse returned no neighbourhood.
+ */
+export type TraverseReason = "no_such_entity";
+
+/**
  * The response of `traverse`.
  */
 export type TraverseResponse = {
@@ -1058,7 +1063,7 @@ export type TraverseResponse = {
   /**
    * `no_such_entity` when the name resolves to nothing the call can read.
    */
-  reason?: "no_such_entity",
+  reason?: TraverseReason,
 };
 
 /**
@@ -1541,6 +1546,11 @@ export type Excerpt = {
 };
 
 /**
+ * How much of its head record an item quotes.
+ */
+export type QuoteBasis = "whole" | "truncated";
+
+/**
  * One reconstructed item: a head record quoted, and the claims it stands on.
  */
 export type ReconstructedItem = {
@@ -1568,7 +1578,7 @@ export type ReconstructedItem = {
   /**
    * `whole`, or `truncated` when the budget cut the head (with `trace` only).
    */
-  quote_basis?: "whole" | "truncated",
+  quote_basis?: QuoteBasis,
   /**
    * Character ranges of the head record that `content` quotes.
    */
@@ -1628,6 +1638,11 @@ export type Cues = {
 };
 
 /**
+ * Why a reconstruction returned fewer items than its count.
+ */
+export type Shortfall = "no_relevant_evidence" | "budget_exhausted" | "exhausted_candidates";
+
+/**
  * What reconstruct did, step by step (`trace: true`).
  */
 export type Trace = {
@@ -1672,7 +1687,7 @@ export type ReconstructResponse = {
   /**
    * Why fewer items than `effective_count` came back.
    */
-  shortfall_reason?: "no_relevant_evidence" | "budget_exhausted" | "exhausted_candidates",
+  shortfall_reason?: Shortfall,
   /**
    * The budget applied, when it cut something or `trace` asked.
    */
