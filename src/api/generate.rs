@@ -7,7 +7,7 @@
 use super::*;
 use schemars::generate::SchemaSettings;
 use serde_json::{json, Value};
-use ts_rs::TS;
+use ts_rs::{TypeVisitor, TS};
 
 /// The package's option and response types, in the order the file declares them.
 const TYPES_FILE: &str = "src/wasm/types.d.ts";
@@ -31,11 +31,17 @@ pub(crate) struct Types {
     response: fn() -> String,
     /// The options type's doc comment, as ts-rs writes it: what the operation does.
     docs: fn() -> Option<String>,
+    /// Visits the options and response types (and, through them, every type they reach).
+    visit: fn(&mut Declarations),
 }
 
 impl Types {
-    pub(crate) const fn of<O: schemars::JsonSchema + TS, R: TS>() -> Types {
-        Types { schema: schema::<O>, options: O::name, response: R::name, docs: O::docs }
+    pub(crate) const fn of<O: schemars::JsonSchema + TS + 'static, R: TS + 'static>() -> Types {
+        fn visit<O: TS + 'static, R: TS + 'static>(d: &mut Declarations) {
+            d.visit::<O>();
+            d.visit::<R>();
+        }
+        Types { schema: schema::<O>, options: O::name, response: R::name, docs: O::docs, visit: visit::<O, R> }
     }
 }
 
@@ -46,84 +52,116 @@ fn tools() -> Vec<(&'static str, Value)> {
     tools.into_iter().map(|o| (o.name, (o.types.schema)())).collect()
 }
 
+/// The declarations of `src/wasm/types.d.ts`: the types listed here in this order, then
+/// whatever else the table's operations reach (a new operation's types need no line here).
 fn declarations() -> Vec<String> {
-    fn decl<T: TS>() -> String {
-        let docs = T::docs().unwrap_or_default();
-        tidy(&format!("{docs}export {}", T::decl()))
+    let mut d = Declarations::default();
+    listed(&mut d);
+    d.reach = true;
+    for op in OPERATIONS {
+        (op.types.visit)(&mut d);
     }
-    vec![
-        decl::<Source>(),
-        decl::<RecordSource>(),
-        decl::<EntityDeclaration>(),
-        decl::<RelationDeclaration>(),
-        decl::<Associations>(),
-        decl::<MentionRef>(),
-        decl::<Retract>(),
-        decl::<DeclaredBy>(),
-        decl::<Turn>(),
-        decl::<StoreOptions>(),
-        decl::<StoreItem>(),
-        decl::<StoreManyOptions>(),
-        decl::<EpisodeOptions>(),
-        decl::<DeclareOptions>(),
-        decl::<TraverseOptions>(),
-        decl::<GetContentsOptions>(),
-        decl::<DeleteMemoryOptions>(),
-        decl::<DeleteEpisodeOptions>(),
-        decl::<DeleteEntityOptions>(),
-        decl::<RecallOptions>(),
-        decl::<ReconstructOptions>(),
-        decl::<ListEntitiesOptions>(),
-        decl::<ListMemoriesOptions>(),
-        decl::<UpdateMemoryOptions>(),
-        decl::<DeleteAgentDataOptions>(),
-        decl::<ExportMemoriesOptions>(),
-        decl::<ImportMemoriesOptions>(),
-        decl::<EmbeddingBacklogOptions>(),
-        decl::<EmbeddingItem>(),
-        decl::<SetEmbeddingsOptions>(),
-        decl::<Dropped>(),
-        decl::<DeclaredEntity>(),
-        decl::<DeclareReport>(),
-        decl::<Retracted>(),
-        decl::<StoreResponse>(),
-        decl::<StoredItem>(),
-        decl::<StoreManyResponse>(),
-        decl::<EpisodeResponse>(),
-        decl::<DeclareResponse>(),
-        decl::<TraverseEntity>(),
-        decl::<TraverseRelation>(),
-        decl::<Bounds>(),
-        decl::<TraverseReason>(),
-        decl::<TraverseResponse>(),
-        decl::<ContentItem>(),
-        decl::<GetContentsResponse>(),
-        decl::<DeleteResponse>(),
-        decl::<ListedEntity>(),
-        decl::<ListEntitiesResponse>(),
-        decl::<ListedMemory>(),
-        decl::<ListMemoriesResponse>(),
-        decl::<UpdateMemoryResponse>(),
-        decl::<DeleteAgentDataResponse>(),
-        decl::<ExportMemoriesResponse>(),
-        decl::<ImportMemoriesResponse>(),
-        decl::<BacklogRecord>(),
-        decl::<EmbeddingBacklogResponse>(),
-        decl::<SetEmbeddingsResponse>(),
-        decl::<MatchReason>(),
-        decl::<Message>(),
-        decl::<RecallResponse>(),
-        decl::<Role>(),
-        decl::<Claim>(),
-        decl::<Excerpt>(),
-        decl::<QuoteBasis>(),
-        decl::<Item>(),
-        decl::<ReconstructBounds>(),
-        decl::<Cues>(),
-        decl::<Shortfall>(),
-        decl::<Trace>(),
-        decl::<ReconstructResponse>(),
-    ]
+    d.out
+}
+
+/// The types declared in the order the file declares them.
+fn listed(d: &mut Declarations) {
+    d.visit::<Source>();
+    d.visit::<RecordSource>();
+    d.visit::<EntityDeclaration>();
+    d.visit::<RelationDeclaration>();
+    d.visit::<Associations>();
+    d.visit::<MentionRef>();
+    d.visit::<Retract>();
+    d.visit::<DeclaredBy>();
+    d.visit::<Turn>();
+    d.visit::<StoreOptions>();
+    d.visit::<StoreItem>();
+    d.visit::<StoreManyOptions>();
+    d.visit::<EpisodeOptions>();
+    d.visit::<DeclareOptions>();
+    d.visit::<TraverseOptions>();
+    d.visit::<GetContentsOptions>();
+    d.visit::<DeleteMemoryOptions>();
+    d.visit::<DeleteEpisodeOptions>();
+    d.visit::<DeleteEntityOptions>();
+    d.visit::<RecallOptions>();
+    d.visit::<ReconstructOptions>();
+    d.visit::<ListEntitiesOptions>();
+    d.visit::<ListMemoriesOptions>();
+    d.visit::<UpdateMemoryOptions>();
+    d.visit::<DeleteAgentDataOptions>();
+    d.visit::<ExportMemoriesOptions>();
+    d.visit::<ImportMemoriesOptions>();
+    d.visit::<EmbeddingBacklogOptions>();
+    d.visit::<EmbeddingItem>();
+    d.visit::<SetEmbeddingsOptions>();
+    d.visit::<Dropped>();
+    d.visit::<DeclaredEntity>();
+    d.visit::<DeclareReport>();
+    d.visit::<Retracted>();
+    d.visit::<StoreResponse>();
+    d.visit::<StoredItem>();
+    d.visit::<StoreManyResponse>();
+    d.visit::<EpisodeResponse>();
+    d.visit::<DeclareResponse>();
+    d.visit::<TraverseEntity>();
+    d.visit::<TraverseRelation>();
+    d.visit::<Bounds>();
+    d.visit::<TraverseReason>();
+    d.visit::<TraverseResponse>();
+    d.visit::<ContentItem>();
+    d.visit::<GetContentsResponse>();
+    d.visit::<DeleteResponse>();
+    d.visit::<ListedEntity>();
+    d.visit::<ListEntitiesResponse>();
+    d.visit::<ListedMemory>();
+    d.visit::<ListMemoriesResponse>();
+    d.visit::<UpdateMemoryResponse>();
+    d.visit::<DeleteAgentDataResponse>();
+    d.visit::<ExportMemoriesResponse>();
+    d.visit::<ImportMemoriesResponse>();
+    d.visit::<BacklogRecord>();
+    d.visit::<EmbeddingBacklogResponse>();
+    d.visit::<SetEmbeddingsResponse>();
+    d.visit::<MatchReason>();
+    d.visit::<Message>();
+    d.visit::<RecallResponse>();
+    d.visit::<Role>();
+    d.visit::<Claim>();
+    d.visit::<Excerpt>();
+    d.visit::<QuoteBasis>();
+    d.visit::<Item>();
+    d.visit::<ReconstructBounds>();
+    d.visit::<Cues>();
+    d.visit::<Shortfall>();
+    d.visit::<Trace>();
+    d.visit::<ReconstructResponse>();
+}
+
+/// Collects declarations, each type's once; with `reach`, a type visited brings in the
+/// declared types it depends on.
+#[derive(Default)]
+pub(crate) struct Declarations {
+    declared: std::collections::BTreeSet<String>,
+    walked: std::collections::BTreeSet<String>,
+    out: Vec<String>,
+    reach: bool,
+}
+
+impl TypeVisitor for Declarations {
+    fn visit<T: TS + 'static + ?Sized>(&mut self) {
+        if T::output_path().is_none() {
+            return; // a built-in type: nothing to declare
+        }
+        if self.declared.insert(T::name()) {
+            let docs = T::docs().unwrap_or_default();
+            self.out.push(tidy(&format!("{docs}export {}", T::decl())));
+        }
+        if self.reach && self.walked.insert(T::name()) {
+            T::visit_dependencies(self);
+        }
+    }
 }
 
 /// A declaration as ts-rs writes it (an object's fields on unindented lines, the last one
