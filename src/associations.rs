@@ -11,6 +11,8 @@
 
 use crate::api::read::as_int;
 use crate::api::{DeclareReport, DeclaredEntity, Retracted};
+// The bounds are declared with the other limits on what an operation takes.
+use crate::api::{MAX_ALIASES, MAX_ITEMS, MAX_TEXT};
 use crate::entities::{register, resolve};
 use crate::error::Result;
 use crate::normalize::normalize;
@@ -18,13 +20,6 @@ use crate::refs::Ref;
 use crate::scope::WriteScope;
 use rusqlite::{params, Connection};
 use serde_json::{Map, Value};
-
-/// Items per declaration or retraction list.
-pub const MAX_ITEMS: usize = 64;
-/// Aliases per entity.
-pub const MAX_ALIASES: usize = 32;
-/// Characters per name, alias or predicate.
-pub const MAX_TEXT: usize = 256;
 
 /// Who declares, where, when and on what evidence: what every write of one call shares.
 pub struct Declarer<'a> {

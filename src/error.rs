@@ -70,7 +70,7 @@ pub enum Error {
         what: String,
     },
     /// `call` was given a tool name the engine does not have.
-    #[error("unknown tool `{0}`; tools: store, store_many, archive_episode, declare_associations, recall, reconstruct, traverse, get_contents, delete_memory, delete_episode, delete_entity, list_entities, list_memories, update_memory, delete_agent_data, export_memories, import_memories, embedding_backlog, set_embeddings")]
+    #[error("unknown tool `{0}`; tools: {tools}", tools = crate::api::tool_names())]
     UnknownTool(String),
     /// The database was written by a newer version of this library.
     #[error("database schema version {found} is newer than this library supports ({supported}); open it with a newer associative-memory")]

@@ -68,7 +68,6 @@ mod write_back;
 pub mod wasm;
 
 pub use api::*;
-pub use associations::{MAX_ALIASES, MAX_ITEMS, MAX_TEXT};
 pub use cipher::Key;
 pub use clock::{format_iso, parse_iso, Clock, FixedClock, SystemClock};
 pub use error::{Error, Result};

@@ -81,6 +81,19 @@ impl Respond for AsText {
     }
 }
 
+/// `Memory::dispatch`, from the table of operations (`crate::api::with_operations`): each
+/// tool name runs the typed method of that name on its options read from JSON.
+macro_rules! dispatch {
+    ($($name:ident($options:ty $(, $extra:expr)*) -> $response:ty { $($fact:ident: $value:expr),* })*) => {
+        fn dispatch<R: Respond>(&mut self, tool: &str, args: &Value) -> Result<R::Out> {
+            Ok(match tool {
+                $(stringify!($name) => R::respond::<$response>(self.$name(&from_json::<$options>(args)? $(, $extra)*)?),)*
+                other => return Err(Error::UnknownTool(other.into())),
+            })
+        }
+    };
+}
+
 impl Memory {
     /// A new, empty memory held in memory, stamped by the system clock.
     pub fn open_in_memory() -> Result<Self> {
@@ -556,10 +569,8 @@ impl Memory {
     /// Runs one operation by its tool name with JSON options, returning JSON — the path
     /// shared by the wasm binding, tool calls and the conformance runner.
     ///
-    /// Tools: `store`, `store_many`, `archive_episode`, `declare_associations`, `traverse`,
-    /// `get_contents`, `delete_memory`, `delete_episode`, `delete_entity`, `list_entities`,
-    /// `recall`, `reconstruct`, `list_memories`, `update_memory`, `delete_agent_data`,
-    /// `export_memories`, `import_memories`, `embedding_backlog`, `set_embeddings`.
+    /// Tools: every operation of [`crate::api::OPERATIONS`], by its name; the typed method of
+    /// the same name runs it.
     pub fn call(&mut self, tool: &str, args: &Value) -> Result<Value> {
         self.dispatch::<AsValue>(tool, args)
     }
@@ -573,30 +584,7 @@ impl Memory {
         self.dispatch::<AsText>(tool, args)
     }
 
-    fn dispatch<R: Respond>(&mut self, tool: &str, args: &Value) -> Result<R::Out> {
-        Ok(match tool {
-            "store" => R::respond(self.store(&from_json(args)?)?),
-            "store_many" => R::respond(self.store_many(&from_json(args)?, |_, _| {})?),
-            "export_memories" => R::respond(self.export_memories(&from_json(args)?)?),
-            "import_memories" => R::respond(self.import_memories(&from_json(args)?)?),
-            "archive_episode" => R::respond(self.archive_episode(&from_json(args)?)?),
-            "declare_associations" => R::respond(self.declare_associations(&from_json(args)?)?),
-            "traverse" => R::respond(self.traverse(&from_json(args)?)?),
-            "get_contents" => R::respond(self.get_contents(&from_json(args)?)?),
-            "delete_memory" => R::respond(self.delete_memory(&from_json(args)?)?),
-            "delete_episode" => R::respond(self.delete_episode(&from_json(args)?)?),
-            "delete_entity" => R::respond(self.delete_entity(&from_json(args)?)?),
-            "list_entities" => R::respond(self.list_entities(&from_json(args)?)?),
-            "recall" => R::respond(self.recall(&from_json(args)?)?),
-            "reconstruct" => R::respond(self.reconstruct(&from_json(args)?)?),
-            "list_memories" => R::respond(self.list_memories(&from_json(args)?)?),
-            "update_memory" => R::respond(self.update_memory(&from_json(args)?)?),
-            "delete_agent_data" => R::respond(self.delete_agent_data(&from_json(args)?)?),
-            "embedding_backlog" => R::respond(self.embedding_backlog(&from_json(args)?)?),
-            "set_embeddings" => R::respond(self.set_embeddings(&from_json(args)?)?),
-            other => return Err(Error::UnknownTool(other.into())),
-        })
-    }
+    crate::api::with_operations!(dispatch);
 }
 
 /// A lenient list of declaration items, empty when absent.

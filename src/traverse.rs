@@ -6,7 +6,7 @@
 //! recently declared relation that reached them, then the lower id. `limit` bounds both
 //! the entities returned and the refs listed per entity; what it cut is counted.
 
-use crate::api::{Bounds, TraverseEntity, TraverseOptions, TraverseRelation, TraverseResponse};
+use crate::api::{Bounds, TraverseEntity, TraverseOptions, TraverseReason, TraverseRelation, TraverseResponse};
 use crate::entities::{aliases_of, starts};
 use crate::error::Result;
 use crate::graph::{mentioning, neighbourhood, Edge};
@@ -31,7 +31,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
     let normalized = normalize(&opts.entity);
     let starts = if normalized.is_empty() { Vec::new() } else { starts(conn, &scope, &normalized)? };
     if starts.is_empty() {
-        response.reason = Some("no_such_entity");
+        response.reason = Some(TraverseReason::NoSuchEntity);
         return Ok(response);
     }
     let n = neighbourhood(conn, &scope, &starts, opts.max_hops())?;

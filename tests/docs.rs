@@ -191,15 +191,20 @@ fn mutation_counts_match_the_table() {
     assert!(wrong.is_empty(), "mutation counts that drifted (better: do not write the count):\n  {}", wrong.join("\n  "));
 }
 
-/// The tool names the engine dispatches (`Memory::call`), in its order. Read from the
-/// unknown-tool error of `src/error.rs` (`unknown tool …; tools: store, store_many, …`),
-/// which lists them; when the operations are declared in one table, read them from there.
+/// The tool names the engine dispatches (`Memory::call`), in its order: the rows of the
+/// table of operations, `src/api/operations.rs`, from which the dispatch is built.
 fn engine_tool_names() -> Vec<String> {
-    let text = read("src/error.rs");
-    let line = text.lines().find(|l| l.contains("unknown tool")).expect("src/error.rs: no `unknown tool` message");
-    let list = line.split("tools: ").nth(1).expect("src/error.rs: the unknown-tool message lists no `tools: `");
-    let list = list.split('"').next().unwrap_or_default();
-    list.split(',').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect()
+    // the rows of `with_operations!`: `name(Options…) -> Response {`
+    let text = read("src/api/operations.rs");
+    let names: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.contains(") -> ") && l.ends_with('{'))
+        .filter_map(|l| l.split_once('(').map(|(name, _)| name.to_string()))
+        .filter(|name| !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        .collect();
+    assert!(!names.is_empty(), "src/api/operations.rs: no rows of the table of operations found");
+    names
 }
 
 /// `storeMany` → `store_many`.
@@ -239,7 +244,7 @@ fn readme_operations() -> Vec<(usize, String)> {
 #[test]
 fn readme_operations_are_the_engines() {
     let engine: BTreeSet<String> = engine_tool_names().into_iter().collect();
-    assert!(!engine.is_empty(), "src/error.rs: the unknown-tool message lists no tools");
+    assert!(!engine.is_empty(), "src/api/operations.rs: the table of operations has no rows");
     let readme = readme_operations();
     let listed: BTreeSet<&str> = readme.iter().map(|(_, n)| n.as_str()).collect();
     let mut wrong = Vec::new();

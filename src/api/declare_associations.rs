@@ -60,14 +60,14 @@ pub struct Associations {
     #[cfg_attr(
         test,
         ts(as = "Option<Vec<EntityDeclaration>>"),
-        schemars(with = "Option<Vec<EntityDeclaration>>", length(max = crate::associations::MAX_ITEMS))
+        schemars(with = "Option<Vec<EntityDeclaration>>", length(max = crate::api::MAX_ITEMS))
     )]
     pub entities: Option<Vec<Value>>,
     /// Facts as subject–predicate–object. At most 64; more are dropped.
     #[cfg_attr(
         test,
         ts(as = "Option<Vec<RelationDeclaration>>"),
-        schemars(with = "Option<Vec<RelationDeclaration>>", length(max = crate::associations::MAX_ITEMS))
+        schemars(with = "Option<Vec<RelationDeclaration>>", length(max = crate::api::MAX_ITEMS))
     )]
     pub relations: Option<Vec<Value>>,
 }
@@ -77,11 +77,11 @@ pub struct Associations {
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields), serde(deny_unknown_fields))]
 pub struct EntityDeclaration {
     /// Its canonical name, kept as written; at most 256 characters.
-    #[cfg_attr(test, schemars(length(min = 1, max = crate::associations::MAX_TEXT)))]
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_TEXT)))]
     pub name: String,
     /// Other names for it, in any script, each at most 256 characters. A name belongs to one
     /// entity only. At most 32; more are dropped.
-    #[cfg_attr(test, schemars(length(max = crate::associations::MAX_ALIASES), inner(length(min = 1, max = crate::associations::MAX_TEXT))))]
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_ALIASES), inner(length(min = 1, max = crate::api::MAX_TEXT))))]
     pub aliases: Option<Vec<String>>,
 }
 
@@ -90,15 +90,15 @@ pub struct EntityDeclaration {
 pub struct RelationDeclaration {
     /// An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`; at most
     /// 256 characters.
-    #[cfg_attr(test, schemars(length(min = 1, max = crate::associations::MAX_TEXT)))]
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_TEXT)))]
     pub subject: String,
     /// What the subject is to the object (`maintains`, `supersedes`…), stored normalized; at
     /// most 256 characters.
-    #[cfg_attr(test, schemars(length(min = 1, max = crate::associations::MAX_TEXT)))]
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_TEXT)))]
     pub predicate: String,
     /// An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`; at most
     /// 256 characters.
-    #[cfg_attr(test, schemars(length(min = 1, max = crate::associations::MAX_TEXT)))]
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_TEXT)))]
     pub object: String,
 }
 
@@ -108,10 +108,10 @@ pub struct RelationDeclaration {
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct Retract {
     /// Ids of relations to remove. At most 64; more are dropped.
-    #[cfg_attr(test, ts(as = "Option<Vec<i64>>"), schemars(with = "Option<Vec<i64>>", length(max = crate::associations::MAX_ITEMS)))]
+    #[cfg_attr(test, ts(as = "Option<Vec<i64>>"), schemars(with = "Option<Vec<i64>>", length(max = crate::api::MAX_ITEMS)))]
     pub relations: Option<Vec<Value>>,
     /// Mentions to remove. At most 64; more are dropped.
-    #[cfg_attr(test, ts(as = "Option<Vec<MentionRef>>"), schemars(with = "Option<Vec<MentionRef>>", length(max = crate::associations::MAX_ITEMS)))]
+    #[cfg_attr(test, ts(as = "Option<Vec<MentionRef>>"), schemars(with = "Option<Vec<MentionRef>>", length(max = crate::api::MAX_ITEMS)))]
     pub mentions: Option<Vec<Value>>,
 }
 

@@ -7,7 +7,7 @@
 use super::*;
 use schemars::generate::SchemaSettings;
 use serde_json::{json, Value};
-use ts_rs::TS;
+use ts_rs::{TypeVisitor, TS};
 
 /// The package's option and response types, in the order the file declares them.
 const TYPES_FILE: &str = "src/wasm/types.d.ts";
@@ -17,96 +17,151 @@ const TOOLS_FILE: &str = "www/src/tool-schemas.ts";
 /// schemas exist only in test builds, so the binary reads them generated.
 const TOOLS_JSON: &str = "src/api/tool-definitions.json";
 
-/// The tools offered to function-calling models: name and options type.
-fn tools() -> Vec<(&'static str, Value)> {
-    vec![
-        ("store", schema::<StoreOptions>()),
-        ("recall", schema::<RecallOptions>()),
-        ("reconstruct", schema::<ReconstructOptions>()),
-        ("traverse", schema::<TraverseOptions>()),
-        ("declare_associations", schema::<DeclareOptions>()),
-        ("get_contents", schema::<GetContentsOptions>()),
-        ("delete_memory", schema::<DeleteMemoryOptions>()),
-        ("list_memories", schema::<ListMemoriesOptions>()),
-        ("update_memory", schema::<UpdateMemoryOptions>()),
-        ("delete_agent_data", schema::<DeleteAgentDataOptions>()),
-    ]
+/// The package's operations, each with its types (`src/api/operations.rs` reads the table).
+const OPERATIONS_FILE: &str = "www/src/operations.ts";
+
+/// An operation's types, as the generated files name and describe them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Types {
+    /// The options type's JSON Schema (a tool's `input_schema`).
+    schema: fn() -> Value,
+    /// The options type's TypeScript name.
+    options: fn() -> String,
+    /// The response type's TypeScript name.
+    response: fn() -> String,
+    /// The options type's doc comment, as ts-rs writes it: what the operation does.
+    docs: fn() -> Option<String>,
+    /// Visits the options and response types (and, through them, every type they reach).
+    visit: fn(&mut Declarations),
 }
 
-fn declarations() -> Vec<String> {
-    fn decl<T: TS>() -> String {
-        let docs = T::docs().unwrap_or_default();
-        tidy(&format!("{docs}export {}", T::decl()))
+impl Types {
+    pub(crate) const fn of<O: schemars::JsonSchema + TS + 'static, R: TS + 'static>() -> Types {
+        fn visit<O: TS + 'static, R: TS + 'static>(d: &mut Declarations) {
+            d.visit::<O>();
+            d.visit::<R>();
+        }
+        Types { schema: schema::<O>, options: O::name, response: R::name, docs: O::docs, visit: visit::<O, R> }
     }
-    vec![
-        decl::<Source>(),
-        decl::<EntityDeclaration>(),
-        decl::<RelationDeclaration>(),
-        decl::<Associations>(),
-        decl::<MentionRef>(),
-        decl::<Retract>(),
-        decl::<DeclaredBy>(),
-        decl::<Turn>(),
-        decl::<StoreOptions>(),
-        decl::<StoreItem>(),
-        decl::<StoreManyOptions>(),
-        decl::<EpisodeOptions>(),
-        decl::<DeclareOptions>(),
-        decl::<TraverseOptions>(),
-        decl::<GetContentsOptions>(),
-        decl::<DeleteMemoryOptions>(),
-        decl::<DeleteEpisodeOptions>(),
-        decl::<DeleteEntityOptions>(),
-        decl::<RecallOptions>(),
-        decl::<ReconstructOptions>(),
-        decl::<ListEntitiesOptions>(),
-        decl::<ListMemoriesOptions>(),
-        decl::<UpdateMemoryOptions>(),
-        decl::<DeleteAgentDataOptions>(),
-        decl::<ExportMemoriesOptions>(),
-        decl::<ImportMemoriesOptions>(),
-        decl::<EmbeddingBacklogOptions>(),
-        decl::<EmbeddingItem>(),
-        decl::<SetEmbeddingsOptions>(),
-        decl::<Dropped>(),
-        decl::<DeclaredEntity>(),
-        decl::<DeclareReport>(),
-        decl::<Retracted>(),
-        decl::<StoreResponse>(),
-        decl::<StoredItem>(),
-        decl::<StoreManyResponse>(),
-        decl::<EpisodeResponse>(),
-        decl::<DeclareResponse>(),
-        decl::<TraverseEntity>(),
-        decl::<TraverseRelation>(),
-        decl::<Bounds>(),
-        decl::<TraverseResponse>(),
-        decl::<ContentItem>(),
-        decl::<GetContentsResponse>(),
-        decl::<DeleteResponse>(),
-        decl::<ListedEntity>(),
-        decl::<ListEntitiesResponse>(),
-        decl::<ListedMemory>(),
-        decl::<ListMemoriesResponse>(),
-        decl::<UpdateMemoryResponse>(),
-        decl::<DeleteAgentDataResponse>(),
-        decl::<ExportMemoriesResponse>(),
-        decl::<ImportMemoriesResponse>(),
-        decl::<BacklogRecord>(),
-        decl::<EmbeddingBacklogResponse>(),
-        decl::<SetEmbeddingsResponse>(),
-        decl::<MatchReason>(),
-        decl::<Message>(),
-        decl::<RecallResponse>(),
-        decl::<Role>(),
-        decl::<Claim>(),
-        decl::<Excerpt>(),
-        decl::<Item>(),
-        decl::<ReconstructBounds>(),
-        decl::<Cues>(),
-        decl::<Trace>(),
-        decl::<ReconstructResponse>(),
-    ]
+}
+
+/// The tools offered to function-calling models, in their places: name and options schema.
+fn tools() -> Vec<(&'static str, Value)> {
+    let mut tools: Vec<&Operation> = OPERATIONS.iter().filter(|o| o.tool.is_some()).collect();
+    tools.sort_by_key(|o| o.tool);
+    tools.into_iter().map(|o| (o.name, (o.types.schema)())).collect()
+}
+
+/// The declarations of `src/wasm/types.d.ts`: the types listed here in this order, then
+/// whatever else the table's operations reach (a new operation's types need no line here).
+fn declarations() -> Vec<String> {
+    let mut d = Declarations::default();
+    listed(&mut d);
+    d.reach = true;
+    for op in OPERATIONS {
+        (op.types.visit)(&mut d);
+    }
+    d.out
+}
+
+/// The types declared in the order the file declares them.
+fn listed(d: &mut Declarations) {
+    d.visit::<Source>();
+    d.visit::<RecordSource>();
+    d.visit::<EntityDeclaration>();
+    d.visit::<RelationDeclaration>();
+    d.visit::<Associations>();
+    d.visit::<MentionRef>();
+    d.visit::<Retract>();
+    d.visit::<DeclaredBy>();
+    d.visit::<Turn>();
+    d.visit::<StoreOptions>();
+    d.visit::<StoreItem>();
+    d.visit::<StoreManyOptions>();
+    d.visit::<EpisodeOptions>();
+    d.visit::<DeclareOptions>();
+    d.visit::<TraverseOptions>();
+    d.visit::<GetContentsOptions>();
+    d.visit::<DeleteMemoryOptions>();
+    d.visit::<DeleteEpisodeOptions>();
+    d.visit::<DeleteEntityOptions>();
+    d.visit::<RecallOptions>();
+    d.visit::<ReconstructOptions>();
+    d.visit::<ListEntitiesOptions>();
+    d.visit::<ListMemoriesOptions>();
+    d.visit::<UpdateMemoryOptions>();
+    d.visit::<DeleteAgentDataOptions>();
+    d.visit::<ExportMemoriesOptions>();
+    d.visit::<ImportMemoriesOptions>();
+    d.visit::<EmbeddingBacklogOptions>();
+    d.visit::<EmbeddingItem>();
+    d.visit::<SetEmbeddingsOptions>();
+    d.visit::<Dropped>();
+    d.visit::<DeclaredEntity>();
+    d.visit::<DeclareReport>();
+    d.visit::<Retracted>();
+    d.visit::<StoreResponse>();
+    d.visit::<StoredItem>();
+    d.visit::<StoreManyResponse>();
+    d.visit::<EpisodeResponse>();
+    d.visit::<DeclareResponse>();
+    d.visit::<TraverseEntity>();
+    d.visit::<TraverseRelation>();
+    d.visit::<Bounds>();
+    d.visit::<TraverseReason>();
+    d.visit::<TraverseResponse>();
+    d.visit::<ContentItem>();
+    d.visit::<GetContentsResponse>();
+    d.visit::<DeleteResponse>();
+    d.visit::<ListedEntity>();
+    d.visit::<ListEntitiesResponse>();
+    d.visit::<ListedMemory>();
+    d.visit::<ListMemoriesResponse>();
+    d.visit::<UpdateMemoryResponse>();
+    d.visit::<DeleteAgentDataResponse>();
+    d.visit::<ExportMemoriesResponse>();
+    d.visit::<ImportMemoriesResponse>();
+    d.visit::<BacklogRecord>();
+    d.visit::<EmbeddingBacklogResponse>();
+    d.visit::<SetEmbeddingsResponse>();
+    d.visit::<MatchReason>();
+    d.visit::<Message>();
+    d.visit::<RecallResponse>();
+    d.visit::<Role>();
+    d.visit::<Claim>();
+    d.visit::<Excerpt>();
+    d.visit::<QuoteBasis>();
+    d.visit::<Item>();
+    d.visit::<ReconstructBounds>();
+    d.visit::<Cues>();
+    d.visit::<Shortfall>();
+    d.visit::<Trace>();
+    d.visit::<ReconstructResponse>();
+}
+
+/// Collects declarations, each type's once; with `reach`, a type visited brings in the
+/// declared types it depends on.
+#[derive(Default)]
+pub(crate) struct Declarations {
+    declared: std::collections::BTreeSet<String>,
+    walked: std::collections::BTreeSet<String>,
+    out: Vec<String>,
+    reach: bool,
+}
+
+impl TypeVisitor for Declarations {
+    fn visit<T: TS + 'static + ?Sized>(&mut self) {
+        if T::output_path().is_none() {
+            return; // a built-in type: nothing to declare
+        }
+        if self.declared.insert(T::name()) {
+            let docs = T::docs().unwrap_or_default();
+            self.out.push(tidy(&format!("{docs}export {}", T::decl())));
+        }
+        if self.reach && self.walked.insert(T::name()) {
+            T::visit_dependencies(self);
+        }
+    }
 }
 
 /// A declaration as ts-rs writes it (an object's fields on unindented lines, the last one
@@ -229,6 +284,107 @@ fn tools_file() -> String {
     )
 }
 
+/// `store_many` as `storeMany`.
+fn camel(name: &str) -> String {
+    let mut parts = name.split('_');
+    let first = parts.next().unwrap_or_default().to_string();
+    parts.fold(first, |out, p| out + &p[..1].to_uppercase() + &p[1..])
+}
+
+/// An operation's options doc comment as a member's, indented under an interface.
+fn member_docs(op: &Operation) -> String {
+    let docs = (op.types.docs)().expect("every options type is documented");
+    docs.lines().map(|line| format!("  {line}\n")).collect()
+}
+
+/// Whether every field of the operation's options but the isolation axes may be omitted,
+/// so that a scoped handle's method may be called without options.
+fn only_axes_required(op: &Operation) -> bool {
+    let schema = (op.types.schema)();
+    let required = schema["required"].as_array().cloned().unwrap_or_default();
+    required.iter().all(|r| ["agent_id", "project_id", "channel"].contains(&r.as_str().unwrap_or_default()))
+}
+
+fn operations_file() -> String {
+    let mut types: Vec<String> = OPERATIONS.iter().flat_map(|o| [(o.types.options)(), (o.types.response)()]).collect();
+    types.sort();
+    types.dedup();
+    let table: Vec<String> = OPERATIONS
+        .iter()
+        .map(|o| format!("  {}: {{ options: {}; response: {} }};\n", o.name, (o.types.options)(), (o.types.response)()))
+        .collect();
+    let rows: Vec<String> = OPERATIONS
+        .iter()
+        .map(|o| {
+            let method = if o.method { format!("'{}'", camel(o.name)) } else { "null".into() };
+            let scope = match o.scope {
+                Scope::Axes => "axes",
+                Scope::Agent => "agent",
+                Scope::Owner => "owner",
+            };
+            let embedding = match o.embedding {
+                None => "null",
+                Some(Embedding::Content) => "{ into: 'embedding', from: 'content', items: false }",
+                Some(Embedding::Query) => "{ into: 'query_embedding', from: 'query', items: false }",
+                Some(Embedding::Items) => "{ into: 'embedding', from: 'content', items: true }",
+            };
+            format!("  {{ tool: '{}', method: {method}, writes: {}, scope: '{scope}', embedding: {embedding} }},\n", o.name, o.writes)
+        })
+        .collect();
+    let methods: Vec<String> = OPERATIONS
+        .iter()
+        .filter(|o| o.method)
+        .map(|o| format!("{}  {}(options: {}): Promise<{}>;\n", member_docs(o), camel(o.name), (o.types.options)(), (o.types.response)()))
+        .collect();
+    let handle_methods: Vec<String> = OPERATIONS
+        .iter()
+        .filter(|o| o.method && o.scope != Scope::Owner)
+        .map(|o| {
+            let wrap = if o.scope == Scope::Axes { "Scoped" } else { "Agented" };
+            let optional = if only_axes_required(o) { "?" } else { "" };
+            let (options, response) = ((o.types.options)(), (o.types.response)());
+            format!("{}  {}(options{optional}: {wrap}<{options}>): Promise<{response}>;\n", member_docs(o), camel(o.name))
+        })
+        .collect();
+    format!(
+        "// Generated from the table of operations (src/api/operations.rs) by `cargo test --lib generated`;\n\
+         // do not edit. `UPDATE_GENERATED=1 cargo test --lib generated` rewrites it.\n\n\
+         import type {{\n  {}\n}} from './types.js';\n\n\
+         /** Options of an operation with the axes a scoped handle fixes left out. */\n\
+         export type Scoped<T> = Omit<T, 'agent_id' | 'project_id' | 'channel'>;\n\
+         /** Options of an operation with `agent_id` left out. */\n\
+         export type Agented<T> = Omit<T, 'agent_id'>;\n\n\
+         /** Each operation's options and response, by its tool name. */\n\
+         export interface Operations {{\n{}}}\n\n\
+         /** The tool names the engine's `call` takes. */\n\
+         export type OperationName = keyof Operations;\n\n\
+         /** What the package needs to know of an operation. */\n\
+         export interface Operation {{\n\
+         \x20 /** Its tool name. */\n\
+         \x20 readonly tool: OperationName;\n\
+         \x20 /** The memory's method for it, or null when only the package's own code calls it. */\n\
+         \x20 readonly method: string | null;\n\
+         \x20 /** Whether it writes (a call that does not is safe to send again). */\n\
+         \x20 readonly writes: boolean;\n\
+         \x20 /** The isolation axes its options carry: all three, `agent_id` only, or none. */\n\
+         \x20 readonly scope: 'axes' | 'agent' | 'owner';\n\
+         \x20 /** The field `embed` fills when absent, from the text in `from` (of each of `items`, with `items`). */\n\
+         \x20 readonly embedding: {{ readonly into: 'embedding' | 'query_embedding'; readonly from: 'content' | 'query'; readonly items: boolean }} | null;\n\
+         }}\n\n\
+         /** Every operation, in the engine's order. */\n\
+         export const OPERATIONS: readonly Operation[] = [\n{}];\n\n\
+         /** The memory's method of each operation that has one: its options, its response. */\n\
+         export interface OperationMethods {{\n{}}}\n\n\
+         /** A scoped handle's method of each operation an agent makes, without what the handle fills in. */\n\
+         export interface HandleMethods {{\n{}}}\n",
+        types.join(", "),
+        table.concat(),
+        rows.concat(),
+        methods.join("\n"),
+        handle_methods.join("\n"),
+    )
+}
+
 /// Compares `generated` with the checked-in `path` (relative to the crate), or rewrites it.
 fn check(path: &str, generated: &str) -> Option<String> {
     let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
@@ -243,10 +399,15 @@ fn check(path: &str, generated: &str) -> Option<String> {
 #[test]
 fn generated_types_and_tool_schemas_are_checked_in() {
     let tools_json = serde_json::to_string_pretty(&tool_definitions()).expect("schemas serialize") + "\n";
-    let stale: Vec<String> = [check(TYPES_FILE, &types_file()), check(TOOLS_FILE, &tools_file()), check(TOOLS_JSON, &tools_json)]
-        .into_iter()
-        .flatten()
-        .collect();
+    let stale: Vec<String> = [
+        check(TYPES_FILE, &types_file()),
+        check(TOOLS_FILE, &tools_file()),
+        check(TOOLS_JSON, &tools_json),
+        check(OPERATIONS_FILE, &operations_file()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     assert!(stale.is_empty(), "{}", stale.join("\n"));
 }
 
@@ -259,4 +420,36 @@ fn every_tool_schema_names_what_the_engine_reads() {
         let text = schema.to_string();
         assert!(!text.contains("$ref") && !text.contains("\"format\""), "{name} is self-contained and strict-valid: {text}");
     }
+}
+
+#[test]
+fn the_table_of_operations_matches_their_options() {
+    for op in OPERATIONS {
+        let schema = (op.types.schema)();
+        let has = |field: &str| schema["properties"].get(field).is_some();
+        let axes = (has("agent_id"), has("project_id"), has("channel"));
+        let expected = match op.scope {
+            Scope::Axes => (true, true, true),
+            Scope::Agent => (true, false, false),
+            Scope::Owner => (false, false, false),
+        };
+        assert_eq!(axes, expected, "{}: the table's scope is {:?}", op.name, op.scope);
+        let fields = match op.embedding {
+            None => continue,
+            Some(Embedding::Content) => (&schema["properties"], "embedding", "content"),
+            Some(Embedding::Query) => (&schema["properties"], "query_embedding", "query"),
+            Some(Embedding::Items) => (&schema["properties"]["items"]["items"]["properties"], "embedding", "content"),
+        };
+        let (properties, into, from) = fields;
+        for field in [into, &format!("{into}_model"), from] {
+            assert!(
+                properties.get(field).is_some(),
+                "{}: the table embeds into `{into}` from `{from}`, and `{field}` is no option",
+                op.name
+            );
+        }
+    }
+    let mut places: Vec<u8> = OPERATIONS.iter().filter_map(|o| o.tool).collect();
+    places.sort_unstable();
+    assert_eq!(places, (1..=places.len() as u8).collect::<Vec<_>>(), "the tools' places are 1, 2, 3…");
 }

@@ -53,7 +53,7 @@ pub struct ContentItem {
     /// The full text (an episode's summary).
     pub content: String,
     /// Where it came from (an episode: `{type: "Episode", id: <its ref>, name: ""}`).
-    #[cfg_attr(test, ts(as = "super::Source"))]
+    #[cfg_attr(test, ts(as = "super::RecordSource"))]
     pub source: Value,
     /// When it happened.
     pub timestamp: String,

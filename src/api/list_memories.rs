@@ -50,7 +50,7 @@ pub struct ListedMemory {
     /// When it was stored (UTC).
     pub created_at: String,
     /// Where it came from (`{type, id, name}`).
-    #[cfg_attr(test, ts(type = "{ type: string; id: string; name: string }"))]
+    #[cfg_attr(test, ts(as = "super::RecordSource"))]
     pub source: Value,
     /// The caller's metadata, when it has some.
     #[serde(skip_serializing_if = "Option::is_none")]

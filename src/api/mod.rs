@@ -24,6 +24,7 @@ mod get_contents;
 mod import_memories;
 mod list_entities;
 mod list_memories;
+mod operations;
 pub(crate) mod read;
 mod recall;
 mod reconstruct;
@@ -47,6 +48,7 @@ pub use get_contents::*;
 pub use import_memories::*;
 pub use list_entities::*;
 pub use list_memories::*;
+pub use operations::*;
 pub use recall::*;
 pub use reconstruct::*;
 pub use store::*;
@@ -144,8 +146,15 @@ pub(crate) use scoped_options;
 // comments of the option types state them, and from there the generated TypeScript docs and
 // tool schemas (`maxLength`, `maxItems`). Lengths are in characters (Unicode scalar values),
 // as JSON Schema's `maxLength` counts them. Declarations are the exception: past their
-// bounds (`crate::associations::MAX_ITEMS`, `MAX_ALIASES`, `MAX_TEXT`) an item is dropped and
-// reported, never an error (design §2).
+// bounds ([`MAX_ITEMS`], [`MAX_ALIASES`], [`MAX_TEXT`]) an item is dropped and reported, never
+// an error (design §2), by `crate::associations`.
+
+/// Items per declaration or retraction list.
+pub const MAX_ITEMS: usize = 64;
+/// Aliases per entity.
+pub const MAX_ALIASES: usize = 32;
+/// Characters per name, alias or predicate.
+pub const MAX_TEXT: usize = 256;
 
 /// Characters of an identifier: `agent_id`, `project_id`, `channel`, `source_id`, a source's
 /// `type`, `id` and `name`, a turn's `role`. Identifiers are names chosen by programs (UUIDs
@@ -168,9 +177,9 @@ pub const MAX_CONTENT: usize = 1 << 20;
 pub const MAX_QUERY: usize = 4096;
 
 /// Characters of a name looked up: traverse's `entity`, list_entities' `query`. A declared
-/// name, alias or predicate is at most this long ([`crate::associations::MAX_TEXT`]), so a
-/// longer lookup could never match.
-pub const MAX_NAME: usize = crate::associations::MAX_TEXT;
+/// name, alias or predicate is at most this long ([`MAX_TEXT`]), so a longer lookup could
+/// never match.
+pub const MAX_NAME: usize = MAX_TEXT;
 
 /// Characters of a timestamp. The longest ISO-8601 spelling accepted,
 /// `2026-05-10T12:00:00.123456789+02:00`, is 35.
@@ -340,4 +349,20 @@ impl Source {
         optional_text(&format!("{field}.id"), self.id.as_deref(), MAX_ID)?;
         optional_text(&format!("{field}.name"), self.name.as_deref(), MAX_ID)
     }
+}
+
+/// Where a record came from, as responses give it: a memory's source as its store wrote it
+/// (each of `type`, `id` and `name` defaulted to `""`, the storing agent when none was
+/// given), an episode's `{type: "Episode", id: <its ref>, name: ""}`. The responses carry the
+/// stored JSON as it is, so this type declares its shape for TypeScript only.
+#[cfg(test)]
+#[derive(ts_rs::TS)]
+pub struct RecordSource {
+    /// The kind of source: `User`, `Agent`, `System`, `Episode`, a tool's name…
+    #[ts(rename = "type")]
+    pub kind: String,
+    /// The source's id (an episode's: its ref).
+    pub id: String,
+    /// A display name.
+    pub name: String,
 }

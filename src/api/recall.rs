@@ -105,7 +105,7 @@ pub struct Message {
     /// The record's text (an episode's summary).
     pub content: String,
     /// Where it came from.
-    #[cfg_attr(test, ts(as = "super::Source"))]
+    #[cfg_attr(test, ts(as = "super::RecordSource"))]
     pub source: Value,
     /// When it happened.
     pub timestamp: String,

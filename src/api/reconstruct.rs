@@ -214,12 +214,10 @@ pub struct Item {
     /// The cluster key that formed the item (`cluster:episode`, `cluster:adjacent`,
     /// `cluster:relation`); absent means `singleton`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional, type = "string"))]
     pub independence_reason: Option<&'static str>,
     /// `whole`, or `truncated` when the budget cut the head (with `trace` only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional, type = r#""whole" | "truncated""#))]
-    pub quote_basis: Option<&'static str>,
+    pub quote_basis: Option<QuoteBasis>,
     /// Character ranges of the head record that `content` quotes.
     pub ranges: Vec<[usize; 2]>,
     /// The other claims' texts, as far as the budget allowed.
@@ -229,6 +227,30 @@ pub struct Item {
     /// Excerpts the budget left out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub excerpts_omitted: Option<i64>,
+}
+
+/// How much of its head record an item quotes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum QuoteBasis {
+    /// All of it.
+    Whole,
+    /// A part: the budget cut it.
+    Truncated,
+}
+
+/// Why a reconstruction returned fewer items than its count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum Shortfall {
+    /// No candidate was admitted.
+    NoRelevantEvidence,
+    /// The budget was spent before the count was reached.
+    BudgetExhausted,
+    /// The candidates made fewer items than the count.
+    ExhaustedCandidates,
 }
 
 /// The bounds reconstruct applied, and what they cut.
@@ -295,8 +317,7 @@ pub struct ReconstructResponse {
     pub bounds: Option<ReconstructBounds>,
     /// Why fewer items than `effective_count` came back.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional, type = r#""no_relevant_evidence" | "budget_exhausted" | "exhausted_candidates""#))]
-    pub shortfall_reason: Option<&'static str>,
+    pub shortfall_reason: Option<Shortfall>,
     /// The budget applied, when it cut something or `trace` asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effective_budget: Option<i64>,

@@ -113,6 +113,15 @@ pub struct Bounds {
     pub omitted: Vec<&'static str>,
 }
 
+/// Why a traverse returned no neighbourhood.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum TraverseReason {
+    /// The name resolves to no entity the call can read.
+    NoSuchEntity,
+}
+
 /// The response of `traverse`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
@@ -135,6 +144,5 @@ pub struct TraverseResponse {
     pub bounds: Option<Bounds>,
     /// `no_such_entity` when the name resolves to nothing the call can read.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional, type = r#""no_such_entity""#))]
-    pub reason: Option<&'static str>,
+    pub reason: Option<TraverseReason>,
 }

@@ -2,7 +2,7 @@
 //! item order, then the excerpts, so excerpts are cut before any item is.
 
 use super::structure::Draft;
-use crate::api::{Excerpt, Item};
+use crate::api::{Excerpt, Item, QuoteBasis};
 
 /// Items as the budget quoted them.
 pub struct Quoted {
@@ -36,7 +36,7 @@ pub fn quote(drafts: &[Draft], budget: usize, trace: bool) -> Quoted {
             claims: d.claims.clone(),
             claims_omitted: (d.omitted > 0).then_some(d.omitted),
             independence_reason: d.independence,
-            quote_basis: trace.then_some(if quoted < len { "truncated" } else { "whole" }),
+            quote_basis: trace.then_some(if quoted < len { QuoteBasis::Truncated } else { QuoteBasis::Whole }),
             ranges: vec![[0, quoted]],
             excerpts: Vec::new(),
             excerpts_omitted: None,

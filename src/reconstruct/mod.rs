@@ -11,7 +11,7 @@ pub mod load;
 pub mod structure;
 pub mod walk;
 
-use crate::api::{Applied, Cues, ReconstructBounds, ReconstructOptions, ReconstructResponse, Trace};
+use crate::api::{Applied, Cues, ReconstructBounds, ReconstructOptions, ReconstructResponse, Shortfall, Trace};
 use crate::declared::Declared;
 use crate::error::Result;
 use crate::lexical::LexicalIndex;
@@ -203,11 +203,11 @@ impl Call<'_> {
         let shortfall = if returned >= bounds.count {
             None
         } else if returned == 0 && found.rows.is_empty() {
-            Some("no_relevant_evidence")
+            Some(Shortfall::NoRelevantEvidence)
         } else if quoted.cut {
-            Some("budget_exhausted")
+            Some(Shortfall::BudgetExhausted)
         } else {
-            Some("exhausted_candidates")
+            Some(Shortfall::ExhaustedCandidates)
         };
         let refs = |rows: &mut dyn Iterator<Item = &usize>| rows.map(|&i| found.rows[i].at.to_string()).collect::<Vec<_>>();
         ReconstructResponse {

@@ -22,6 +22,27 @@ export type Source = {
 };
 
 /**
+ * Where a record came from, as responses give it: a memory's source as its store wrote it
+ * (each of `type`, `id` and `name` defaulted to `""`, the storing agent when none was
+ * given), an episode's `{type: "Episode", id: <its ref>, name: ""}`. The responses carry the
+ * stored JSON as it is, so this type declares its shape for TypeScript only.
+ */
+export type RecordSource = {
+  /**
+   * The kind of source: `User`, `Agent`, `System`, `Episode`, a tool's name…
+   */
+  type: string,
+  /**
+   * The source's id (an episode's: its ref).
+   */
+  id: string,
+  /**
+   * A display name.
+   */
+  name: string,
+};
+
+/**
  * One declared entity.
  */
 export type EntityDeclaration = {
@@ -1011,6 +1032,11 @@ export type Bounds = {
 };
 
 /**
+ * Why a traverse returned no neighbourhood.
+ */
+export type TraverseReason = "no_such_entity";
+
+/**
  * The response of `traverse`.
  */
 export type TraverseResponse = {
@@ -1045,7 +1071,7 @@ export type TraverseResponse = {
   /**
    * `no_such_entity` when the name resolves to nothing the call can read.
    */
-  reason?: "no_such_entity",
+  reason?: TraverseReason,
 };
 
 /**
@@ -1063,7 +1089,7 @@ export type ContentItem = {
   /**
    * Where it came from (an episode: `{type: "Episode", id: <its ref>, name: ""}`).
    */
-  source: Source,
+  source: RecordSource,
   /**
    * When it happened.
    */
@@ -1189,7 +1215,7 @@ export type ListedMemory = {
   /**
    * Where it came from (`{type, id, name}`).
    */
-  source: { type: string; id: string; name: string },
+  source: RecordSource,
   /**
    * The caller's metadata, when it has some.
    */
@@ -1432,7 +1458,7 @@ export type RecalledMessage = {
   /**
    * Where it came from.
    */
-  source: Source,
+  source: RecordSource,
   /**
    * When it happened.
    */
@@ -1532,6 +1558,11 @@ export type Excerpt = {
 };
 
 /**
+ * How much of its head record an item quotes.
+ */
+export type QuoteBasis = "whole" | "truncated";
+
+/**
  * One reconstructed item: a head record quoted, and the claims it stands on.
  */
 export type ReconstructedItem = {
@@ -1559,7 +1590,7 @@ export type ReconstructedItem = {
   /**
    * `whole`, or `truncated` when the budget cut the head (with `trace` only).
    */
-  quote_basis?: "whole" | "truncated",
+  quote_basis?: QuoteBasis,
   /**
    * Character ranges of the head record that `content` quotes.
    */
@@ -1619,6 +1650,11 @@ export type Cues = {
 };
 
 /**
+ * Why a reconstruction returned fewer items than its count.
+ */
+export type Shortfall = "no_relevant_evidence" | "budget_exhausted" | "exhausted_candidates";
+
+/**
  * What reconstruct did, step by step (`trace: true`).
  */
 export type Trace = {
@@ -1663,7 +1699,7 @@ export type ReconstructResponse = {
   /**
    * Why fewer items than `effective_count` came back.
    */
-  shortfall_reason?: "no_relevant_evidence" | "budget_exhausted" | "exhausted_candidates",
+  shortfall_reason?: Shortfall,
   /**
    * The budget applied, when it cut something or `trace` asked.
    */

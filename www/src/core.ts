@@ -3,14 +3,8 @@
 // points (index.ts, node.ts, workerd.ts) differ only in where the .wasm comes from, and
 // node.ts in which of the package's two modules (engine.ts).
 
-import type {
-  DeclareOptions, DeclareResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse,
-  EpisodeOptions, EpisodeResponse, GetContentsOptions, GetContentsResponse, ListEntitiesOptions, ListEntitiesResponse,
-  ListMemoriesOptions, ListMemoriesResponse, UpdateMemoryOptions, UpdateMemoryResponse, DeleteAgentDataOptions, DeleteAgentDataResponse,
-  ExportMemoriesOptions, ExportMemoriesResponse, ImportMemoriesOptions, ImportMemoriesResponse, EmbeddingBacklogResponse,
-  RecallOptions, RecallResponse, ReconstructOptions, ReconstructResponse, StoreOptions, StoreResponse,
-  StoreItem, StoreManyOptions, StoreManyResponse, TraverseOptions, TraverseResponse,
-} from './types.js';
+import type { EmbeddingBacklogResponse, StoreItem, StoreManyOptions, StoreManyResponse, ExportMemoriesResponse, ImportMemoriesOptions, ImportMemoriesResponse, DeleteAgentDataResponse } from './types.js';
+import { OPERATIONS, type Agented, type HandleMethods, type Operation, type OperationMethods, type OperationName, type Operations, type Scoped } from './operations.js';
 import type { Progress } from './rpc.js';
 import { localBackend, opfsBackend, type Backend, type Key } from './backend.js';
 import { engine, useGlue, type Glue } from './engine.js';
@@ -220,16 +214,30 @@ function checkKey(key: unknown, optional: boolean): asserts key is Key | undefin
   throw memoryError('invalid_value', `key must be a Uint8Array of 32 bytes or a passphrase string${optional ? '' : ', or null to decrypt'}`, 'key');
 }
 
-/** Options of an operation with the axes a scoped handle fixes left out. */
-export type Scoped<T> = Omit<T, 'agent_id' | 'project_id' | 'channel'>;
-/** Options of an operation with `agent_id` left out. */
-export type Agented<T> = Omit<T, 'agent_id'>;
+export type { Agented, Scoped };
 
-/** The tools that take project_id and channel; the others take agent_id only. */
-const SCOPED_TOOLS = new Set(['store', 'store_many', 'archive_episode', 'declare_associations', 'recall', 'reconstruct', 'traverse', 'list_entities', 'list_memories']);
+/** Each operation by its tool name (`www/src/operations.ts`, generated from the engine's table). */
+const BY_TOOL = new Map<string, Operation>(OPERATIONS.map((op) => [op.tool, op]));
 
+/**
+ * Defines on `prototype` a method for each operation `run` accepts, unless the class
+ * writes its own (`storeMany`, say): the methods come from the table of operations.
+ */
+function defineMethods(prototype: object, run: (op: Operation) => boolean, body: (op: Operation) => (this: never, options?: object) => Promise<unknown>): void {
+  for (const op of OPERATIONS) {
+    if (op.method === null || !run(op) || Object.hasOwn(prototype, op.method)) continue;
+    Object.defineProperty(prototype, op.method, { value: body(op), writable: true, configurable: true });
+  }
+}
+
+// One method per operation, typed here and defined from the table by the class's static block.
+export interface AssociativeMemory extends Omit<OperationMethods, 'storeMany'> {}
 /** An open memory. Every operation is an async method with snake_case options and responses. */
 export class AssociativeMemory {
+  static {
+    defineMethods(AssociativeMemory.prototype, () => true, (op) => function (this: AssociativeMemory, options?: object) { return this.call(op.tool, options ?? {}); });
+  }
+
   #backend: Backend;
   #closed = false;
   readonly #embed?: Embed;
@@ -261,18 +269,16 @@ export class AssociativeMemory {
   async call(tool: string, options: object): Promise<unknown> {
     if (this.#closed) throw memoryError('closed', 'this memory is closed');
     const args = arrays({ ...options } as Record<string, unknown>);
-    const embedInto = tool === 'store' || (tool === 'update_memory' && typeof args.content === 'string') ? 'embedding' : tool === 'recall' || tool === 'reconstruct' ? 'query_embedding' : null;
-    const text = tool === 'store' || tool === 'update_memory' ? args.content : args.query;
-    if (this.#embed && embedInto && args[embedInto] === undefined && typeof text === 'string') {
+    const embedding = BY_TOOL.get(tool)?.embedding;
+    const text = embedding ? args[embedding.from] : undefined;
+    if (this.#embed && embedding && !embedding.items && args[embedding.into] === undefined && typeof text === 'string') {
       const [vector] = await this.#embed([text]);
       if (!vector) throw memoryError('invalid_value', 'embed returned no vector', 'embed');
-      this.#embedded(args, embedInto, vector);
+      this.#embedded(args, embedding.into, vector);
     }
     return this.#backend.call(tool, args);
   }
 
-  /** Stores a memory and the associations riding on it; the memory is stored even when they are malformed. */
-  store(options: StoreOptions): Promise<StoreResponse> { return this.call('store', options) as Promise<StoreResponse>; }
   /**
    * Stores many memories in one transaction: every one, or none when an item is malformed
    * (the error's `field` names it, `items[37].content`); malformed associations are
@@ -296,44 +302,6 @@ export class AssociativeMemory {
     }
     return this.#backend.storeMany({ ...options, items }, onProgress) as Promise<StoreManyResponse>;
   }
-  /** Archives an episode (a summarized conversation). */
-  archiveEpisode(options: EpisodeOptions): Promise<EpisodeResponse> { return this.call('archive_episode', options) as Promise<EpisodeResponse>; }
-  /** Declares entities, aliases, mentions and relations, and retracts earlier ones. */
-  declareAssociations(options: DeclareOptions): Promise<DeclareResponse> { return this.call('declare_associations', options) as Promise<DeclareResponse>; }
-  /** The records that answer a query. */
-  recall(options: RecallOptions): Promise<RecallResponse> { return this.call('recall', options) as Promise<RecallResponse>; }
-  /** Items with the claims behind them, for answering a query (design §3). */
-  reconstruct(options: ReconstructOptions): Promise<ReconstructResponse> { return this.call('reconstruct', options) as Promise<ReconstructResponse>; }
-  /** An entity's neighbourhood, found by any of its names. */
-  traverse(options: TraverseOptions): Promise<TraverseResponse> { return this.call('traverse', options) as Promise<TraverseResponse>; }
-  /** Full records for `mem:<id>` / `ep:<id>` refs. */
-  getContents(options: GetContentsOptions): Promise<GetContentsResponse> { return this.call('get_contents', options) as Promise<GetContentsResponse>; }
-  /** Deletes a memory with every mention and relation resting on it. */
-  deleteMemory(options: DeleteMemoryOptions): Promise<DeleteResponse> { return this.call('delete_memory', options) as Promise<DeleteResponse>; }
-  /** Deletes an episode with every mention and relation resting on it. */
-  deleteEpisode(options: DeleteEpisodeOptions): Promise<DeleteResponse> { return this.call('delete_episode', options) as Promise<DeleteResponse>; }
-  /** Deletes an entity with its aliases, mentions and relations. */
-  deleteEntity(options: DeleteEntityOptions): Promise<DeleteResponse> { return this.call('delete_entity', options) as Promise<DeleteResponse>; }
-  /** A page of the agent's entities with alias, mention and relation counts. */
-  listEntities(options: ListEntitiesOptions): Promise<ListEntitiesResponse> { return this.call('list_entities', options) as Promise<ListEntitiesResponse>; }
-  /** A page of the agent's memories, newest first. */
-  listMemories(options: ListMemoriesOptions): Promise<ListMemoriesResponse> { return this.call('list_memories', options) as Promise<ListMemoriesResponse>; }
-  /** Corrects a memory's content, metadata or timestamp in place; the declarations resting on it stay. */
-  updateMemory(options: UpdateMemoryOptions): Promise<UpdateMemoryResponse> { return this.call('update_memory', options) as Promise<UpdateMemoryResponse>; }
-  /** Deletes every record, entity and relation of one agent, with counts. */
-  deleteAgentData(options: DeleteAgentDataOptions): Promise<DeleteAgentDataResponse> { return this.call('delete_agent_data', options) as Promise<DeleteAgentDataResponse>; }
-
-  /**
-   * One agent's whole memory (every project and channel) as JSONL in the reference
-   * implementation's export format (`cpersona-export/1.1`): portable to it and back.
-   */
-  exportMemories(options: ExportMemoriesOptions): Promise<ExportMemoriesResponse> { return this.call('export_memories', options) as Promise<ExportMemoriesResponse>; }
-  /**
-   * Brings in a JSONL export (ours or the reference's) under new ids, in one transaction:
-   * a malformed record is an error naming its line (`lines[12].content`) and nothing is
-   * written; a declaration the file cannot back is dropped and listed.
-   */
-  importMemories(options: ImportMemoriesOptions): Promise<ImportMemoriesResponse> { return this.call('import_memories', options) as Promise<ImportMemoriesResponse>; }
 
   /**
    * Re-embeds, with `embed` (and its model), every record of every agent not already
@@ -443,38 +411,33 @@ export class AssociativeMemory {
   }
 }
 
+// One method per operation an agent makes, typed here and defined from the table by the class's static block.
+export interface AgentMemory extends Omit<HandleMethods, 'storeMany' | 'exportMemories' | 'deleteAgentData'> {}
 /** One agent's view of a memory: `agent_id`, `project_id` and `channel` are filled in. */
 export class AgentMemory {
+  static {
+    defineMethods(AgentMemory.prototype, (op) => op.scope !== 'owner', (op) => function (this: AgentMemory, options?: object) { return this.#run(op.tool, options ?? {}); });
+  }
+
   /** @internal Use `memory.agent(agentId, scope)`. */
   constructor(readonly memory: AssociativeMemory, readonly agentId: string, readonly scope: Scope) {}
 
   #with(tool: string, options: object): Record<string, unknown> {
     const fixed: Record<string, unknown> = { agent_id: this.agentId };
-    if (SCOPED_TOOLS.has(tool)) {
+    if (BY_TOOL.get(tool)?.scope === 'axes') {
       if (this.scope.project_id !== undefined) fixed.project_id = this.scope.project_id;
       if (this.scope.channel !== undefined) fixed.channel = this.scope.channel;
     }
     return { ...options, ...fixed };
   }
-  #run<R>(tool: string, options: object): Promise<R> { return this.memory.call(tool, this.#with(tool, options)) as Promise<R>; }
+  #run<T extends OperationName>(tool: T, options: object): Promise<Operations[T]['response']> {
+    return this.memory.call(tool, this.#with(tool, options)) as Promise<Operations[T]['response']>;
+  }
 
-  store(options: Scoped<StoreOptions>): Promise<StoreResponse> { return this.#run('store', options); }
   /** Many memories of this agent in one transaction (see `AssociativeMemory.storeMany`). */
   storeMany(items: StoreItem[], options: StoreManyCallOptions = {}): Promise<StoreManyResponse> {
     return this.memory.storeMany(this.#with('store_many', { items }) as StoreManyOptions, options);
   }
-  archiveEpisode(options: Scoped<EpisodeOptions>): Promise<EpisodeResponse> { return this.#run('archive_episode', options); }
-  declareAssociations(options: Scoped<DeclareOptions>): Promise<DeclareResponse> { return this.#run('declare_associations', options); }
-  recall(options: Scoped<RecallOptions>): Promise<RecallResponse> { return this.#run('recall', options); }
-  reconstruct(options: Scoped<ReconstructOptions>): Promise<ReconstructResponse> { return this.#run('reconstruct', options); }
-  traverse(options: Scoped<TraverseOptions>): Promise<TraverseResponse> { return this.#run('traverse', options); }
-  getContents(options: Agented<GetContentsOptions>): Promise<GetContentsResponse> { return this.#run('get_contents', options); }
-  deleteMemory(options: Agented<DeleteMemoryOptions>): Promise<DeleteResponse> { return this.#run('delete_memory', options); }
-  deleteEpisode(options: Agented<DeleteEpisodeOptions>): Promise<DeleteResponse> { return this.#run('delete_episode', options); }
-  deleteEntity(options: Agented<DeleteEntityOptions>): Promise<DeleteResponse> { return this.#run('delete_entity', options); }
-  listEntities(options: Scoped<ListEntitiesOptions> = {}): Promise<ListEntitiesResponse> { return this.#run('list_entities', options); }
-  listMemories(options: Scoped<ListMemoriesOptions> = {}): Promise<ListMemoriesResponse> { return this.#run('list_memories', options); }
-  updateMemory(options: Agented<UpdateMemoryOptions>): Promise<UpdateMemoryResponse> { return this.#run('update_memory', options); }
   /** This agent's whole memory as JSONL (see `AssociativeMemory.exportMemories`). */
   exportMemories(): Promise<ExportMemoriesResponse> { return this.memory.exportMemories({ agent_id: this.agentId }); }
   /** A JSONL export brought in as this agent's; its records keep the projects and channels the file gives them. */

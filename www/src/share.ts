@@ -17,6 +17,7 @@
 // had not answered, this tab's and the other tabs', goes to the new one.
 
 import { errorFromData, memoryError } from './errors.js';
+import { OPERATIONS } from './operations.js';
 import {
   channelName, holderClosingLockName, holderIdLockName, holderLockName, keyDigest, PROTOCOL, RpcClient, type Progress, type ShareMessage,
 } from './rpc.js';
@@ -30,7 +31,7 @@ import type { Key } from './backend.js';
 const GONE_WAIT_MS = 5000;
 
 /** Tools that only read: safe to send again to the next holder when one died holding them. */
-const READS = new Set(['recall', 'reconstruct', 'traverse', 'get_contents', 'list_entities', 'list_memories', 'export_memories', 'embedding_backlog']);
+const READS = new Set<string>(OPERATIONS.filter((op) => !op.writes).map((op) => op.tool));
 
 interface Entry {
   id: number;

@@ -17,12 +17,13 @@
 
 import initWasm, { Memory } from './associative_memory.js';
 import { errorToData, isTrap, memoryError, trapName, type ErrorData } from './errors.js';
+import { OPERATIONS } from './operations.js';
 import {
   channelName, holderIdLockName, keyDigest, lockName, PROTOCOL, type Progress, type RpcCrashed, type RpcRequest, type ShareMessage,
 } from './rpc.js';
 
 /** Tools that write; after them a checkpoint is scheduled. */
-const WRITES = new Set(['store', 'archive_episode', 'declare_associations', 'delete_memory', 'delete_episode', 'delete_entity', 'update_memory', 'delete_agent_data', 'import_memories', 'set_embeddings']);
+const WRITES = new Set<string>(OPERATIONS.filter((op) => op.writes).map((op) => op.tool));
 /** How long after a write its checkpoint (the flush that makes it survive a power loss) runs at most. */
 const CHECKPOINT_AFTER_MS = 1000;
 /** At most this many calls share one transaction, so one group's replies are not held back for long. */
