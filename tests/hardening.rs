@@ -6,7 +6,7 @@
 mod backups;
 mod common;
 
-use associative_memory::{Key, Memory};
+use associative_memory::Key;
 use backups::{canonical, hostile_jsonl};
 use common::{fixture, Fixture};
 use serde_json::{json, Value};
@@ -309,7 +309,7 @@ fn timestamps_whose_utc_instant_leaves_four_digit_years_are_refused() {
 #[test]
 fn damaged_encrypted_exports_are_refused_with_a_documented_code() {
     let key = || Key::raw(&[7; 32]).unwrap();
-    let mut source = Memory::open_in_memory().unwrap();
+    let Fixture { memory: mut source, .. } = fixture();
     for i in 0..40 {
         source.call("store", &json!({"agent_id": "a", "content": format!("record {i} of the encrypted memory")})).unwrap();
     }
