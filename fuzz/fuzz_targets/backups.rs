@@ -162,8 +162,17 @@ fn memory() -> Memory {
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
     let mut m = memory();
+    let mut imports = 0;
     for _ in 0..24 {
         let Ok((tool, args)) = op(&mut u, &mut m) else { break };
+        // an agent's export imported into its own memory doubles it: a few suffice, and
+        // ten made a sequence of 2,560 memories (17 s a run under AddressSanitizer)
+        if tool == "import_memories" {
+            imports += 1;
+            if imports > 3 {
+                continue;
+            }
+        }
         checked_call(&mut m, tool, &args);
     }
     let bytes = m.export().unwrap();
