@@ -100,7 +100,7 @@ endif
 ## at the lowest priority, on its corpus in fuzz/corpus/<target>; a crash or an invariant
 ## break stops with the input in fuzz/artifacts/. fuzz/README.md has the details.
 FUZZ_SECONDS ?= 300
-FUZZ_TARGETS ?= call normalize fts_query import ops
+FUZZ_TARGETS ?= call normalize fts_query import ops backups
 
 fuzz:
 	bash fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
 shift || true
-targets=("${@:-call normalize fts_query import ops}")
+targets=("${@:-call normalize fts_query import ops backups}")
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   fuzz=(cargo +nightly fuzz)
