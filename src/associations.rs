@@ -90,10 +90,6 @@ fn item_id(v: Option<&Value>) -> Option<i64> {
     v.and_then(as_int).filter(|n| *n > 0)
 }
 
-fn drop(report: &mut DeclareReport, item: impl std::fmt::Display, reason: impl std::fmt::Display) {
-    report.drops.add(item, reason);
-}
-
 /// Drops what of `items` lies past its first `max`, the `i`-th named `label(i)`: listed
 /// while the report has room, counted past it, so a list of millions costs no more than
 /// its count.
@@ -109,7 +105,7 @@ fn list<'v>(assoc: &'v Map<String, Value>, key: &str, report: &mut DeclareReport
         None | Some(Value::Null) => &[],
         Some(Value::Array(items)) => items,
         Some(_) => {
-            drop(report, key, "must be a list");
+            report.drops.add(key, "must be a list");
             &[]
         }
     }
@@ -120,11 +116,11 @@ impl Declarer<'_> {
     /// exists), returning what was declared and what was dropped.
     pub fn declare(&self, associations: &Value, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
         let Some(assoc) = associations.as_object() else {
-            drop(report, "associations", "must be an object");
+            report.drops.add("associations", "must be an object");
             return Ok(());
         };
         for key in assoc.keys().filter(|k| *k != "entities" && *k != "relations") {
-            drop(report, key.as_str(), "unknown field; associations take entities and relations");
+            report.drops.add(key.as_str(), "unknown field; associations take entities and relations");
         }
         let entities = list(assoc, "entities", report);
         let relations = list(assoc, "relations", report);
@@ -138,7 +134,7 @@ impl Declarer<'_> {
     pub fn items(&self, entities: &[Value], relations: &[Value], anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
         let anchor = match anchor {
             Some(a) if !self.owns(a)? => {
-                drop(report, "anchor_ref", format_args!("{a} is not a record of this agent"));
+                report.drops.add("anchor_ref", format_args!("{a} is not a record of this agent"));
                 None
             }
             a => a,
@@ -166,24 +162,24 @@ impl Declarer<'_> {
     fn entity(&self, index: usize, item: &Value, anchor: Option<Ref>, exact: bool, report: &mut DeclareReport) -> Result<()> {
         let label = format!("entities[{index}]");
         let Some(obj) = item.as_object() else {
-            drop(report, label, "must be an object with a name");
+            report.drops.add(label, "must be an object with a name");
             return Ok(());
         };
         let entity = match name(obj.get("name")) {
             Ok(name) => name,
             Err(reason) => {
-                drop(report, format_args!("{label}.name"), reason);
+                report.drops.add(format_args!("{label}.name"), reason);
                 return Ok(());
             }
         };
         for key in obj.keys().filter(|k| *k != "name" && *k != "aliases") {
-            drop(report, format_args!("{label}.{key}"), "unknown field; entities take name and aliases");
+            report.drops.add(format_args!("{label}.{key}"), "unknown field; entities take name and aliases");
         }
         let aliases: &[Value] = match obj.get("aliases") {
             None | Some(Value::Null) => &[],
             Some(Value::Array(a)) => a,
             Some(_) => {
-                drop(report, format_args!("{label}.aliases"), "must be a list");
+                report.drops.add(format_args!("{label}.aliases"), "must be a list");
                 &[]
             }
         };
@@ -192,10 +188,10 @@ impl Declarer<'_> {
         let (id, created) = register(self.conn, self.scope, &entity, self.declared_by, self.now, exact || carries_aliases)?;
         for (a_index, alias) in checked.into_iter().enumerate() {
             match alias {
-                Err(reason) => drop(report, format_args!("{label}.aliases[{a_index}]"), reason),
+                Err(reason) => report.drops.add(format_args!("{label}.aliases[{a_index}]"), reason),
                 Ok(alias) => match resolve(self.conn, self.scope, &alias.normalized, false)? {
                     Some(owner) if owner != id => {
-                        drop(report, format_args!("{label}.aliases[{a_index}]"), "already names another entity in this scope")
+                        report.drops.add(format_args!("{label}.aliases[{a_index}]"), "already names another entity in this scope")
                     }
                     _ => {
                         self.conn
@@ -246,30 +242,30 @@ impl Declarer<'_> {
     fn relation(&self, index: usize, item: &Value, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
         let label = format!("relations[{index}]");
         let Some(obj) = item.as_object() else {
-            drop(report, label, "must be an object with subject, predicate and object");
+            report.drops.add(label, "must be an object with subject, predicate and object");
             return Ok(());
         };
         for key in obj.keys().filter(|k| !["subject", "predicate", "object"].contains(&k.as_str())) {
-            drop(report, format_args!("{label}.{key}"), "unknown field; relations take subject, predicate and object");
+            report.drops.add(format_args!("{label}.{key}"), "unknown field; relations take subject, predicate and object");
         }
         let predicate = match name(obj.get("predicate")) {
             Ok(p) => p.normalized,
             Err(reason) => {
-                drop(report, format_args!("{label}.predicate"), reason);
+                report.drops.add(format_args!("{label}.predicate"), reason);
                 return Ok(());
             }
         };
         let subject = match self.endpoint(obj.get("subject"))? {
             Ok(s) => s,
             Err(reason) => {
-                drop(report, format_args!("{label}.subject"), reason);
+                report.drops.add(format_args!("{label}.subject"), reason);
                 return Ok(());
             }
         };
         let object = match self.endpoint(obj.get("object"))? {
             Ok(o) => o,
             Err(reason) => {
-                drop(report, format_args!("{label}.object"), reason);
+                report.drops.add(format_args!("{label}.object"), reason);
                 return Ok(());
             }
         };
@@ -310,7 +306,7 @@ impl Declarer<'_> {
         let mut done = Retracted::default();
         for (index, item) in relations.iter().take(MAX_ITEMS).enumerate() {
             match item_id(Some(item)) {
-                None => drop(report, format_args!("retract.relations[{index}]"), "must be an integer relation id"),
+                None => report.drops.add(format_args!("retract.relations[{index}]"), "must be an integer relation id"),
                 Some(id) => {
                     done.relations +=
                         self.conn.execute("DELETE FROM relations WHERE id = ? AND agent_id = ?", params![id, self.scope.agent_id])? as u32
@@ -328,7 +324,7 @@ impl Declarer<'_> {
                         params![entity, r.to_string(), self.scope.agent_id],
                     )? as u32
                 }
-                _ => drop(report, format_args!("retract.mentions[{index}]"), "needs an integer entity id and a record ref"),
+                _ => report.drops.add(format_args!("retract.mentions[{index}]"), "needs an integer entity id and a record ref"),
             }
         }
         past_bound(mentions, MAX_ITEMS, |i| format!("retract.mentions[{i}]"), "item", report);

@@ -263,13 +263,14 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
             Some("mention") => {
                 let target = text("ref").and_then(|r| Ref::parse(&r)).and_then(|r| refs.get(&(r.kind, r.id)).copied());
                 match (int("entity").and_then(|e| entities.get(&e)), target) {
-                    (Some(e), Some(r)) if Declarer { conn: tx, scope: &e.scope, declared_by: by, now }.owns(r)? => {
-                        Declarer { conn: tx, scope: &e.scope, declared_by: by, now }.mention(e.id, r)?;
+                    (Some(e), Some(r)) => {
+                        let declarer = Declarer { conn: tx, scope: &e.scope, declared_by: by, now };
+                        if !declarer.owns(r)? {
+                            out.drops.add(at, "a mention of a record of another agent than its entity's");
+                            continue;
+                        }
+                        declarer.mention(e.id, r)?;
                         &mut out.mentions
-                    }
-                    (Some(_), Some(_)) => {
-                        out.drops.add(at, "a mention of a record of another agent than its entity's");
-                        continue;
                     }
                     _ => {
                         out.drops.add(at, "a mention of an entity or a record the file does not hold");
