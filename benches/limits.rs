@@ -117,6 +117,8 @@ fn main() {
     };
     let growing: String = std::iter::repeat_n('\u{FDFA}', 12_000_000).collect();
     let query: String = (0..MAX_QUERY / 8).map(|i| format!("w{i:05}x ")).collect::<String>().chars().take(MAX_QUERY).collect();
+    let short_query: String =
+        (0..MAX_QUERY as u32 / 3).map(|i| format!("{}x ", char::from_u32(0x4E00 + i).unwrap())).collect::<String>().trim_end().to_owned();
     let hub_query: String = (0..100).map(|i| format!("h{i} ")).collect::<String>();
     let export = open().call("export_memories", &json!({"agent_id": "a"})).unwrap()["jsonl"].as_str().unwrap().to_owned();
     let batch_item = MAX_BATCH_CONTENT / MAX_BATCH;
@@ -154,6 +156,11 @@ fn main() {
             "retract": {"relations": (1..=64).collect::<Vec<_>>(), "mentions": (1..=64).map(|i| json!({"entity": i, "ref": "mem:1"})).collect::<Vec<_>>()}}),
         ),
         ("recall: a 4,096-character query, limit 100", "recall", json!({"agent_id": "a", "query": query, "limit": 100, "deep": true})),
+        (
+            "recall: a 4,096-character query of 1,365 two-character words no record holds",
+            "recall",
+            json!({"agent_id": "a", "query": short_query, "limit": 100, "deep": true}),
+        ),
         (
             "reconstruct: 4,096-character query, every bound at its cap",
             "reconstruct",

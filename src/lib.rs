@@ -73,6 +73,7 @@ pub use clock::{format_iso, parse_iso, Clock, FixedClock, SystemClock};
 pub use error::{Error, Result};
 pub use memory::Memory;
 pub use normalize::normalize;
+pub use recall::MAX_FALLBACK_TERMS;
 pub use refs::{Kind, Ref};
 pub use schema::SCHEMA_VERSION;
 pub use scope::{ReadScope, WriteScope};

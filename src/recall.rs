@@ -9,7 +9,7 @@
 //!   by BM25 over the agent's own records (`crate::bm25`: FTS5's formula, not its
 //!   table-wide statistics, so another agent's writes never reorder them). Terms shorter
 //!   than three characters cannot match a trigram; they are matched with `LIKE` only when
-//!   the longer terms matched no row at all.
+//!   the longer terms matched no row at all (the first [`MAX_FALLBACK_TERMS`] of them).
 //! - **Vector arm**, only when the caller gives `query_embedding`: exact cosine over every
 //!   readable record stored with a vector of the same dimension, scanned in the memory's
 //!   in-memory index (`crate::vectors`); others are skipped and counted.
@@ -234,8 +234,19 @@ fn scope_sql(req: &Request, kind: Kind) -> (String, Vec<Value>) {
     (sql, params)
 }
 
+/// Terms shorter than three characters the `LIKE` fallback reads, the first in the query's
+/// order: each is a `LIKE` over every record of the agent, so a query of a thousand distinct
+/// two-letter words would read each record a thousand times.
+pub const MAX_FALLBACK_TERMS: usize = 64;
+
 /// The lexical arm over one table: FTS5 BM25 on terms of three characters or more, or,
-/// when that matched nothing, `LIKE` on every term; readable records only.
+/// when that matched nothing, `LIKE` on the shorter terms (at most [`MAX_FALLBACK_TERMS`]);
+/// readable records only.
+///
+/// A longer term the index did not match cannot match a `LIKE` either: the index folds the
+/// record's text and the term character by character (every case `lower` and `LIKE` fold,
+/// and more) and matches the folded term anywhere in the folded text, so the fallback
+/// leaves such terms out rather than read every record once more for each of them.
 fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Result<Vec<Row>> {
     if kind == Kind::Ep && !req.source_id.is_empty() {
         return Ok(Vec::new());
@@ -254,19 +265,20 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Res
     }
     // The fallback reads every record of the agent in SQL and sorts what matches: not run
     // when the agent has none of this kind, as for episodes in a memory that has none.
-    if all.is_empty() || !req.lexical.holds(conn, &req.scope.agent_id, kind)? {
+    let short: Vec<&String> = all.iter().copied().filter(|t| t.chars().count() < 3).take(MAX_FALLBACK_TERMS).collect();
+    if short.is_empty() || !req.lexical.holds(conn, &req.scope.agent_id, kind)? {
         return Ok(Vec::new());
     }
     let (iso, iso_params) = scope_sql(req, kind);
     // LIKE fallback: ranked by how many terms a row contains, then newer first.
-    let like: Vec<String> = all.iter().map(|_| format!("(lower({text}) LIKE ? ESCAPE '\\')")).collect();
+    let like: Vec<String> = short.iter().map(|_| format!("(lower({text}) LIKE ? ESCAPE '\\')")).collect();
     let sql = format!(
         "SELECT t.id, {} AS n FROM {table} t WHERE {} AND {iso} ORDER BY n DESC, t.id DESC LIMIT ?",
-        balanced(&like, "+"),
-        balanced(&like, "OR")
+        like.join(" + "),
+        like.join(" OR ")
     );
     let patterns: Vec<Value> =
-        all.iter().map(|t| Value::Text(format!("%{}%", t.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")))).collect();
+        short.iter().map(|t| Value::Text(format!("%{}%", t.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")))).collect();
     let mut params = patterns.clone();
     params.extend(patterns);
     params.extend(iso_params);
@@ -274,20 +286,6 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Res
     let ids: Vec<(i64, i64)> =
         conn.prepare_cached(&sql)?.query_map(params_from_iter(params), |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
     Ok(ids.into_iter().map(|(id, contained)| Row { kind, id, score: contained as f64 }).collect())
-}
-
-/// `items` joined by a binary operator as a balanced tree, `((a op b) op (c op d))`: a
-/// query of many distinct words stays far within SQLite's expression depth (1000), which
-/// a flat `a op b op c …` (one level per word) would pass.
-fn balanced(items: &[String], op: &str) -> String {
-    match items {
-        [] => unreachable!("a lexical fallback has terms"),
-        [one] => one.clone(),
-        _ => {
-            let (left, right) = items.split_at(items.len() / 2);
-            format!("({} {op} {})", balanced(left, op), balanced(right, op))
-        }
-    }
 }
 
 /// The best `depth` readable records matching any of the `long` terms with their scores,
@@ -542,6 +540,93 @@ mod tests {
         assert_eq!(terms("When does Atlas ship?"), vec!["atlas", "ship"]);
         assert_eq!(terms("ＫＭ and ミズアイ, km"), vec!["km", "ミズアイ"]);
         assert_eq!(terms("\"NEAR( * col: AND"), vec!["near", "col"]);
+    }
+
+    /// Where the longer terms matched nothing, the arm gives what `LIKE` over every term
+    /// gives: no longer term matches a `LIKE` the index did not match, whatever its case,
+    /// script or folding (final sigma, eszett, dotted I, ligatures, fullwidth forms).
+    #[test]
+    fn the_fallback_equals_like_over_every_term() {
+        let (conn, _) = crate::watch::watched_database();
+        let words = [
+            "Ledger",
+            "ΣΟΦΟΣ",
+            "σοφός",
+            "Straße",
+            "STRASSE",
+            "İstanbul",
+            "ǅemal",
+            "ﬃx",
+            "ＫＭ",
+            "km",
+            "ab",
+            "Ab",
+            "x9",
+            "台帳",
+            "日",
+            "naïve",
+            "NAÏVE",
+            "ǆ",
+            "µs",
+            "ﬁ",
+        ];
+        let mut seed = 11u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for i in 0..80 {
+            let text: Vec<&str> = (0..1 + next(6)).map(|_| words[next(words.len())]).collect();
+            if i % 4 == 0 {
+                conn.execute(
+                    "INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, created_at) VALUES ('a', '', '', ?, ?, '')",
+                    [&text.join(" "), words[next(words.len())]],
+                )
+                .unwrap();
+            } else {
+                conn.execute(
+                    "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at) VALUES ('a', '', '', ?, '{}', '', '')",
+                    [&text.join(if i % 3 == 0 { "" } else { " " })],
+                )
+                .unwrap();
+            }
+        }
+        let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
+        let (index, lexical_index) = (VectorIndex::default(), LexicalIndex::default());
+        let req = Request::new(&scope, "", "", None, 1000, false, &index, &lexical_index);
+        let mut fallbacks = 0;
+        for _ in 0..300 {
+            // a word of the texts now and then, else one no text holds (some of them variants
+            // of the texts' words that fold or case differently)
+            let absent = ["zzz", "strassen", "ΣΟΦΟΙ", "ledgers", "İsta", "ﬃxes", "naive", "Ｋｍｓ", "ΣΟΦΟΣS"];
+            let query: Vec<&str> =
+                (0..1 + next(3)).map(|_| if next(3) == 0 { words[next(words.len())] } else { absent[next(absent.len())] }).collect();
+            let owned = terms(&query.join(" "));
+            let all: Vec<&String> = owned.iter().collect();
+            let long: Vec<&String> = all.iter().copied().filter(|t| t.chars().count() >= 3).collect();
+            for (kind, table, text) in [(Kind::Mem, "memories", "t.content"), (Kind::Ep, "episodes", "(t.summary || ' ' || t.keywords)")] {
+                if !long.is_empty() && !scored_matches(&conn, &req, &long, kind, 1000).unwrap().is_empty() {
+                    continue;
+                }
+                fallbacks += 1;
+                let count: Vec<String> = all.iter().map(|_| format!("(lower({text}) LIKE ?)")).collect();
+                let sql = format!(
+                    "SELECT id, n FROM (SELECT t.id, {} AS n FROM {table} t) WHERE n > 0 ORDER BY n DESC, id DESC",
+                    count.join(" + ")
+                );
+                let patterns: Vec<String> = all.iter().map(|t| format!("%{t}%")).collect();
+                let want: Vec<(i64, f64)> = conn
+                    .prepare(&sql)
+                    .unwrap()
+                    .query_map(params_from_iter(&patterns), |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as f64)))
+                    .unwrap()
+                    .map(Result::unwrap)
+                    .collect();
+                let got: Vec<(i64, f64)> = lexical(&conn, &req, &all, kind).unwrap().iter().map(|r| (r.id, r.score)).collect();
+                assert_eq!(got, want, "{query:?} over {table}");
+            }
+        }
+        assert!(fallbacks > 100, "the fallback ran {fallbacks} times");
     }
 
     /// An FTS5 string literal: the term in double quotes, inner quotes doubled. Inside a

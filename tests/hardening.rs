@@ -250,6 +250,25 @@ fn a_query_naming_hundreds_of_entities_with_every_alias_reconstructs() {
     assert_eq!(cues["terms"].as_array().map(Vec::len), Some(associative_memory::MAX_CUE_TERMS), "{cues}");
 }
 
+/// Terms shorter than a trigram are each a `LIKE` over every record, so the fallback reads
+/// the first [`MAX_FALLBACK_TERMS`](associative_memory::MAX_FALLBACK_TERMS) of them, in the
+/// query's order: a query of a thousand two-letter words costs what one of 64 does.
+#[test]
+fn the_fallback_reads_the_first_short_terms() {
+    let mut f = fixture();
+    let id = f.ok("store", json!({"agent_id": "a", "content": "the code is q9"}))["id"].clone();
+    let max = associative_memory::MAX_FALLBACK_TERMS;
+    let others: Vec<String> = (0..max as u32).map(|i| format!("{}x", char::from_u32(0x4E00 + i).unwrap())).collect();
+    let found = |f: &mut Fixture, query: String| -> Vec<Value> {
+        let out = f.ok("recall", json!({"agent_id": "a", "query": query, "deep": true}));
+        out["messages"].as_array().unwrap().iter().map(|m| m["ref"].clone()).collect()
+    };
+    // `q9` the last of the first 64 short terms: read, and the memory found
+    assert_eq!(found(&mut f, format!("{} q9", others[..max - 1].join(" "))), [json!(format!("mem:{id}"))]);
+    // `q9` the 65th: not read
+    assert_eq!(found(&mut f, format!("{} q9", others.join(" "))), Vec::<Value>::new());
+}
+
 /// Vectors of finite numbers whose squared norm overflows a 32-bit float are refused at
 /// every door that takes one, and a refused call writes nothing.
 #[test]
