@@ -139,7 +139,7 @@ fn main() {
             json!({"agent_id": "a", "content": "x", "associations": {"entities": [{"name": "n", "aliases": (0..2_000_000).map(|i| format!("a{i}")).collect::<Vec<_>>()}]}}),
         ),
         (
-            "store_many: 10,000 memories, 64 Mi characters",
+            "store_many: 10,000 memories, 16 Mi characters",
             "store_many",
             json!({"agent_id": "a", "items": (0..MAX_BATCH).map(|i| json!({"content": text_of(batch_item, i)})).collect::<Vec<_>>()}),
         ),

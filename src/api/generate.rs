@@ -376,12 +376,21 @@ fn operations_file() -> String {
          /** The memory's method of each operation that has one: its options, its response. */\n\
          export interface OperationMethods {{\n{}}}\n\n\
          /** A scoped handle's method of each operation an agent makes, without what the handle fills in. */\n\
-         export interface HandleMethods {{\n{}}}\n",
+         export interface HandleMethods {{\n{}}}\n\n\
+         /** The engine's bounds on one call that the package's own batching keeps within. */\n\
+         export const LIMITS = {{\n\
+         \x20 /** Memories one `storeMany` takes at most. */\n\
+         \x20 batch: {},\n\
+         \x20 /** Characters of every item's `content` together in one `storeMany`. */\n\
+         \x20 batchContent: {},\n\
+         }} as const;\n",
         types.join(", "),
         table.concat(),
         rows.concat(),
         methods.join("\n"),
         handle_methods.join("\n"),
+        super::MAX_BATCH,
+        super::MAX_BATCH_CONTENT,
     )
 }
 

@@ -30,6 +30,7 @@ mod recall;
 mod reconstruct;
 mod store;
 mod store_many;
+mod text;
 mod traverse;
 mod update_memory;
 pub(crate) mod write;
@@ -53,6 +54,7 @@ pub use recall::*;
 pub use reconstruct::*;
 pub use store::*;
 pub use store_many::*;
+pub(crate) use text::{options_from_text, Unread};
 pub use traverse::*;
 pub use update_memory::*;
 
@@ -297,6 +299,20 @@ fn model_name(field: &str, given: Option<&str>) -> Result<()> {
         None => Ok(()),
     }
 }
+
+/// The per-call budget of options that arrive as text (the wasm binding reads them as the
+/// text `JSON.stringify` makes): at most [`MAX_CALL_BYTES`] bytes of JSON holding at most
+/// [`MAX_CALL_VALUES`] values and keys. What a call reads
+/// is held at once, as text and then as values (32 bytes each, and a string's own), in a
+/// wasm heap of at most 4 GiB that a failed allocation leaves unusable; within both bounds
+/// a call holds well under half of that, and past either it is refused before it is read.
+/// The largest legal batch fits: 10,000 memories with 1,536-number embeddings, or 16 Mi
+/// characters of content in any script.
+pub const MAX_CALL_BYTES: usize = 256 << 20;
+
+/// Values and keys one call's options hold at most, where they arrive as text: see
+/// [`MAX_CALL_BYTES`].
+pub const MAX_CALL_VALUES: usize = 16 << 20;
 
 /// Numbers an embedding may hold.
 pub const MAX_DIMENSION: usize = 8192;

@@ -9,9 +9,12 @@ use serde::Serialize;
 /// held in memory at once, which in a wasm heap of at most 4 GiB wants a bound.
 pub const MAX_BATCH: usize = 10_000;
 
-/// Characters of every item's `content` together: 64 Mi, so a batch of the largest
-/// memories cannot exhaust a wasm heap (10,000 items of 1 Mi characters each would be 10 Gi).
-pub const MAX_BATCH_CONTENT: usize = 64 << 20;
+/// Characters of every item's `content` together: 16 Mi, so a batch of the largest
+/// memories cannot exhaust a wasm heap (10,000 items of 1 Mi characters each would be 10 Gi),
+/// its JSON stays within [`MAX_CALL_BYTES`](super::MAX_CALL_BYTES) in any script, and the
+/// largest batch is written in well under a second (BENCHMARKS.md, "One call at its largest
+/// legal input").
+pub const MAX_BATCH_CONTENT: usize = 16 << 20;
 
 scoped_options! {
     write,

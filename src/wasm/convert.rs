@@ -1,12 +1,15 @@
 //! Values across the boundary: JavaScript objects in, JSON-compatible objects out.
 
 use super::error::to_js_error;
-use crate::Error;
+use crate::api::{options_from_text, Unread};
+use crate::{Error, MAX_CALL_BYTES};
 use js_sys::{Array, JsString, Object};
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Options from JavaScript as JSON; `undefined` reads as an empty object.
+/// Options from JavaScript as JSON; `undefined` reads as an empty object. Options past the
+/// per-call budget (`MAX_CALL_BYTES`, `MAX_CALL_VALUES`) are refused (`out_of_range`, field
+/// `options`) before they are read.
 ///
 /// They are read as the text `JSON.stringify` makes of them, by the engine's own JSON
 /// reader, so the module carries one deserializer (BENCHMARKS.md, "Package size"). As in
@@ -25,12 +28,21 @@ pub fn options_from_js(value: JsValue) -> Result<serde_json::Value, JsValue> {
     }
     let wrong = |got: String| to_js_error(Error::WrongType { field: "options".into(), expected: "a plain JSON-compatible object", got });
     let text = js_sys::JSON::stringify(&value).map_err(|e| wrong(String::from(js_sys::Error::from(e).message())))?;
-    serde_json::from_str(&String::from(text)).map_err(|e| match ill_formed(&value, "") {
-        Some(field) => {
-            let field = if field.is_empty() { "options".to_owned() } else { field };
-            to_js_error(Error::Invalid { field, reason: "must be well-formed UTF-16: it holds a lone surrogate".to_owned() })
-        }
-        None => wrong(e.to_string()),
+    // a UTF-16 unit is at least one byte of UTF-8: a text past the budget in units is
+    // refused before it is copied into the heap
+    if text.length() as usize > MAX_CALL_BYTES {
+        let range = format!("at most {MAX_CALL_BYTES} bytes of JSON");
+        return Err(to_js_error(Error::OutOfRange { field: "options".into(), range, got: format!("{} UTF-16 units", text.length()) }));
+    }
+    options_from_text(&String::from(text)).map_err(|unread| match unread {
+        Unread::Budget(e) => to_js_error(e),
+        Unread::Json(e) => match ill_formed(&value, "") {
+            Some(field) => {
+                let field = if field.is_empty() { "options".to_owned() } else { field };
+                to_js_error(Error::Invalid { field, reason: "must be well-formed UTF-16: it holds a lone surrogate".to_owned() })
+            }
+            None => wrong(e.to_string()),
+        },
     })
 }
 

@@ -23,7 +23,8 @@ macro_rules! shared_tests {
             page_sizes_agree_across_targets,
             the_other_operations_have_bindings_too,
             crafted_images_import_as_ours_or_are_refused,
-            lone_surrogates_are_refused_naming_the_field
+            lone_surrogates_are_refused_naming_the_field,
+            the_largest_batch_is_within_the_call_budget
         );
     };
     ($($name:ident),*) => {
@@ -241,4 +242,24 @@ pub fn lone_surrogates_are_refused_naming_the_field() {
     assert_eq!(m.export_bytes(None).unwrap(), before, "a refused call writes nothing");
     let got = rs(m.call("get_contents", js(json!({"agent_id": "a", "refs": ["mem:1"]}))).unwrap());
     assert_eq!(got["items"][0]["content"], "seed \u{FFFD}", "a real replacement character is text");
+}
+
+/// The largest legal batch, of the longest memories, is within the per-call budget the
+/// binding reads options under (`MAX_CALL_BYTES`, `MAX_CALL_VALUES`; the refusals past it
+/// are `api::text`'s unit tests, in this build too).
+pub fn the_largest_batch_is_within_the_call_budget() {
+    use associative_memory::MAX_BATCH_CONTENT;
+    let mut m = JsMemory::open_in_memory(None, JsValue::UNDEFINED).unwrap();
+    let item = js_sys::JsString::from("abcd ").repeat((1 << 20) / 5);
+    let items = js_sys::Array::new();
+    let count = MAX_BATCH_CONTENT / item.length() as usize;
+    for _ in 0..count {
+        let o = js_sys::Object::new();
+        js_sys::Reflect::set(&o, &"content".into(), &item).unwrap();
+        items.push(&o);
+    }
+    let options = js(json!({"agent_id": "a"}));
+    js_sys::Reflect::set(&options, &"items".into(), &items).unwrap();
+    let out = rs(m.call("store_many", options).unwrap());
+    assert_eq!(out["items"].as_array().map(Vec::len), Some(count));
 }

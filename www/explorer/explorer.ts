@@ -1,7 +1,7 @@
 // The explorer: see, search and curate an agent's memory. Built on the package's public API
 // only ('associative-memory' and 'associative-memory/view'); bundled by www/explorer/build.mjs.
 
-import { importMcpMemoryGraph, openMemory, type AssociativeMemory, type AgentMemory, type Associations, type ReconstructResponse, type Source, type StoreItem } from 'associative-memory';
+import { importMcpMemoryGraph, openMemory, storeBatches, type AssociativeMemory, type AgentMemory, type Associations, type ReconstructResponse, type Source, type StoreItem } from 'associative-memory';
 import { mountGraphView, type GraphSelection, type GraphState, type RecordMark, type ViewEntity } from 'associative-memory/view';
 import corpus from './corpus.json';
 import { describeError, h, plural, shortTime, sourceText } from './dom.js';
@@ -573,7 +573,8 @@ async function importMcpGraph(file: File): Promise<void> {
 }
 
 /**
- * Memories per `storeMany` call. An OPFS memory runs in its worker, so the page paints its
+ * Memories per `storeMany` call at most (`storeBatches` also keeps each within the engine's
+ * characters of content). An OPFS memory runs in its worker, so the page paints its
  * progress as it goes: one transaction of up to the engine's limit. An in-memory one runs on
  * this thread, which cannot paint during a call: batches of 1,000 with a pause between them
  * let the bar move.
@@ -609,9 +610,7 @@ async function importMemoriesJson(file: File): Promise<void> {
   show(0);
   let stored = 0;
   try {
-    const size = IMPORT_BATCH[memory.storage];
-    for (let start = 0; start < total; start += size) {
-      const batch = items.slice(start, start + size);
+    for (const { start, items: batch } of storeBatches(items, IMPORT_BATCH[memory.storage])) {
       try {
         await target.storeMany(batch, { onProgress: ({ done }) => show(stored + done) });
       } catch (err) {

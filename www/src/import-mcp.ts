@@ -11,6 +11,7 @@
 // 10,000 memories, so a file of up to 10,000 memories comes in entirely or not at all.
 
 import type { AssociativeMemory, StoreManyCallOptions } from './core.js';
+import { storeBatches } from './batches.js';
 import { memoryError } from './errors.js';
 import type { StoreItem } from './types.js';
 
@@ -43,9 +44,6 @@ const SHOWN_DROPS = 100;
 
 interface McpEntity { name: string; entityType: string; observations: string[] }
 interface McpRelation { from: string; to: string; relationType: string }
-
-/** Memories per transaction: the engine's limit for one `storeMany`. */
-const BATCH = 10_000;
 
 /** The graph of a `memory.jsonl`, checked line by line; a bad line is an error naming it. */
 function parse(jsonl: string): { entities: McpEntity[]; relations: McpRelation[] } {
@@ -130,8 +128,8 @@ export async function importMcpMemoryGraph(memory: AssociativeMemory, jsonl: str
   const dropped: McpGraphImportResult['dropped'] = [];
   let omitted = 0;
   let declared = 0;
-  for (let start = 0; start < items.length; start += BATCH) {
-    const out = await handle.storeMany(items.slice(start, start + BATCH), {
+  for (const { start, items: batch } of storeBatches(items)) {
+    const out = await handle.storeMany(batch, {
       onProgress: onProgress && (({ done }) => onProgress({ done: start + done, total: items.length })),
     });
     for (const stored of out.items) {

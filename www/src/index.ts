@@ -8,5 +8,7 @@ export type { Key } from './backend.js';
 export type { ToolDefinition, ToolName, JsonSchema, ToolFormat, ToolsOptions, ToolDefinitions, OpenAiToolDefinition, McpToolDefinition } from './tools.js';
 export type { AssociativeMemoryError, ErrorCode } from './errors.js';
 export { importMcpMemoryGraph } from './import-mcp.js';
+export { storeBatches } from './batches.js';
+export type { StoreBatch } from './batches.js';
 export type { McpGraphImportOptions, McpGraphImportResult } from './import-mcp.js';
 export type * from './types.js';

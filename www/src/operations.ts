@@ -308,3 +308,11 @@ export interface HandleMethods {
    */
   exportMemories(options?: Agented<ExportMemoriesOptions>): Promise<ExportMemoriesResponse>;
 }
+
+/** The engine's bounds on one call that the package's own batching keeps within. */
+export const LIMITS = {
+  /** Memories one `storeMany` takes at most. */
+  batch: 10000,
+  /** Characters of every item's `content` together in one `storeMany`. */
+  batchContent: 16777216,
+} as const;

@@ -36,7 +36,7 @@ describe('the packed package in Node', () => {
   before(async () => { pkg = await importPackage(); });
 
   it('resolves the node entry and exports the documented names', async () => {
-    assert.deepEqual(Object.keys(pkg).sort(), ['AgentMemory', 'AssociativeMemory', 'importMcpMemoryGraph', 'init', 'openMemory']);
+    assert.deepEqual(Object.keys(pkg).sort(), ['AgentMemory', 'AssociativeMemory', 'importMcpMemoryGraph', 'init', 'openMemory', 'storeBatches']);
     const manifest = JSON.parse(await readFile(join(CONSUMER, 'node_modules/associative-memory/package.json'), 'utf8'));
     assert.deepEqual(Object.keys(manifest.exports['.']), ['types', 'workerd', 'browser', 'node', 'default']);
   });
@@ -237,6 +237,24 @@ describe('the packed package in Node', () => {
     await pkg.init(await WebAssembly.compile(bytes));
     const memory = await pkg.openMemory();
     assert.equal((await memory.store({ agent_id: 'a', content: 'after init' })).id, 1);
+  });
+
+  it('cuts an import into batches the engine takes, by count and by characters of content', async () => {
+    const small = Array.from({ length: 25 }, (_, k) => ({ content: `n${k}` }));
+    assert.deepEqual(pkg.storeBatches(small, 10).map((b) => [b.start, b.items.length]), [[0, 10], [10, 10], [20, 5]]);
+    assert.deepEqual(pkg.storeBatches(small).map((b) => b.items.length), [25]);
+    // memories of the longest content but one character, 16 of them within a batch's 16 Mi
+    const long = 'ab '.repeat((1 << 20) / 3);
+    const items = Array.from({ length: 17 }, () => ({ content: long }));
+    const batches = pkg.storeBatches(items);
+    assert.deepEqual(batches.map((b) => [b.start, b.items.length]), [[0, 16], [16, 1]]);
+    const memory = await pkg.openMemory();
+    const bot = memory.agent('big');
+    // the engine refuses what the batches keep apart, and takes each batch
+    await rejects(bot.storeMany(items), 'out_of_range', 'items');
+    for (const batch of batches) await bot.storeMany(batch.items);
+    assert.equal((await bot.listMemories({ limit: 1 })).total, 17);
+    await memory.close();
   });
 
   it('stores a batch in one transaction with progress, embeddings filled, and names a malformed item', async () => {
