@@ -6,15 +6,12 @@
 //! Sharing an entity never bundles: every record that mentions a project's name would
 //! otherwise fold into one item.
 
+use super::Why;
 use crate::refs::{Kind, Ref};
 use std::collections::BTreeMap;
 
 /// The adjacency window, from the first row of a burst.
 pub const ADJACENCY_SECONDS: i64 = 60;
-
-/// The cluster keys, strongest first; an item's `independence_reason` is the strongest
-/// key among its rows.
-pub const CLUSTER_KEYS: [&str; 3] = ["cluster:episode", "cluster:adjacent", "cluster:relation"];
 
 /// What bundling reads of a candidate.
 #[derive(Debug, Clone)]
@@ -35,18 +32,18 @@ pub struct Member<'s> {
 pub type Link = (Ref, String, Ref);
 
 /// Clusters (member indexes, each ascending) in the order of their best member, and the
-/// key that joined each bundled member (`cluster:…` or `relation:<predicate>`).
+/// key that joined each bundled member.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Bundling {
     /// Clusters in item order.
     pub clusters: Vec<Vec<usize>>,
     /// Member index → why it was bundled.
-    pub why: BTreeMap<usize, String>,
+    pub why: BTreeMap<usize, Why>,
 }
 
 struct Union {
     parent: Vec<usize>,
-    why: BTreeMap<usize, String>,
+    why: BTreeMap<usize, Why>,
 }
 
 impl Union {
@@ -58,13 +55,13 @@ impl Union {
         self.parent[i] = root;
         root
     }
-    fn union(&mut self, a: usize, b: usize, why: &str) {
+    fn union(&mut self, a: usize, b: usize, why: &Why) {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
             self.parent[ra.max(rb)] = ra.min(rb);
         }
         for i in [a, b] {
-            self.why.entry(i).or_insert_with(|| why.to_owned());
+            self.why.entry(i).or_insert_with(|| why.clone());
         }
     }
 }
@@ -77,7 +74,7 @@ pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
         let Some((start, end)) = ep.span else { continue };
         for (m, mem) in members.iter().enumerate().filter(|(_, m)| !episode(m)) {
             if mem.context == ep.context && mem.ts.is_some_and(|t| start <= t && t <= end) {
-                u.union(e, m, "cluster:episode");
+                u.union(e, m, &Why::Episode);
             }
         }
     }
@@ -110,7 +107,7 @@ pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
         let mut anchor = group[0];
         for &next in &group[1..] {
             if members[next].ts.unwrap_or(0) - members[anchor].ts.unwrap_or(0) <= ADJACENCY_SECONDS * 1000 {
-                u.union(anchor, next, "cluster:adjacent");
+                u.union(anchor, next, &Why::Adjacent);
             } else {
                 anchor = next;
             }
@@ -119,7 +116,7 @@ pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
     let index: BTreeMap<Ref, usize> = members.iter().enumerate().map(|(i, m)| (m.at, i)).collect();
     for (subject, predicate, object) in links {
         if let (Some(&s), Some(&o)) = (index.get(subject), index.get(object)) {
-            u.union(s, o, &format!("relation:{predicate}"));
+            u.union(s, o, &Why::Relation(predicate.clone()));
         }
     }
     let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -139,14 +136,10 @@ fn source_key(stored: &str) -> Option<(String, String)> {
     Some((field("type"), field("id")))
 }
 
-/// The `independence_reason` of a cluster: its strongest key, or `None` for a singleton.
-pub fn independence(whys: impl Iterator<Item = String>) -> Option<&'static str> {
-    let keys: Vec<&str> = whys
-        .map(
-            |w| if w.starts_with("relation:") { "cluster:relation" } else { CLUSTER_KEYS.iter().find(|k| **k == w).copied().unwrap_or("") },
-        )
-        .collect();
-    CLUSTER_KEYS.iter().copied().find(|k| keys.contains(k))
+/// The `independence_reason` of a cluster: the strongest key among why its members were
+/// bundled (episode, then adjacent, then relation), or `None` for a singleton.
+pub fn independence<'w>(whys: impl Iterator<Item = &'w Why>) -> Option<&'static str> {
+    whys.min().map(Why::cluster_key)
 }
 
 #[cfg(test)]
@@ -174,6 +167,6 @@ mod tests {
         ];
         let b = bundle(&members, &[]);
         assert_eq!(b.clusters, [vec![0, 1], vec![2], vec![3], vec![4], vec![5]]);
-        assert_eq!(b.why, BTreeMap::from([(0, "cluster:adjacent".to_string()), (1, "cluster:adjacent".to_string())]));
+        assert_eq!(b.why, BTreeMap::from([(0, Why::Adjacent), (1, Why::Adjacent)]));
     }
 }

@@ -22,7 +22,44 @@ use crate::scope::ReadScope;
 use crate::vectors::VectorIndex;
 use rusqlite::Connection;
 use std::collections::BTreeSet;
+use std::fmt;
 use structure::{Draft, Row};
+
+/// Why a record is in its item besides retrieval finding it: the key that bundled it
+/// (stage 2) or the relation the walk reached it over (stage 3). A record retrieval found
+/// has none (`seed` in a trace). Responses spell it as [`Display`](fmt::Display) writes
+/// it. The variants are declared strongest key first, so the least of an item's is its
+/// `independence_reason` ([`bundle::independence`]).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Why {
+    /// A memory whose timestamp lies in a candidate episode's span: `cluster:episode`.
+    Episode,
+    /// A row of a burst of one source: `cluster:adjacent`.
+    Adjacent,
+    /// A declared relation, by its predicate: `relation:<predicate>`. Bundled by one
+    /// between two candidates (its key is `cluster:relation`), or reached over one.
+    Relation(String),
+}
+
+impl Why {
+    /// The cluster key a record bundled for this reason forms.
+    pub fn cluster_key(&self) -> &'static str {
+        match self {
+            Why::Episode => "cluster:episode",
+            Why::Adjacent => "cluster:adjacent",
+            Why::Relation(_) => "cluster:relation",
+        }
+    }
+}
+
+impl fmt::Display for Why {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Why::Relation(predicate) => write!(f, "relation:{predicate}"),
+            key => f.write_str(key.cluster_key()),
+        }
+    }
+}
 
 /// Runs `reconstruct` on validated options.
 pub fn reconstruct(
@@ -164,7 +201,7 @@ impl Call<'_> {
         for reached in reached {
             let mut walked = load::rows(&reader, reached.iter().map(|r| r.at), usize::MAX)?;
             for (row, r) in walked.iter_mut().zip(reached) {
-                row.why = Some(format!("relation:{}", r.predicate));
+                row.why = Some(r.why);
                 row.path = r.path;
                 row.via_entity = Some(r.entity);
             }

@@ -2,6 +2,7 @@
 //! Nothing is summarised and no text is merged: `content` is the head record verbatim.
 
 use super::bundle::{independence, Link};
+use super::Why;
 use crate::api::{Claim, Role};
 use crate::clock::parse_iso;
 use crate::records::Record;
@@ -28,8 +29,8 @@ pub struct Row {
     pub span: Option<(i64, i64)>,
     /// Relevance rank (0 = most relevant); reached rows come after every candidate.
     pub rank: usize,
-    /// Why it is in the item: `None` for a seed, `cluster:…`, or `relation:<predicate>`.
-    pub why: Option<String>,
+    /// Why it is in the item: `None` for a seed.
+    pub why: Option<Why>,
     /// The relation ids the walk followed to it, one per hop (empty unless it reached the row).
     pub path: Vec<i64>,
     /// The entity at the end of `path`, whose mention of the row brought it in.
@@ -106,7 +107,7 @@ fn roles(claim: &Row, retained: &[&Row], links: &[Link]) -> Vec<Role> {
 
 /// Builds one item from its cluster's rows (relevance order) and the rows the walk reached.
 pub fn structure(members: Vec<Row>, reached: Vec<Row>, max_evidence: usize, links: &[Link]) -> Draft {
-    let independence = independence(members.iter().filter_map(|m| m.why.clone()));
+    let independence = independence(members.iter().filter_map(|m| m.why.as_ref()));
     let mut rows = members.into_iter().chain(reached);
     let head = rows.next().expect("a cluster has a member");
     let rest: Vec<Row> = rows.collect();
@@ -120,7 +121,7 @@ pub fn structure(members: Vec<Row>, reached: Vec<Row>, max_evidence: usize, link
         .map(|r| Claim {
             reference: r.at.to_string(),
             as_of: r.timestamp.clone(),
-            why: r.why.clone(),
+            why: r.why.as_ref().map(Why::to_string),
             hops: (!r.path.is_empty()).then_some(r.path.len() as i64),
             path: r.path.clone(),
             via_entity: r.via_entity,
