@@ -216,9 +216,9 @@ impl<'a> Request<'a> {
     }
 }
 
+/// A row an arm ranked: a record, not yet read, and the arm's score for it.
 struct Row {
-    kind: Kind,
-    id: i64,
+    at: Ref,
     /// The arm's own score: BM25 (lexical), terms contained (the `LIKE` fallback), cosine.
     score: f64,
 }
@@ -247,7 +247,7 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Res
     let long: Vec<&String> = all.iter().copied().filter(|t| t.chars().count() >= 3).collect();
     if !long.is_empty() {
         let rows: Vec<Row> =
-            scored_matches(conn, req, &long, kind, req.depth)?.into_iter().map(|(score, id)| Row { kind, id, score }).collect();
+            scored_matches(conn, req, &long, kind, req.depth)?.into_iter().map(|(score, id)| Row { at: Ref { kind, id }, score }).collect();
         if !rows.is_empty() {
             return Ok(rows);
         }
@@ -273,7 +273,7 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Res
     params.push(Value::Integer(req.depth as i64));
     let ids: Vec<(i64, i64)> =
         conn.prepare_cached(&sql)?.query_map(params_from_iter(params), |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
-    Ok(ids.into_iter().map(|(id, contained)| Row { kind, id, score: contained as f64 }).collect())
+    Ok(ids.into_iter().map(|(id, contained)| Row { at: Ref { kind, id }, score: contained as f64 }).collect())
 }
 
 /// `items` joined by a binary operator as a balanced tree, `((a op b) op (c op d))`: a
@@ -318,14 +318,14 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
 fn vector(conn: &Connection, req: &Request, query: QueryVector, also: &[(Kind, i64)]) -> Result<(Vec<Row>, Found)> {
     let search = Search { scope: req.scope, source_id: req.source_id, query, depth: req.depth, also };
     let found = req.vectors.search(conn, &search)?;
-    let ranked = found.rows.iter().map(|&(cosine, kind, id)| Row { kind, id, score: cosine }).collect();
+    let ranked = found.rows.iter().map(|&(cosine, kind, id)| Row { at: Ref { kind, id }, score: cosine }).collect();
     Ok((ranked, found))
 }
 
 /// A fused row: its score and its rank in each arm, in the order of the arms fused
 /// (0 where an arm did not rank it). An array, not a map of the arms' names: a map per row
 /// was a sixteenth of a call's allocations (dhat), and only the kept rows need one.
-type Fused = BTreeMap<(Kind, i64), (f64, [usize; 3])>;
+type Fused = BTreeMap<Ref, (f64, [usize; 3])>;
 
 /// The arms by the names a response gives their ranks, in the order of [`Fused`]'s ranks.
 fn named<'a>(memories: &'a Vec<Row>, episodes: &'a Vec<Row>, vectors: &'a Vec<Row>) -> [(&'static str, &'a Vec<Row>); 3] {
@@ -359,7 +359,7 @@ fn fuse_scores(arms: &[(&'static str, &Vec<Row>); 3], found: &Found) -> Fused {
     for &(cosine, kind, id) in &found.also {
         // A lexical row, so already fused, and ranked by one lexical arm (each ranks one
         // kind): a second rank is the vector arm's, whose share holds its cosine already.
-        let (score, ranks) = fused.entry((kind, id)).or_default();
+        let (score, ranks) = fused.entry(Ref { kind, id }).or_default();
         if ranks.iter().filter(|&&rank| rank > 0).count() == 1 {
             *score += z(cosine);
         }
@@ -375,7 +375,7 @@ fn fuse_by(arms: &[(&'static str, &Vec<Row>); 3], share: impl Fn(&str, usize, (f
         let best = rows.iter().map(|r| r.score).fold(f64::MIN, f64::max);
         let worst = rows.iter().map(|r| r.score).fold(f64::MAX, f64::min);
         for (i, row) in rows.iter().enumerate() {
-            let entry = fused.entry((row.kind, row.id)).or_default();
+            let entry = fused.entry(row.at).or_default();
             entry.0 += share(arm, i + 1, (row.score, best, worst));
             entry.1[a] = i + 1;
         }
@@ -399,7 +399,7 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
         Some(q) => {
             let mut also = Vec::new();
             for r in memories.iter().chain(&episodes) {
-                also.push((r.kind, r.id));
+                also.push((r.at.kind, r.at.id));
             }
             vector(conn, req, q, &also)?
         }
@@ -416,11 +416,11 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
         let episodes = lexical(conn, req, &plain, Kind::Ep)?;
         fuse(&named(&memories, &episodes, &vectors), RRF_K)
     };
-    let gate = |key: &(Kind, i64)| gate_scores.get(key).map_or(0.0, |(score, _)| *score);
+    let gate = |at: &Ref| gate_scores.get(at).map_or(0.0, |(score, _)| *score);
     let best = ranked.keys().map(gate).fold(0.0, f64::max);
     let ratio = if req.deep { GATE_RATIO / 2.0 } else { GATE_RATIO };
     let total = ranked.len();
-    let mut admitted: Vec<_> = ranked.into_iter().filter(|(key, _)| gate(key) >= ratio * best).collect();
+    let mut admitted: Vec<_> = ranked.into_iter().filter(|(at, _)| gate(at) >= ratio * best).collect();
     let gated = total - admitted.len();
     // By fused score; a tie is broken by the newer record, so the records are read (through
     // [`Reader`], the one record reader) in this order until `keep` are read and the next
@@ -429,13 +429,13 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
     crate::sort::sort_by(&mut admitted, |a, b| b.1 .0.total_cmp(&a.1 .0));
     let reader = Reader::new(conn, req.scope);
     let mut hits: Vec<Hit> = Vec::new();
-    for ((kind, id), (score, ranks)) in admitted {
+    for (at, (score, ranks)) in admitted {
         if keep == 0 || hits.get(keep - 1).is_some_and(|last| last.score > score) {
             break;
         }
         // Every arm ranks records of the call's scope only, from indexes kept in step with
         // the database, so each reads; one that did not would be left out, not answered.
-        let Some(record) = reader.read(Ref { kind, id })? else { continue };
+        let Some(record) = reader.read(at)? else { continue };
         let ranks = arms.iter().zip(ranks).filter(|&(_, rank)| rank > 0).map(|(&(arm, _), rank)| (arm, rank)).collect();
         hits.push(Hit { record, score, ranks });
     }
