@@ -105,6 +105,7 @@
 //!   nothing there. Lexical-only runs are unaffected (40.62 at every ratio). BENCHMARKS.md
 //!   has the tables.
 
+use crate::api::MatchReason;
 use crate::bm25::{Phrase, Stats};
 use crate::error::Result;
 use crate::lexical::LexicalIndex;
@@ -153,29 +154,20 @@ pub fn terms(query: &str) -> Vec<String> {
     out
 }
 
-/// A retrieved record with what retrieval knows about it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Hit {
-    /// The record, as [`Reader`] read it.
-    pub record: Record,
-    /// Fused score.
-    pub score: f64,
-    /// Rank in each arm that ranked it (1-based): `lexical`, `episodes`, `vector`.
-    pub ranks: BTreeMap<&'static str, usize>,
-}
-
 /// What a retrieval call found, before and after the gate.
 #[derive(Debug, Default)]
 pub struct Retrieval {
-    /// The first admitted rows (as many as the call keeps), most relevant first.
-    pub admitted: Vec<Hit>,
+    /// The first admitted records (as many as the call keeps), most relevant first, as
+    /// [`Reader`] read them.
+    pub admitted: Vec<Record>,
+    /// Why each admitted record was: how the order was fused (`rrf`, lexical arms only, or
+    /// `hybrid`, scores, the vector arm ranked rows), its fused score and its rank in each
+    /// arm that ranked it (1-based). In the order of `admitted`.
+    pub reasons: Vec<MatchReason>,
     /// Rows the gate left out.
     pub gated: usize,
     /// Records the vector arm skipped for another model or dimension.
     pub skipped: Skipped,
-    /// How the order was fused: `rrf` (lexical arms only) or `hybrid` (scores, the vector
-    /// arm ranked rows).
-    pub signal: &'static str,
 }
 
 /// One retrieval request.
@@ -428,23 +420,23 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
     // arms ranked (40 and more).
     crate::sort::sort_by(&mut admitted, |a, b| b.1 .0.total_cmp(&a.1 .0));
     let reader = Reader::new(conn, req.scope);
-    let mut hits: Vec<Hit> = Vec::new();
+    let mut hits: Vec<(Record, MatchReason)> = Vec::new();
     for (at, (score, ranks)) in admitted {
-        if keep == 0 || hits.get(keep - 1).is_some_and(|last| last.score > score) {
+        if keep == 0 || hits.get(keep - 1).is_some_and(|(_, last)| last.score > score) {
             break;
         }
         // Every arm ranks records of the call's scope only, from indexes kept in step with
         // the database, so each reads; one that did not would be left out, not answered.
         let Some(record) = reader.read(at)? else { continue };
         let ranks = arms.iter().zip(ranks).filter(|&(_, rank)| rank > 0).map(|(&(arm, _), rank)| (arm, rank)).collect();
-        hits.push(Hit { record, score, ranks });
+        hits.push((record, MatchReason { signal, score, ranks }));
     }
-    crate::sort::sort_by(&mut hits, |a, b| {
-        let (x, y) = (&a.record, &b.record);
+    crate::sort::sort_by(&mut hits, |(x, a), (y, b)| {
         b.score.total_cmp(&a.score).then_with(|| y.timestamp.cmp(&x.timestamp)).then(x.at.cmp(&y.at))
     });
     hits.truncate(keep);
-    Ok(Retrieval { gated, admitted: hits, skipped: found.skipped, signal })
+    let (admitted, reasons) = hits.into_iter().unzip();
+    Ok(Retrieval { gated, admitted, reasons, skipped: found.skipped })
 }
 
 /// Runs `recall`.
@@ -462,12 +454,13 @@ pub fn recall(
     let messages = retrieval
         .admitted
         .into_iter()
-        .map(|h| crate::api::Message {
-            reference: h.record.at.to_string(),
-            source: crate::records::source_json(h.record.source, h.record.at),
-            content: h.record.content,
-            timestamp: h.record.timestamp,
-            match_reason: crate::api::MatchReason { signal: retrieval.signal, score: h.score, ranks: h.ranks },
+        .zip(retrieval.reasons)
+        .map(|(record, match_reason)| crate::api::Message {
+            reference: record.at.to_string(),
+            source: crate::records::source_json(record.source, record.at),
+            content: record.content,
+            timestamp: record.timestamp,
+            match_reason,
         })
         .collect();
     Ok(crate::api::RecallResponse {

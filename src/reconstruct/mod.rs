@@ -160,9 +160,9 @@ impl Call<'_> {
             .admitted
             .into_iter()
             .enumerate()
-            .map(|(rank, mut h)| {
-                let source = h.record.source.take();
-                (Row::new(h.record, rank), source)
+            .map(|(rank, mut record)| {
+                let source = record.source.take();
+                (Row::new(record, rank), source)
             })
             .unzip();
         Ok(Found { cue, rows, sources, gated: retrieval.gated })
