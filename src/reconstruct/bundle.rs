@@ -7,26 +7,12 @@
 //! otherwise fold into one item.
 
 use super::Why;
+use crate::records::Record;
 use crate::refs::{Kind, Ref};
 use std::collections::BTreeMap;
 
 /// The adjacency window, from the first row of a burst.
 pub const ADJACENCY_SECONDS: i64 = 60;
-
-/// What bundling reads of a candidate.
-#[derive(Debug, Clone)]
-pub struct Member<'s> {
-    /// The record.
-    pub at: Ref,
-    /// Its timestamp in epoch ms, when it has a valid one.
-    pub ts: Option<i64>,
-    /// Its source as stored (JSON text); episodes have none.
-    pub source: Option<&'s str>,
-    /// `(project, channel)`.
-    pub context: (String, String),
-    /// An episode's span in epoch ms.
-    pub span: Option<(i64, i64)>,
-}
 
 /// A declared record → record relation: subject, predicate, object.
 pub type Link = (Ref, String, Ref);
@@ -67,13 +53,13 @@ impl Union {
 }
 
 /// Stage 2 over candidates in relevance order.
-pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
+pub fn bundle(members: &[Record], links: &[Link]) -> Bundling {
     let mut u = Union { parent: (0..members.len()).collect(), why: BTreeMap::new() };
-    let episode = |m: &Member| m.at.kind == Kind::Ep;
+    let episode = |m: &Record| m.at.kind == Kind::Ep;
     for (e, ep) in members.iter().enumerate().filter(|(_, m)| episode(m)) {
         let Some((start, end)) = ep.span else { continue };
         for (m, mem) in members.iter().enumerate().filter(|(_, m)| !episode(m)) {
-            if mem.context == ep.context && mem.ts.is_some_and(|t| start <= t && t <= end) {
+            if mem.context == ep.context && mem.ts().is_some_and(|t| start <= t && t <= end) {
                 u.union(e, m, &Why::Episode);
             }
         }
@@ -81,32 +67,32 @@ pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
     // A source's `(type, id)` is read only where the adjacency key could use it: for a member
     // with another member of its context, with a source, within the window. Parsing every
     // candidate's source was 6 % of a 1k reconstruct in wasm (`--cpu-prof`).
-    let within = |a: &Member, b: &Member| {
-        matches!((a.ts, b.ts), (Some(x), Some(y)) if (x - y).abs() <= ADJACENCY_SECONDS * 1000) && a.context == b.context
+    let within = |a: &Record, b: &Record| {
+        matches!((a.ts(), b.ts()), (Some(x), Some(y)) if (x - y).abs() <= ADJACENCY_SECONDS * 1000) && a.context == b.context
     };
     let keys: Vec<Option<(String, String)>> = members
         .iter()
         .enumerate()
         .map(|(i, m)| {
             let near = members.iter().enumerate().any(|(j, o)| j != i && o.source.is_some() && within(m, o));
-            m.source.filter(|_| near).and_then(source_key)
+            m.source.as_deref().filter(|_| near).and_then(source_key)
         })
         .collect();
     // (source type and id, project and channel) → members, for the adjacency key
     type Burst<'m> = (&'m (String, String), &'m (String, String));
     let mut by_source: BTreeMap<Burst, Vec<usize>> = BTreeMap::new();
     for (i, m) in members.iter().enumerate() {
-        if let (Some(source), Some(_)) = (&keys[i], m.ts) {
+        if let (Some(source), Some(_)) = (&keys[i], m.ts()) {
             if !source.1.is_empty() {
                 by_source.entry((source, &m.context)).or_default().push(i);
             }
         }
     }
     for (_, mut group) in by_source {
-        crate::sort::sort_by_key(&mut group, |&i| (members[i].ts, episode(&members[i]), members[i].at));
+        crate::sort::sort_by_key(&mut group, |&i| (members[i].ts(), episode(&members[i]), members[i].at));
         let mut anchor = group[0];
         for &next in &group[1..] {
-            if members[next].ts.unwrap_or(0) - members[anchor].ts.unwrap_or(0) <= ADJACENCY_SECONDS * 1000 {
+            if members[next].ts().unwrap_or(0) - members[anchor].ts().unwrap_or(0) <= ADJACENCY_SECONDS * 1000 {
                 u.union(anchor, next, &Why::Adjacent);
             } else {
                 anchor = next;
@@ -148,8 +134,17 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    fn member(id: i64, ts: i64, source: &str) -> Member<'_> {
-        Member { at: Ref { kind: Kind::Mem, id }, ts: Some(ts), source: Some(source), context: Default::default(), span: None }
+    fn member(id: i64, ts: i64, source: &str) -> Record {
+        Record {
+            at: Ref { kind: Kind::Mem, id },
+            content: String::new(),
+            timestamp: String::new(),
+            epoch_ms: Some(ts).into(),
+            source: Some(source.into()),
+            metadata: None,
+            context: Default::default(),
+            span: None,
+        }
     }
 
     /// Rows of one source within the window of the burst's first row bundle, whatever the
