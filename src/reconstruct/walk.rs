@@ -11,9 +11,9 @@
 //!   put it, and one an earlier item reached is not added to a later item.
 //! - **Reading is bounded**: at most `max_evidence` records are read per reached entity,
 //!   lowest id first; when there were more, `max_evidence` is named in `reached`.
-//! - **why and independence**: a reached record carries `relation:<predicate>`, its
-//!   hops, the path of relation ids that reached it and the entity at its end (the caller
-//!   labels it), so a view can show exactly which edges the walk followed.
+//! - **why and independence**: a reached record carries `relation:<predicate>` (a
+//!   [`Why::Relation`]), its hops, the path of relation ids that reached it and the entity
+//!   at its end, so a view can show exactly which edges the walk followed.
 //! - **A vote, not an admission**: the walk never makes an item; it only adds evidence.
 //!
 //! Reached records are ordered by the written rule: fewer hops, then the more recently
