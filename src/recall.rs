@@ -105,6 +105,7 @@
 //!   nothing there. Lexical-only runs are unaffected (40.62 at every ratio). BENCHMARKS.md
 //!   has the tables.
 
+use crate::api::MatchReason;
 use crate::bm25::{Phrase, Stats};
 use crate::error::Result;
 use crate::lexical::LexicalIndex;
@@ -153,29 +154,20 @@ pub fn terms(query: &str) -> Vec<String> {
     out
 }
 
-/// A retrieved record with what retrieval knows about it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Hit {
-    /// The record, as [`Reader`] read it.
-    pub record: Record,
-    /// Fused score.
-    pub score: f64,
-    /// Rank in each arm that ranked it (1-based): `lexical`, `episodes`, `vector`.
-    pub ranks: BTreeMap<&'static str, usize>,
-}
-
 /// What a retrieval call found, before and after the gate.
 #[derive(Debug, Default)]
 pub struct Retrieval {
-    /// The first admitted rows (as many as the call keeps), most relevant first.
-    pub admitted: Vec<Hit>,
+    /// The first admitted records (as many as the call keeps), most relevant first, as
+    /// [`Reader`] read them.
+    pub admitted: Vec<Record>,
+    /// Why each admitted record was: how the order was fused (`rrf`, lexical arms only, or
+    /// `hybrid`, scores, the vector arm ranked rows), its fused score and its rank in each
+    /// arm that ranked it (1-based). In the order of `admitted`.
+    pub reasons: Vec<MatchReason>,
     /// Rows the gate left out.
     pub gated: usize,
     /// Records the vector arm skipped for another model or dimension.
     pub skipped: Skipped,
-    /// How the order was fused: `rrf` (lexical arms only) or `hybrid` (scores, the vector
-    /// arm ranked rows).
-    pub signal: &'static str,
 }
 
 /// One retrieval request.
@@ -216,9 +208,9 @@ impl<'a> Request<'a> {
     }
 }
 
+/// A row an arm ranked: a record, not yet read, and the arm's score for it.
 struct Row {
-    kind: Kind,
-    id: i64,
+    at: Ref,
     /// The arm's own score: BM25 (lexical), terms contained (the `LIKE` fallback), cosine.
     score: f64,
 }
@@ -258,7 +250,7 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Res
     let long: Vec<&String> = all.iter().copied().filter(|t| t.chars().count() >= 3).collect();
     if !long.is_empty() {
         let rows: Vec<Row> =
-            scored_matches(conn, req, &long, kind, req.depth)?.into_iter().map(|(score, id)| Row { kind, id, score }).collect();
+            scored_matches(conn, req, &long, kind, req.depth)?.into_iter().map(|(score, id)| Row { at: Ref { kind, id }, score }).collect();
         if !rows.is_empty() {
             return Ok(rows);
         }
@@ -285,7 +277,7 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Res
     params.push(Value::Integer(req.depth as i64));
     let ids: Vec<(i64, i64)> =
         conn.prepare_cached(&sql)?.query_map(params_from_iter(params), |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
-    Ok(ids.into_iter().map(|(id, contained)| Row { kind, id, score: contained as f64 }).collect())
+    Ok(ids.into_iter().map(|(id, contained)| Row { at: Ref { kind, id }, score: contained as f64 }).collect())
 }
 
 /// The best `depth` readable records matching any of the `long` terms with their scores,
@@ -316,14 +308,14 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
 fn vector(conn: &Connection, req: &Request, query: QueryVector, also: &[(Kind, i64)]) -> Result<(Vec<Row>, Found)> {
     let search = Search { scope: req.scope, source_id: req.source_id, query, depth: req.depth, also };
     let found = req.vectors.search(conn, &search)?;
-    let ranked = found.rows.iter().map(|&(cosine, kind, id)| Row { kind, id, score: cosine }).collect();
+    let ranked = found.rows.iter().map(|&(cosine, kind, id)| Row { at: Ref { kind, id }, score: cosine }).collect();
     Ok((ranked, found))
 }
 
 /// A fused row: its score and its rank in each arm, in the order of the arms fused
 /// (0 where an arm did not rank it). An array, not a map of the arms' names: a map per row
 /// was a sixteenth of a call's allocations (dhat), and only the kept rows need one.
-type Fused = BTreeMap<(Kind, i64), (f64, [usize; 3])>;
+type Fused = BTreeMap<Ref, (f64, [usize; 3])>;
 
 /// The arms by the names a response gives their ranks, in the order of [`Fused`]'s ranks.
 fn named<'a>(memories: &'a Vec<Row>, episodes: &'a Vec<Row>, vectors: &'a Vec<Row>) -> [(&'static str, &'a Vec<Row>); 3] {
@@ -357,7 +349,7 @@ fn fuse_scores(arms: &[(&'static str, &Vec<Row>); 3], found: &Found) -> Fused {
     for &(cosine, kind, id) in &found.also {
         // A lexical row, so already fused, and ranked by one lexical arm (each ranks one
         // kind): a second rank is the vector arm's, whose share holds its cosine already.
-        let (score, ranks) = fused.entry((kind, id)).or_default();
+        let (score, ranks) = fused.entry(Ref { kind, id }).or_default();
         if ranks.iter().filter(|&&rank| rank > 0).count() == 1 {
             *score += z(cosine);
         }
@@ -373,7 +365,7 @@ fn fuse_by(arms: &[(&'static str, &Vec<Row>); 3], share: impl Fn(&str, usize, (f
         let best = rows.iter().map(|r| r.score).fold(f64::MIN, f64::max);
         let worst = rows.iter().map(|r| r.score).fold(f64::MAX, f64::min);
         for (i, row) in rows.iter().enumerate() {
-            let entry = fused.entry((row.kind, row.id)).or_default();
+            let entry = fused.entry(row.at).or_default();
             entry.0 += share(arm, i + 1, (row.score, best, worst));
             entry.1[a] = i + 1;
         }
@@ -397,7 +389,7 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
         Some(q) => {
             let mut also = Vec::new();
             for r in memories.iter().chain(&episodes) {
-                also.push((r.kind, r.id));
+                also.push((r.at.kind, r.at.id));
             }
             vector(conn, req, q, &also)?
         }
@@ -414,11 +406,11 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
         let episodes = lexical(conn, req, &plain, Kind::Ep)?;
         fuse(&named(&memories, &episodes, &vectors), RRF_K)
     };
-    let gate = |key: &(Kind, i64)| gate_scores.get(key).map_or(0.0, |(score, _)| *score);
+    let gate = |at: &Ref| gate_scores.get(at).map_or(0.0, |(score, _)| *score);
     let best = ranked.keys().map(gate).fold(0.0, f64::max);
     let ratio = if req.deep { GATE_RATIO / 2.0 } else { GATE_RATIO };
     let total = ranked.len();
-    let mut admitted: Vec<_> = ranked.into_iter().filter(|(key, _)| gate(key) >= ratio * best).collect();
+    let mut admitted: Vec<_> = ranked.into_iter().filter(|(at, _)| gate(at) >= ratio * best).collect();
     let gated = total - admitted.len();
     // By fused score; a tie is broken by the newer record, so the records are read (through
     // [`Reader`], the one record reader) in this order until `keep` are read and the next
@@ -426,23 +418,23 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
     // arms ranked (40 and more).
     crate::sort::sort_by(&mut admitted, |a, b| b.1 .0.total_cmp(&a.1 .0));
     let reader = Reader::new(conn, req.scope);
-    let mut hits: Vec<Hit> = Vec::new();
-    for ((kind, id), (score, ranks)) in admitted {
-        if keep == 0 || hits.get(keep - 1).is_some_and(|last| last.score > score) {
+    let mut hits: Vec<(Record, MatchReason)> = Vec::new();
+    for (at, (score, ranks)) in admitted {
+        if keep == 0 || hits.get(keep - 1).is_some_and(|(_, last)| last.score > score) {
             break;
         }
         // Every arm ranks records of the call's scope only, from indexes kept in step with
         // the database, so each reads; one that did not would be left out, not answered.
-        let Some(record) = reader.read(Ref { kind, id })? else { continue };
+        let Some(record) = reader.read(at)? else { continue };
         let ranks = arms.iter().zip(ranks).filter(|&(_, rank)| rank > 0).map(|(&(arm, _), rank)| (arm, rank)).collect();
-        hits.push(Hit { record, score, ranks });
+        hits.push((record, MatchReason { signal, score, ranks }));
     }
-    crate::sort::sort_by(&mut hits, |a, b| {
-        let (x, y) = (&a.record, &b.record);
+    crate::sort::sort_by(&mut hits, |(x, a), (y, b)| {
         b.score.total_cmp(&a.score).then_with(|| y.timestamp.cmp(&x.timestamp)).then(x.at.cmp(&y.at))
     });
     hits.truncate(keep);
-    Ok(Retrieval { gated, admitted: hits, skipped: found.skipped, signal })
+    let (admitted, reasons) = hits.into_iter().unzip();
+    Ok(Retrieval { gated, admitted, reasons, skipped: found.skipped })
 }
 
 /// Runs `recall`.
@@ -460,12 +452,13 @@ pub fn recall(
     let messages = retrieval
         .admitted
         .into_iter()
-        .map(|h| crate::api::Message {
-            reference: h.record.at.to_string(),
-            source: crate::records::source_json(h.record.source, h.record.at),
-            content: h.record.content,
-            timestamp: h.record.timestamp,
-            match_reason: crate::api::MatchReason { signal: retrieval.signal, score: h.score, ranks: h.ranks },
+        .zip(retrieval.reasons)
+        .map(|(record, match_reason)| crate::api::Message {
+            reference: record.at.to_string(),
+            source: crate::records::source_json(record.source, record.at),
+            content: record.content,
+            timestamp: record.timestamp,
+            match_reason,
         })
         .collect();
     Ok(crate::api::RecallResponse {

@@ -11,6 +11,7 @@ use crate::refs::{Kind, Ref};
 use crate::scope::ReadScope;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
 use serde_json::{json, Value};
+use std::cell::OnceCell;
 
 fn embedding_blob(v: Option<&[f32]>) -> (Option<Vec<u8>>, Option<i64>) {
     match v {
@@ -129,7 +130,7 @@ pub fn archive_episode(conn: &Connection, opts: &EpisodeOptions, now: &str) -> R
 }
 
 /// A record as the operations read it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Record {
     /// Its ref.
     pub at: Ref,
@@ -137,6 +138,9 @@ pub struct Record {
     pub content: String,
     /// When it happened (an episode: when it started, else when it was archived).
     pub timestamp: String,
+    /// `timestamp` in epoch ms, parsed on first use ([`Record::ts`]): reconstruct orders and
+    /// bundles by it, recall and `get_contents` never parse it.
+    pub epoch_ms: OnceCell<Option<i64>>,
     /// Its source as stored (JSON text); episodes have none.
     pub source: Option<String>,
     /// The caller's metadata as stored (JSON text).
@@ -148,6 +152,11 @@ pub struct Record {
 }
 
 impl Record {
+    /// The timestamp in epoch ms, when it is a valid one.
+    pub fn ts(&self) -> Option<i64> {
+        *self.epoch_ms.get_or_init(|| parse_iso(&self.timestamp))
+    }
+
     /// The source as responses carry it: the stored object, or for an episode (which has
     /// none) `{type: "Episode", id: <its ref>, name: ""}`.
     pub fn source_json(&self) -> Value {
@@ -229,6 +238,7 @@ impl<'c> Reader<'c> {
                     at: r,
                     content: row.get(0)?,
                     timestamp: row.get(1)?,
+                    epoch_ms: OnceCell::new(),
                     source: row.get(2)?,
                     metadata: row.get(3)?,
                     context: (row.get(4)?, row.get(5)?),

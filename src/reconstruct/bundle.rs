@@ -6,47 +6,30 @@
 //! Sharing an entity never bundles: every record that mentions a project's name would
 //! otherwise fold into one item.
 
+use super::Why;
+use crate::records::Record;
 use crate::refs::{Kind, Ref};
 use std::collections::BTreeMap;
 
 /// The adjacency window, from the first row of a burst.
 pub const ADJACENCY_SECONDS: i64 = 60;
 
-/// The cluster keys, strongest first; an item's `independence_reason` is the strongest
-/// key among its rows.
-pub const CLUSTER_KEYS: [&str; 3] = ["cluster:episode", "cluster:adjacent", "cluster:relation"];
-
-/// What bundling reads of a candidate.
-#[derive(Debug, Clone)]
-pub struct Member<'s> {
-    /// The record.
-    pub at: Ref,
-    /// Its timestamp in epoch ms, when it has a valid one.
-    pub ts: Option<i64>,
-    /// Its source as stored (JSON text); episodes have none.
-    pub source: Option<&'s str>,
-    /// `(project, channel)`.
-    pub context: (String, String),
-    /// An episode's span in epoch ms.
-    pub span: Option<(i64, i64)>,
-}
-
 /// A declared record → record relation: subject, predicate, object.
 pub type Link = (Ref, String, Ref);
 
 /// Clusters (member indexes, each ascending) in the order of their best member, and the
-/// key that joined each bundled member (`cluster:…` or `relation:<predicate>`).
+/// key that joined each bundled member.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Bundling {
     /// Clusters in item order.
     pub clusters: Vec<Vec<usize>>,
     /// Member index → why it was bundled.
-    pub why: BTreeMap<usize, String>,
+    pub why: BTreeMap<usize, Why>,
 }
 
 struct Union {
     parent: Vec<usize>,
-    why: BTreeMap<usize, String>,
+    why: BTreeMap<usize, Why>,
 }
 
 impl Union {
@@ -58,59 +41,59 @@ impl Union {
         self.parent[i] = root;
         root
     }
-    fn union(&mut self, a: usize, b: usize, why: &str) {
+    fn union(&mut self, a: usize, b: usize, why: &Why) {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
             self.parent[ra.max(rb)] = ra.min(rb);
         }
         for i in [a, b] {
-            self.why.entry(i).or_insert_with(|| why.to_owned());
+            self.why.entry(i).or_insert_with(|| why.clone());
         }
     }
 }
 
 /// Stage 2 over candidates in relevance order.
-pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
+pub fn bundle(members: &[Record], links: &[Link]) -> Bundling {
     let mut u = Union { parent: (0..members.len()).collect(), why: BTreeMap::new() };
-    let episode = |m: &Member| m.at.kind == Kind::Ep;
+    let episode = |m: &Record| m.at.kind == Kind::Ep;
     for (e, ep) in members.iter().enumerate().filter(|(_, m)| episode(m)) {
         let Some((start, end)) = ep.span else { continue };
         for (m, mem) in members.iter().enumerate().filter(|(_, m)| !episode(m)) {
-            if mem.context == ep.context && mem.ts.is_some_and(|t| start <= t && t <= end) {
-                u.union(e, m, "cluster:episode");
+            if mem.context == ep.context && mem.ts().is_some_and(|t| start <= t && t <= end) {
+                u.union(e, m, &Why::Episode);
             }
         }
     }
     // A source's `(type, id)` is read only where the adjacency key could use it: for a member
     // with another member of its context, with a source, within the window. Parsing every
     // candidate's source was 6 % of a 1k reconstruct in wasm (`--cpu-prof`).
-    let within = |a: &Member, b: &Member| {
-        matches!((a.ts, b.ts), (Some(x), Some(y)) if (x - y).abs() <= ADJACENCY_SECONDS * 1000) && a.context == b.context
+    let within = |a: &Record, b: &Record| {
+        matches!((a.ts(), b.ts()), (Some(x), Some(y)) if (x - y).abs() <= ADJACENCY_SECONDS * 1000) && a.context == b.context
     };
     let keys: Vec<Option<(String, String)>> = members
         .iter()
         .enumerate()
         .map(|(i, m)| {
             let near = members.iter().enumerate().any(|(j, o)| j != i && o.source.is_some() && within(m, o));
-            m.source.filter(|_| near).and_then(source_key)
+            m.source.as_deref().filter(|_| near).and_then(source_key)
         })
         .collect();
     // (source type and id, project and channel) → members, for the adjacency key
     type Burst<'m> = (&'m (String, String), &'m (String, String));
     let mut by_source: BTreeMap<Burst, Vec<usize>> = BTreeMap::new();
     for (i, m) in members.iter().enumerate() {
-        if let (Some(source), Some(_)) = (&keys[i], m.ts) {
+        if let (Some(source), Some(_)) = (&keys[i], m.ts()) {
             if !source.1.is_empty() {
                 by_source.entry((source, &m.context)).or_default().push(i);
             }
         }
     }
     for (_, mut group) in by_source {
-        crate::sort::sort_by_key(&mut group, |&i| (members[i].ts, episode(&members[i]), members[i].at));
+        crate::sort::sort_by_key(&mut group, |&i| (members[i].ts(), episode(&members[i]), members[i].at));
         let mut anchor = group[0];
         for &next in &group[1..] {
-            if members[next].ts.unwrap_or(0) - members[anchor].ts.unwrap_or(0) <= ADJACENCY_SECONDS * 1000 {
-                u.union(anchor, next, "cluster:adjacent");
+            if members[next].ts().unwrap_or(0) - members[anchor].ts().unwrap_or(0) <= ADJACENCY_SECONDS * 1000 {
+                u.union(anchor, next, &Why::Adjacent);
             } else {
                 anchor = next;
             }
@@ -119,7 +102,7 @@ pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
     let index: BTreeMap<Ref, usize> = members.iter().enumerate().map(|(i, m)| (m.at, i)).collect();
     for (subject, predicate, object) in links {
         if let (Some(&s), Some(&o)) = (index.get(subject), index.get(object)) {
-            u.union(s, o, &format!("relation:{predicate}"));
+            u.union(s, o, &Why::Relation(predicate.clone()));
         }
     }
     let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -139,14 +122,10 @@ fn source_key(stored: &str) -> Option<(String, String)> {
     Some((field("type"), field("id")))
 }
 
-/// The `independence_reason` of a cluster: its strongest key, or `None` for a singleton.
-pub fn independence(whys: impl Iterator<Item = String>) -> Option<&'static str> {
-    let keys: Vec<&str> = whys
-        .map(
-            |w| if w.starts_with("relation:") { "cluster:relation" } else { CLUSTER_KEYS.iter().find(|k| **k == w).copied().unwrap_or("") },
-        )
-        .collect();
-    CLUSTER_KEYS.iter().copied().find(|k| keys.contains(k))
+/// The `independence_reason` of a cluster: the strongest key among why its members were
+/// bundled (episode, then adjacent, then relation), or `None` for a singleton.
+pub fn independence<'w>(whys: impl Iterator<Item = &'w Why>) -> Option<&'static str> {
+    whys.min().map(Why::cluster_key)
 }
 
 #[cfg(test)]
@@ -155,8 +134,17 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    fn member(id: i64, ts: i64, source: &str) -> Member<'_> {
-        Member { at: Ref { kind: Kind::Mem, id }, ts: Some(ts), source: Some(source), context: Default::default(), span: None }
+    fn member(id: i64, ts: i64, source: &str) -> Record {
+        Record {
+            at: Ref { kind: Kind::Mem, id },
+            content: String::new(),
+            timestamp: String::new(),
+            epoch_ms: Some(ts).into(),
+            source: Some(source.into()),
+            metadata: None,
+            context: Default::default(),
+            span: None,
+        }
     }
 
     /// Rows of one source within the window of the burst's first row bundle, whatever the
@@ -174,6 +162,6 @@ mod tests {
         ];
         let b = bundle(&members, &[]);
         assert_eq!(b.clusters, [vec![0, 1], vec![2], vec![3], vec![4], vec![5]]);
-        assert_eq!(b.why, BTreeMap::from([(0, "cluster:adjacent".to_string()), (1, "cluster:adjacent".to_string())]));
+        assert_eq!(b.why, BTreeMap::from([(0, Why::Adjacent), (1, Why::Adjacent)]));
     }
 }

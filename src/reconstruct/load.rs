@@ -1,31 +1,29 @@
-//! What reconstruct reads from the database besides retrieval: the candidates as rows,
-//! the declared record → record links between them (stage 2), and the graph the walk may
-//! follow from them (stage 3). The walk itself never reads the database.
+//! What reconstruct reads from the database besides retrieval: the declared record →
+//! record links between the candidates (stage 2), the graph the walk may follow from them
+//! and the records it reached (stage 3). The walk itself never reads the database.
 
 use super::bundle::Link;
-use super::structure::Row;
 use super::walk;
 use crate::api::Applied;
 use crate::error::Result;
 use crate::graph::{mentioning, neighbourhood};
-use crate::records;
+use crate::records::{Reader, Record};
 use crate::refs::{Kind, Ref};
 use crate::scope::ReadScope;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
 use std::collections::BTreeSet;
 
-/// The records at `refs` as rows, ranked in the order given (the readable ones: the walk
-/// and retrieval list nothing else). One reader serves every item of a call: making one
-/// formats its statements.
-pub fn rows(reader: &records::Reader, refs: impl IntoIterator<Item = Ref>, first_rank: usize) -> Result<Vec<Row>> {
-    let mut rows = Vec::new();
-    for (i, r) in refs.into_iter().enumerate() {
+/// The records at `refs`, in the order given (the readable ones: the walk lists nothing
+/// else). One reader serves every item of a call: making one formats its statements.
+pub fn records(reader: &Reader, refs: impl IntoIterator<Item = Ref>) -> Result<Vec<Record>> {
+    let mut records = Vec::new();
+    for r in refs {
         if let Some(record) = reader.read(r)? {
-            rows.push(Row::new(record, first_rank.saturating_add(i)));
+            records.push(record);
         }
     }
-    Ok(rows)
+    Ok(records)
 }
 
 /// A stored endpoint (`relations.*_kind`, `*_id`) as a record ref.

@@ -17,12 +17,50 @@ use crate::error::Result;
 use crate::lexical::LexicalIndex;
 use crate::names::NameIndex;
 use crate::recall::{retrieve, Request};
+use crate::records::{Reader, Record};
 use crate::refs::Ref;
 use crate::scope::ReadScope;
 use crate::vectors::VectorIndex;
 use rusqlite::Connection;
-use std::collections::BTreeSet;
-use structure::{Draft, Row};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use structure::{Draft, Member};
+
+/// Why a record is in its item besides retrieval finding it: the key that bundled it
+/// (stage 2) or the relation the walk reached it over (stage 3). A record retrieval found
+/// has none (`seed` in a trace). Responses spell it as [`Display`](fmt::Display) writes
+/// it. The variants are declared strongest key first, so the least of an item's is its
+/// `independence_reason` ([`bundle::independence`]).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Why {
+    /// A memory whose timestamp lies in a candidate episode's span: `cluster:episode`.
+    Episode,
+    /// A row of a burst of one source: `cluster:adjacent`.
+    Adjacent,
+    /// A declared relation, by its predicate: `relation:<predicate>`. Bundled by one
+    /// between two candidates (its key is `cluster:relation`), or reached over one.
+    Relation(String),
+}
+
+impl Why {
+    /// The cluster key a record bundled for this reason forms.
+    pub fn cluster_key(&self) -> &'static str {
+        match self {
+            Why::Episode => "cluster:episode",
+            Why::Adjacent => "cluster:adjacent",
+            Why::Relation(_) => "cluster:relation",
+        }
+    }
+}
+
+impl fmt::Display for Why {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Why::Relation(predicate) => write!(f, "relation:{predicate}"),
+            key => f.write_str(key.cluster_key()),
+        }
+    }
+}
 
 /// Runs `reconstruct` on validated options.
 pub fn reconstruct(
@@ -34,10 +72,10 @@ pub fn reconstruct(
     opts: &ReconstructOptions,
 ) -> Result<ReconstructResponse> {
     let call = Call { conn, vectors, lexical, names, opts, scope: opts.scope(), bounds: opts.applied(), declared };
-    let mut found = call.candidates()?;
-    let bundled = call.bundle(&mut found)?;
+    let found = call.candidates()?;
+    let bundled = call.bundle(&found)?;
     let walked = call.walk(&found, &bundled)?;
-    let drafts = call.structure(&found, &bundled, walked.rows);
+    let drafts = call.structure(&found, &bundled, &walked);
     Ok(call.respond(&found, &bundled, &walked.cuts, &drafts))
 }
 
@@ -57,27 +95,28 @@ struct Call<'a> {
     declared: Declared,
 }
 
-/// Stage 1's output: the candidates, most relevant first.
+/// Stage 1's output: the candidates, most relevant first (a candidate's index is its
+/// relevance rank), as retrieval read them. Every later stage refers to them by index.
 struct Found {
     cue: candidates::Cue,
-    rows: Vec<Row>,
-    /// The stored source of each row, for the adjacency key.
-    sources: Vec<Option<String>>,
+    records: Vec<Record>,
     /// Rows the gate left out.
     gated: usize,
 }
 
 impl Found {
     fn pool(&self) -> BTreeSet<Ref> {
-        self.rows.iter().map(|r| r.at).collect()
+        self.records.iter().map(|r| r.at).collect()
     }
 }
 
 /// Stage 2's output.
 struct Bundled {
     links: Vec<bundle::Link>,
-    /// Clusters of row indexes, in item order.
+    /// Clusters of candidate indexes, in item order.
     clusters: Vec<Vec<usize>>,
+    /// Candidate index → why it was bundled.
+    why: BTreeMap<usize, Why>,
 }
 
 impl Bundled {
@@ -89,7 +128,8 @@ impl Bundled {
 
 /// Stage 3's output, per item of the window.
 struct Walked {
-    rows: Vec<Vec<Row>>,
+    /// The records the walk reached, as read, each with how it was reached.
+    reached: Vec<Vec<(Record, walk::Reached)>>,
     cuts: Vec<walk::Cuts>,
 }
 
@@ -117,40 +157,22 @@ impl Call<'_> {
             )
         };
         let retrieval = retrieve(self.conn, &request, self.bounds.top_k)?;
-        // Retrieval read each hit in this scope, so the hits are the rows, ranked as admitted,
-        // without reading them again.
-        let (rows, sources) = retrieval
-            .admitted
-            .into_iter()
-            .enumerate()
-            .map(|(rank, mut h)| {
-                let source = h.record.source.take();
-                (Row::new(h.record, rank), source)
-            })
-            .unzip();
-        Ok(Found { cue, rows, sources, gated: retrieval.gated })
+        // Retrieval read each record in this scope: they are the candidates, ranked as
+        // admitted, without reading them again.
+        Ok(Found { cue, records: retrieval.admitted, gated: retrieval.gated })
     }
 
-    /// Stage 2: clusters, and why each bundled row is in its cluster.
-    fn bundle(&self, found: &mut Found) -> Result<Bundled> {
+    /// Stage 2: clusters, and why each bundled candidate is in its cluster.
+    fn bundle(&self, found: &Found) -> Result<Bundled> {
         let links = if self.declared.relations { load::links(self.conn, &self.scope, &found.pool())? } else { Vec::new() };
-        let members: Vec<bundle::Member> = found
-            .rows
-            .iter()
-            .zip(&found.sources)
-            .map(|(r, source)| bundle::Member { at: r.at, ts: r.ts, source: source.as_deref(), context: r.context.clone(), span: r.span })
-            .collect();
-        let bundling = bundle::bundle(&members, &links);
-        for (&i, why) in &bundling.why {
-            found.rows[i].why = Some(why.clone());
-        }
-        Ok(Bundled { links, clusters: bundling.clusters })
+        let bundling = bundle::bundle(&found.records, &links);
+        Ok(Bundled { links, clusters: bundling.clusters, why: bundling.why })
     }
 
-    /// Stage 3: the walk from each item's candidates, and the records it reached as rows.
+    /// Stage 3: the walk from each item's candidates, and the records it reached, read.
     fn walk(&self, found: &Found, bundled: &Bundled) -> Result<Walked> {
         let starts: Vec<Vec<Ref>> =
-            bundled.window(self.bounds.count).iter().map(|c| c.iter().map(|&i| found.rows[i].at).collect()).collect();
+            bundled.window(self.bounds.count).iter().map(|c| c.iter().map(|&i| found.records[i].at).collect()).collect();
         let all_starts: Vec<Ref> = starts.iter().flatten().copied().collect();
         let pool = found.pool();
         let graph = if all_starts.is_empty() || !self.declared.mentions {
@@ -159,28 +181,24 @@ impl Call<'_> {
             load::graph(self.conn, &self.scope, self.opts.source_id(), &self.bounds, &all_starts, &pool)?
         };
         let (reached, cuts) = walk::walk(&starts, &pool, &graph, self.bounds.max_hops);
-        let mut rows = Vec::with_capacity(reached.len());
-        let reader = crate::records::Reader::new(self.conn, &self.scope);
+        let reader = Reader::new(self.conn, &self.scope);
+        let mut read = Vec::with_capacity(reached.len());
         for reached in reached {
-            let mut walked = load::rows(&reader, reached.iter().map(|r| r.at), usize::MAX)?;
-            for (row, r) in walked.iter_mut().zip(reached) {
-                row.why = Some(format!("relation:{}", r.predicate));
-                row.path = r.path;
-                row.via_entity = Some(r.entity);
-            }
-            rows.push(walked);
+            let records = load::records(&reader, reached.iter().map(|r| r.at))?;
+            read.push(records.into_iter().zip(reached).collect());
         }
-        Ok(Walked { rows, cuts })
+        Ok(Walked { reached: read, cuts })
     }
 
     /// Stage 4: one item per cluster of the window, with what the walk reached for it.
-    fn structure(&self, found: &Found, bundled: &Bundled, walked: Vec<Vec<Row>>) -> Vec<Draft> {
+    fn structure<'s>(&self, found: &'s Found, bundled: &'s Bundled, walked: &'s Walked) -> Vec<Draft<'s>> {
         bundled
             .window(self.bounds.count)
             .iter()
-            .zip(walked)
-            .map(|(cluster, walked)| {
-                let members: Vec<Row> = cluster.iter().map(|&i| found.rows[i].clone()).collect();
+            .zip(&walked.reached)
+            .map(|(cluster, reached)| {
+                let members: Vec<Member> = cluster.iter().map(|&i| Member::candidate(&found.records[i], i, bundled.why.get(&i))).collect();
+                let walked: Vec<Member> = reached.iter().map(Member::reached).collect();
                 structure::structure(members, walked, self.bounds.max_evidence, &bundled.links)
             })
             .collect()
@@ -202,14 +220,14 @@ impl Call<'_> {
         let returned = quoted.items.len();
         let shortfall = if returned >= bounds.count {
             None
-        } else if returned == 0 && found.rows.is_empty() {
+        } else if returned == 0 && found.records.is_empty() {
             Some(Shortfall::NoRelevantEvidence)
         } else if quoted.cut {
             Some(Shortfall::BudgetExhausted)
         } else {
             Some(Shortfall::ExhaustedCandidates)
         };
-        let refs = |rows: &mut dyn Iterator<Item = &usize>| rows.map(|&i| found.rows[i].at.to_string()).collect::<Vec<_>>();
+        let refs = |rows: &mut dyn Iterator<Item = &usize>| rows.map(|&i| found.records[i].at.to_string()).collect::<Vec<_>>();
         ReconstructResponse {
             effective_count: bounds.count as i64,
             returned_count: returned,
@@ -225,7 +243,7 @@ impl Call<'_> {
             effective_budget: (trace || quoted.cut).then_some(bounds.budget as i64),
             used_budget: (trace || quoted.cut).then_some(quoted.used as i64),
             trace: trace.then(|| Trace {
-                candidate_refs: found.rows.iter().map(|r| r.at.to_string()).collect(),
+                candidate_refs: found.records.iter().map(|r| r.at.to_string()).collect(),
                 clusters: bundled.clusters.iter().map(|c| refs(&mut c.iter())).collect(),
                 cues: Cues { entities: found.cue.entities.clone(), terms: found.cue.terms.clone() },
                 gated: found.gated,

@@ -11,14 +11,15 @@
 //!   put it, and one an earlier item reached is not added to a later item.
 //! - **Reading is bounded**: at most `max_evidence` records are read per reached entity,
 //!   lowest id first; when there were more, `max_evidence` is named in `reached`.
-//! - **why and independence**: a reached record carries `relation:<predicate>`, its
-//!   hops, the path of relation ids that reached it and the entity at its end (the caller
-//!   labels it), so a view can show exactly which edges the walk followed.
+//! - **why and independence**: a reached record carries `relation:<predicate>` (a
+//!   [`Why::Relation`]), its hops, the path of relation ids that reached it and the entity
+//!   at its end, so a view can show exactly which edges the walk followed.
 //! - **A vote, not an admission**: the walk never makes an item; it only adds evidence.
 //!
 //! Reached records are ordered by the written rule: fewer hops, then the more recently
 //! declared relation, then the lower record id.
 
+use super::Why;
 use crate::refs::{Kind, Ref};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -57,8 +58,8 @@ pub struct Step {
 pub struct Reached {
     /// The record.
     pub at: Ref,
-    /// The predicate of the relation that reached its entity.
-    pub predicate: String,
+    /// The relation that reached its entity, by its predicate.
+    pub why: Why,
     /// The ids of the relations followed (as many as hops), from the item's own entity out
     /// to the one that mentions the record.
     pub path: Vec<i64>,
@@ -141,7 +142,7 @@ pub fn walk(items: &[Vec<Ref>], pool: &BTreeSet<Ref>, graph: &Graph, max_hops: u
         };
         let reached: Vec<Reached> = ordered
             .into_iter()
-            .map(|((.., entity), at)| Reached { at, predicate: via[&entity].0.predicate.clone(), path: path_to(entity), entity })
+            .map(|((.., entity), at)| Reached { at, why: Why::Relation(via[&entity].0.predicate.clone()), path: path_to(entity), entity })
             .collect();
         taken.extend(reached.iter().map(|r| r.at));
         reached_by_item.push(reached);
@@ -197,7 +198,7 @@ mod tests {
         let pool = BTreeSet::from([m(3)]);
         let (reached, _) = walk(&[vec![m(3)]], &pool, &g, 2);
         assert_eq!(refs(&reached[0]), vec![("mem:2".to_string(), 1), ("mem:1".to_string(), 2), ("mem:4".to_string(), 2)]);
-        assert_eq!(reached[0][0].predicate, "member_of");
+        assert_eq!(reached[0][0].why, Why::Relation("member_of".into()));
         assert_eq!(reached[0][2].path, vec![11, 10]);
     }
 
