@@ -1,6 +1,8 @@
 //! Crafted database images, shared by the native suite (`tests/hostile_images.rs`) and the
 //! wasm suites: an exported memory edited the way a person with the `sqlite3` shell (or
-//! an attacker) would, each with what `import` must do with it.
+//! an attacker) would, each with what `import` must do with it. `tests/schemas.rs` reads
+//! the memory they are crafted from and its probes only.
+#![allow(dead_code)]
 
 use associative_memory::{FixedClock, Memory};
 use serde_json::{json, Value};
@@ -200,8 +202,10 @@ pub fn replace(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
 }
 
 /// The memory every image is crafted from: records of two agents, an embedding, entities
-/// with aliases, mentions, relations (entity and record ones), an episode, and one deleted
-/// memory (so the id counter is ahead of the rows).
+/// with aliases, mentions of memories and of an episode, relations (entity and record
+/// ones, anchored on a memory or an episode), episodes, and one deleted memory (so the id
+/// counter is ahead of the rows). The fixtures of `tests/fixtures/schemas/` are these
+/// writes as earlier versions of the engine made them (`tests/schemas.rs`).
 pub fn populated() -> Memory {
     let mut m = Memory::open_in_memory_with_clock(Box::new(FixedClock::new(1_767_225_600_000))).unwrap();
     for (tool, args) in probe_writes() {
@@ -228,6 +232,17 @@ fn probe_writes() -> Vec<(&'static str, Value)> {
         ("store", json!({"agent_id": "a", "content": "a memory that is deleted"})),
         ("delete_memory", json!({"agent_id": "a", "memory_id": 5})),
         ("archive_episode", json!({"agent_id": "a", "summary": "ingestion review", "keywords": "ingest queue"})),
+        (
+            "declare_associations",
+            json!({"agent_id": "a", "anchor_ref": "ep:1", "associations": {"entities": [{"name": "Queue", "aliases": ["キュー"]}],
+            "relations": [{"subject": "Queue", "predicate": "part_of", "object": "Ingestion"}, {"subject": "ep:1", "predicate": "supports", "object": "mem:3"}]}}),
+        ),
+        (
+            "store",
+            json!({"agent_id": "b", "content": "Agent b reconciles its ledger weekly.",
+            "associations": {"entities": [{"name": "Ledger", "aliases": ["台帳"]}]}}),
+        ),
+        ("archive_episode", json!({"agent_id": "b", "summary": "ledger reconciliation", "keywords": "ledger weekly"})),
     ]
 }
 
