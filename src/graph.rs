@@ -27,8 +27,8 @@ pub struct Edge {
     pub predicate: String,
     /// When it was declared.
     pub declared_at: String,
-    /// Its evidence, or `''`.
-    pub anchor_ref: String,
+    /// Its evidence, if it has one.
+    pub anchor_ref: Option<Ref>,
     /// `agent` or `operator`.
     pub declared_by: String,
 }
@@ -52,7 +52,7 @@ fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Res
     // The relations touching the frontier come from the endpoint indexes first; scoping
     // then joins on their ids, so a hop never scans all of an agent's relations.
     let sql = format!(
-        "SELECT r.id, r.subject_id, r.object_id, r.predicate, r.declared_at, r.anchor_ref, r.declared_by \
+        "SELECT r.id, r.subject_id, r.object_id, r.predicate, r.declared_at, r.anchor_kind, r.anchor_id, r.declared_by \
          FROM (SELECT id FROM relations WHERE subject_kind = 'entity' AND subject_id IN ({marks}) \
                UNION SELECT id FROM relations WHERE object_kind = 'entity' AND object_id IN ({marks})) AS hit \
          CROSS JOIN relations r ON r.id = hit.id JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id \
@@ -68,8 +68,8 @@ fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Res
             object: row.get(2)?,
             predicate: row.get(3)?,
             declared_at: row.get(4)?,
-            anchor_ref: row.get(5)?,
-            declared_by: row.get(6)?,
+            anchor_ref: Ref::stored(row.get_ref(5)?.as_str()?, row.get(6)?),
+            declared_by: row.get(7)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
@@ -125,10 +125,12 @@ pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_h
 /// have no source.
 pub fn mentioning(conn: &Connection, scope: &ReadScope, source_id: &str, entity: i64, limit: i64) -> Result<(Vec<Ref>, i64)> {
     let iso = scope.clause("t");
-    let join = |kind: &str, table: &str, start: usize| {
+    let join = |kind: Kind| {
         format!(
-            "SELECT '{kind}' AS kind, t.id AS id FROM entity_mentions m JOIN {table} t ON t.id = CAST(substr(m.ref, {start}) AS INTEGER) \
-             WHERE m.entity_id = ? AND m.ref LIKE '{kind}:%' AND {}",
+            "SELECT m.ref_kind AS kind, t.id AS id FROM entity_mentions m JOIN {} t ON t.id = m.ref_id \
+             WHERE m.entity_id = ? AND m.ref_kind = '{}' AND {}",
+            kind.table(),
+            kind.as_str(),
             iso.sql
         )
     };
@@ -137,10 +139,10 @@ pub fn mentioning(conn: &Connection, scope: &ReadScope, source_id: &str, entity:
     let records = if source_id.is_empty() {
         params.push(Value::Integer(entity));
         params.extend(iso.params.iter().cloned());
-        format!("{} UNION ALL {}", join("mem", "memories", 5), join("ep", "episodes", 4))
+        format!("{} UNION ALL {}", join(Kind::Mem), join(Kind::Ep))
     } else {
         params.push(Value::Text(source_id.into()));
-        format!("{} AND source_id(t.source) = ?", join("mem", "memories", 5))
+        format!("{} AND source_id(t.source) = ?", join(Kind::Mem))
     };
     params.push(Value::Integer(limit));
     let sql = format!("SELECT kind, id, count(*) OVER () FROM ({records}) ORDER BY id, kind LIMIT ?");
@@ -149,8 +151,7 @@ pub fn mentioning(conn: &Connection, scope: &ReadScope, source_id: &str, entity:
     let refs = stmt
         .query_map(params_from_iter(params), |r| {
             total = r.get(2)?;
-            let kind = if r.get_ref(0)?.as_str()? == Kind::Ep.as_str() { Kind::Ep } else { Kind::Mem };
-            Ok(Ref { kind, id: r.get(1)? })
+            Ok(Ref { kind: r.get(0)?, id: r.get(1)? })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok((refs, total))

@@ -82,7 +82,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
             object: e.object,
             declared_by: e.declared_by.clone(),
             declared_at: e.declared_at.clone(),
-            anchor_ref: e.anchor_ref.clone(),
+            anchor_ref: e.anchor_ref.map(|a| a.to_string()).unwrap_or_default(),
         })
         .collect();
 

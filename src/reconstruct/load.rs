@@ -9,7 +9,7 @@ use crate::api::Applied;
 use crate::error::Result;
 use crate::graph::{mentioning, neighbourhood};
 use crate::records;
-use crate::refs::{Kind, Ref};
+use crate::refs::Ref;
 use crate::scope::ReadScope;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
@@ -28,28 +28,23 @@ pub fn rows(reader: &records::Reader, refs: impl IntoIterator<Item = Ref>, first
     Ok(rows)
 }
 
-/// A stored endpoint (`relations.*_kind`, `*_id`) as a record ref.
-fn endpoint(kind: String, id: i64) -> Option<Ref> {
-    Kind::parse(&kind).map(|kind| Ref { kind, id })
-}
-
 /// Declared record → record relations in scope whose both ends are in `pool`, by id.
 pub fn links(conn: &Connection, scope: &ReadScope, pool: &BTreeSet<Ref>) -> Result<Vec<Link>> {
     if pool.is_empty() {
         return Ok(Vec::new());
     }
     let iso = scope.clause("r");
-    let (marks, refs) = crate::in_list::padded(pool.iter().map(|r| Value::Text(r.to_string())));
+    let (marks, refs) = crate::in_list::padded_refs(pool.iter().copied());
     let sql = format!(
         "SELECT r.subject_kind, r.subject_id, r.predicate, r.object_kind, r.object_id FROM relations r \
-         WHERE {} AND r.subject_kind IN ('mem', 'ep') AND r.object_kind IN ('mem', 'ep') \
-         AND (r.subject_kind || ':' || r.subject_id) IN ({marks}) AND (r.object_kind || ':' || r.object_id) IN ({marks}) ORDER BY r.id",
+         WHERE {} AND (r.subject_kind, r.subject_id) IN (VALUES {marks}) AND (r.object_kind, r.object_id) IN (VALUES {marks}) ORDER BY r.id",
         iso.sql
     );
     let params: Vec<Value> = iso.params.into_iter().chain(refs.iter().chain(&refs).cloned()).collect();
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params_from_iter(params), |r| {
-        Ok((endpoint(r.get(0)?, r.get(1)?), r.get::<_, String>(2)?, endpoint(r.get(3)?, r.get(4)?)))
+        let end = |kind: usize| -> rusqlite::Result<Option<Ref>> { Ok(Ref::stored(r.get_ref(kind)?.as_str()?, r.get(kind + 1)?)) };
+        Ok((end(0)?, r.get::<_, String>(2)?, end(3)?))
     })?;
     let mut links = Vec::new();
     for row in rows {
@@ -73,18 +68,17 @@ pub fn graph(
 ) -> Result<walk::Graph> {
     let mut graph = walk::Graph::default();
     let iso = scope.clause("e");
-    let (marks, refs) = crate::in_list::padded(starts.iter().map(|r| Value::Text(r.to_string())));
+    let (marks, refs) = crate::in_list::padded_refs(starts.iter().copied());
     let sql = format!(
-        "SELECT m.ref, m.entity_id FROM entity_mentions m CROSS JOIN entities e ON e.id = m.entity_id WHERE m.ref IN ({marks}) AND {} ORDER BY m.ref, m.entity_id",
+        "SELECT m.ref_kind, m.ref_id, m.entity_id FROM entity_mentions m CROSS JOIN entities e ON e.id = m.entity_id \
+         WHERE (m.ref_kind, m.ref_id) IN (VALUES {marks}) AND {} ORDER BY m.ref_kind, m.ref_id, m.entity_id",
         iso.sql
     );
     let params: Vec<Value> = refs.into_iter().chain(iso.params).collect();
     let mut stmt = conn.prepare_cached(&sql)?;
-    for row in stmt.query_map(params_from_iter(params), |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))? {
-        let (stored, entity) = row?;
-        if let Some(r) = Ref::parse(&stored) {
-            graph.mentions.entry(r).or_default().push(entity);
-        }
+    for row in stmt.query_map(params_from_iter(params), |r| Ok((Ref { kind: r.get(0)?, id: r.get(1)? }, r.get::<_, i64>(2)?)))? {
+        let (r, entity) = row?;
+        graph.mentions.entry(r).or_default().push(entity);
     }
     if graph.mentions.is_empty() {
         return Ok(graph);
