@@ -7,6 +7,10 @@
 use crate::refs::Ref;
 use rusqlite::types::Value;
 
+/// Values one list holds at most: a longer one is read in chunks of this many, so that a
+/// statement stays far below SQLite's limit on its variables (32766) whatever else it binds.
+pub const MAX: usize = 256;
+
 /// `items` padded to a power of two by repeating the last. An empty list stays empty
 /// (callers do not query with one).
 fn pad<T: Clone>(items: impl IntoIterator<Item = T>) -> Vec<T> {

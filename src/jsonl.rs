@@ -56,7 +56,14 @@ pub fn export(conn: &Connection, opts: &ExportMemoriesOptions, now: &str) -> Res
             "resolved": false, "project_id": r.get::<_, String>(7)?, "channel": r.get::<_, String>(8)?}))
     })?;
     let episodes: Vec<Value> = episodes.collect::<rusqlite::Result<_>>()?;
-    let mut aliases = conn.prepare("SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY rowid")?;
+    let mut aliases: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    let mut stmt = conn.prepare(
+        "SELECT a.entity_id, a.alias FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE e.agent_id = ? ORDER BY a.entity_id, a.rowid",
+    )?;
+    for row in stmt.query_map([agent], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
+        let (id, alias) = row?;
+        aliases.entry(id).or_default().push(alias);
+    }
     let mut stmt =
         conn.prepare("SELECT id, project_id, channel, name, declared_by, created_at FROM entities WHERE agent_id = ? ORDER BY id")?;
     let rows = stmt.query_map([agent], |r| {
@@ -72,7 +79,7 @@ pub fn export(conn: &Connection, opts: &ExportMemoriesOptions, now: &str) -> Res
     let mut entities = Vec::new();
     for row in rows {
         let (id, project, channel, name, by, at) = row?;
-        let names: Vec<String> = aliases.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        let names = aliases.remove(&id).unwrap_or_default();
         entities.push(json!({"_type": "entity", "id": id, "agent_id": agent, "project_id": project, "channel": channel, "name": name,
             "declared_by": by, "created_at": at, "aliases": names}));
     }

@@ -13,19 +13,19 @@ use crate::refs::Ref;
 use crate::scope::ReadScope;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The records at `refs` as rows, ranked in the order given (the readable ones: the walk
-/// and retrieval list nothing else). One reader serves every item of a call: making one
-/// formats its statements.
-pub fn rows(reader: &records::Reader, refs: impl IntoIterator<Item = Ref>, first_rank: usize) -> Result<Vec<Row>> {
+/// lists nothing else), taken from `read`: what one [`records::Reader::read_many`] read for
+/// every item of a call. A ref is taken once.
+pub fn rows(read: &mut BTreeMap<Ref, records::Record>, refs: impl IntoIterator<Item = Ref>, first_rank: usize) -> Vec<Row> {
     let mut rows = Vec::new();
     for (i, r) in refs.into_iter().enumerate() {
-        if let Some(record) = reader.read(r)? {
+        if let Some(record) = read.remove(&r) {
             rows.push(Row::new(record, first_rank.saturating_add(i)));
         }
     }
-    Ok(rows)
+    rows
 }
 
 /// Declared record → record relations in scope whose both ends are in `pool`, by id.
@@ -105,8 +105,10 @@ pub fn graph(
         crate::sort::sort(list);
     }
     let bound = bounds.max_evidence;
-    for &entity in n.distance.keys() {
-        let (refs, _) = mentioning(conn, scope, source_id, entity, (bound + pool.len() + 1) as i64)?;
+    let reached: Vec<i64> = n.distance.keys().copied().collect();
+    let mut mentioned = mentioning(conn, scope, source_id, &reached, (bound + pool.len() + 1) as i64)?;
+    for entity in reached {
+        let (refs, _) = mentioned.remove(&entity).unwrap_or_default();
         let outside: Vec<Ref> = refs.into_iter().filter(|r| !pool.contains(r)).collect();
         if outside.len() > bound {
             graph.records_cut.insert(entity);

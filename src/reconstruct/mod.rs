@@ -160,9 +160,9 @@ impl Call<'_> {
         };
         let (reached, cuts) = walk::walk(&starts, &pool, &graph, self.bounds.max_hops);
         let mut rows = Vec::with_capacity(reached.len());
-        let reader = crate::records::Reader::new(self.conn, &self.scope);
+        let mut read = crate::records::Reader::new(self.conn, &self.scope).read_many(reached.iter().flatten().map(|r| r.at))?;
         for reached in reached {
-            let mut walked = load::rows(&reader, reached.iter().map(|r| r.at), usize::MAX)?;
+            let mut walked = load::rows(&mut read, reached.iter().map(|r| r.at), usize::MAX);
             for (row, r) in walked.iter_mut().zip(reached) {
                 row.why = Some(format!("relation:{}", r.predicate));
                 row.path = r.path;
