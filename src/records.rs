@@ -201,13 +201,15 @@ pub struct Reader<'c> {
     held: [std::cell::RefCell<Option<rusqlite::CachedStatement<'c>>>; 2],
 }
 
-/// What a record is read from, per kind: the columns [`record`] reads.
+/// What a record is read from, per kind: the columns [`record`] reads, from the table read
+/// by id alone (`NOT INDEXED`: for ids in a list the planner would otherwise read every
+/// record of the agent through the scope index).
 fn select(kind: Kind) -> String {
     let columns = match kind {
         Kind::Mem => "t.id, t.content, t.timestamp, t.source, t.metadata, t.project_id, t.channel, NULL, NULL",
         Kind::Ep => "t.id, t.summary, COALESCE(t.start_time, t.created_at), NULL, NULL, t.project_id, t.channel, t.start_time, t.end_time",
     };
-    format!("SELECT {columns} FROM {} t", kind.table())
+    format!("SELECT {columns} FROM {} t NOT INDEXED", kind.table())
 }
 
 /// A record of `kind` from a row of [`select`].

@@ -35,12 +35,15 @@ pub fn links(conn: &Connection, scope: &ReadScope, pool: &BTreeSet<Ref>) -> Resu
     }
     let iso = scope.clause("r");
     let (marks, refs) = crate::in_list::padded_refs(pool.iter().copied());
+    // The relations whose subject is in the pool come from the subject index first; scoping
+    // then joins on their ids, so a call never reads all of an agent's relations.
     let sql = format!(
-        "SELECT r.subject_kind, r.subject_id, r.predicate, r.object_kind, r.object_id FROM relations r \
-         WHERE {} AND (r.subject_kind, r.subject_id) IN (VALUES {marks}) AND (r.object_kind, r.object_id) IN (VALUES {marks}) ORDER BY r.id",
+        "SELECT r.subject_kind, r.subject_id, r.predicate, r.object_kind, r.object_id \
+         FROM (SELECT id FROM relations WHERE (subject_kind, subject_id) IN (VALUES {marks})) AS hit CROSS JOIN relations r ON r.id = hit.id \
+         WHERE {} AND (r.object_kind, r.object_id) IN (VALUES {marks}) ORDER BY r.id",
         iso.sql
     );
-    let params: Vec<Value> = iso.params.into_iter().chain(refs.iter().chain(&refs).cloned()).collect();
+    let params: Vec<Value> = refs.iter().cloned().chain(iso.params).chain(refs.iter().cloned()).collect();
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params_from_iter(params), |r| {
         let end = |kind: usize| -> rusqlite::Result<Option<Ref>> { Ok(Ref::stored(r.get_ref(kind)?.as_str()?, r.get(kind + 1)?)) };
