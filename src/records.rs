@@ -300,11 +300,7 @@ pub fn delete(conn: &Connection, kind: Kind, agent_id: &str, id: i64, field: &st
     let mut params = vec![rusqlite::types::Value::Integer(id)];
     params.extend(iso.params);
     if conn.execute(&sql, params_from_iter(params))? == 0 {
-        let what = match kind {
-            Kind::Mem => "memory",
-            Kind::Ep => "episode",
-        };
-        return Err(Error::NotFound { field: field.into(), what: format!("{what} {id}") });
+        return Err(Error::NotFound { field: field.into(), what: format!("{} {id}", kind.noun()) });
     }
     Ok(DeleteResponse { ok: true, deleted_id: id })
 }

@@ -42,6 +42,14 @@ impl Kind {
             Kind::Ep => "episodes",
         }
     }
+
+    /// What a record of this kind is called in a message.
+    pub(crate) fn noun(self) -> &'static str {
+        match self {
+            Kind::Mem => "memory",
+            Kind::Ep => "episode",
+        }
+    }
 }
 
 /// A kind column (`ref_kind`, `anchor_kind`, a relation end's `*_kind`) binds and reads as
