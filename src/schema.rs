@@ -210,6 +210,8 @@ ALTER TABLE episodes ADD COLUMN embedding_model TEXT;
 /// Version 4: one spelling of a record. A mention's record and a relation's anchor, stored
 /// as text (`'mem:12'`) before, are a kind (`'mem'`, `'ep'`; an anchor's `''` when there is
 /// none) and an id, as a relation's ends always were; the cascade triggers compare columns.
+/// (A memory's `source` stays JSON text: the id in it, which `source_id` filters compare
+/// through the SQL function `source_id()`, names who a memory came from, not a record.)
 /// The rows are carried over with their ids, and the relations' id counter with them (its
 /// row of `sqlite_sequence`, which dropping the table would delete, is set aside under the
 /// copy's name). The copies are tables of the database itself, not temporary ones: a
