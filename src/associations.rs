@@ -213,8 +213,10 @@ impl Declarer<'_> {
     /// Records that `record` (checked by the caller) mentions entity `id`.
     pub(crate) fn mention(&self, id: i64, record: Ref) -> Result<()> {
         self.conn
-            .prepare_cached("INSERT OR IGNORE INTO entity_mentions (entity_id, ref, declared_by, created_at) VALUES (?, ?, ?, ?)")?
-            .execute(params![id, record.to_string(), self.declared_by, self.now])?;
+            .prepare_cached(
+                "INSERT OR IGNORE INTO entity_mentions (entity_id, ref_kind, ref_id, declared_by, created_at) VALUES (?, ?, ?, ?, ?)",
+            )?
+            .execute(params![id, record.kind, record.id, self.declared_by, self.now])?;
         Ok(())
     }
 
@@ -283,18 +285,19 @@ impl Declarer<'_> {
     /// a normalized predicate, anchored on a checked record; its id, new or existing.
     pub(crate) fn relate(&self, subject: (&str, i64), predicate: &str, object: (&str, i64), anchor: Option<Ref>) -> Result<i64> {
         let s = self.scope;
-        let anchor = anchor.map(|a| a.to_string()).unwrap_or_default();
-        let key = params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor];
+        // no anchor is kind '' and id 0, which the unique key compares as it compares any
+        let (anchor_kind, anchor_id) = anchor.map_or(("", 0), |a| (a.kind.as_str(), a.id));
+        let key = params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor_kind, anchor_id];
         self.conn.prepare_cached(
-            "INSERT OR IGNORE INTO relations (agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_ref, declared_by, declared_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO relations (agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_kind, anchor_id, declared_by, declared_at) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )?
-        .execute(params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor, self.declared_by, self.now])?;
+        .execute(params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor_kind, anchor_id, self.declared_by, self.now])?;
         let id: i64 = self
             .conn
             .prepare_cached(
                 "SELECT id FROM relations WHERE agent_id = ? AND project_id = ? AND channel = ? AND subject_kind = ? AND subject_id = ? \
-             AND predicate = ? AND object_kind = ? AND object_id = ? AND anchor_ref = ?",
+             AND predicate = ? AND object_kind = ? AND object_id = ? AND anchor_kind = ? AND anchor_id = ?",
             )?
             .query_row(key, |r| r.get(0))?;
         Ok(id)
@@ -320,8 +323,9 @@ impl Declarer<'_> {
             match (entity, r) {
                 (Some(entity), Some(r)) => {
                     done.mentions += self.conn.execute(
-                        "DELETE FROM entity_mentions WHERE entity_id = ? AND ref = ? AND entity_id IN (SELECT id FROM entities WHERE agent_id = ?)",
-                        params![entity, r.to_string(), self.scope.agent_id],
+                        "DELETE FROM entity_mentions WHERE entity_id = ? AND ref_kind = ? AND ref_id = ? \
+                         AND entity_id IN (SELECT id FROM entities WHERE agent_id = ?)",
+                        params![entity, r.kind, r.id, self.scope.agent_id],
                     )? as u32
                 }
                 _ => report.drops.add(format_args!("retract.mentions[{index}]"), "needs an integer entity id and a record ref"),

@@ -47,11 +47,10 @@ pub fn list_memories(conn: &Connection, opts: &ListMemoriesOptions) -> Result<Li
     Ok(ListMemoriesResponse { memories, count, total, next_offset: (end < total).then_some(end) })
 }
 
-/// Rewrites the given fields of one memory of the agent. The triggers of `schema.rs` keep
-/// the FTS index and the agent's text statistics in step with a new content; mentions and
-/// relations name the memory by id, so they stay.
-pub fn update_memory(conn: &Connection, opts: &UpdateMemoryOptions) -> Result<UpdateMemoryResponse> {
-    let id = opts.memory_id;
+/// Rewrites the given fields of memory `id` of the agent (`opts.memory_id`, checked). The
+/// triggers of `schema.rs` keep the FTS index and the agent's text statistics in step with a
+/// new content; mentions and relations name the memory by id, so they stay.
+pub fn update_memory(conn: &Connection, id: i64, opts: &UpdateMemoryOptions) -> Result<UpdateMemoryResponse> {
     let exists: bool = conn
         .query_row("SELECT count(*) FROM memories WHERE id = ? AND agent_id = ?", params![id, opts.agent_id], |r| r.get::<_, i64>(0))?
         > 0;

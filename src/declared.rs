@@ -68,7 +68,8 @@ mod tests {
         let relate =
             "INSERT INTO relations (agent_id, subject_kind, subject_id, predicate, object_kind, object_id, declared_by, declared_at) \
                       VALUES ('a', 'entity', 1, 'knows', 'entity', 2, 'agent', '')";
-        let mention = "INSERT INTO entity_mentions (entity_id, ref, declared_by, created_at) VALUES (1, 'mem:1', 'agent', '')";
+        let mention =
+            "INSERT INTO entity_mentions (entity_id, ref_kind, ref_id, declared_by, created_at) VALUES (1, 'mem', 1, 'agent', '')";
         assert_eq!(read(&conn), (false, false));
         conn.execute_batch("SAVEPOINT s").unwrap();
         conn.execute(relate, []).unwrap();

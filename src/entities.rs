@@ -79,13 +79,32 @@ pub fn starts(conn: &Connection, scope: &ReadScope, normalized: &str) -> Result<
     Ok(ids)
 }
 
-/// The aliases of each entity as written, in normalized order.
+/// The aliases of each entity as written, in normalized order (every one of `ids` has a
+/// list), one statement per [`crate::in_list::MAX`] entities.
 pub fn aliases_of(conn: &Connection, ids: &[i64]) -> Result<BTreeMap<i64, Vec<String>>> {
-    let mut out: BTreeMap<i64, Vec<String>> = BTreeMap::new();
-    let mut stmt = conn.prepare_cached("SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY normalized")?;
-    for &id in ids {
-        let aliases = stmt.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
-        out.insert(id, aliases);
+    let mut out: BTreeMap<i64, Vec<String>> = ids.iter().map(|&id| (id, Vec::new())).collect();
+    for chunk in ids.chunks(crate::in_list::MAX) {
+        let (marks, ids) = crate::in_list::padded(chunk.iter().map(|&id| Value::Integer(id)));
+        let sql = format!("SELECT entity_id, alias FROM entity_aliases WHERE entity_id IN ({marks}) ORDER BY entity_id, normalized");
+        let mut stmt = conn.prepare_cached(&sql)?;
+        for row in stmt.query_map(params_from_iter(ids), |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
+            let (id, alias) = row?;
+            out.entry(id).or_default().push(alias);
+        }
+    }
+    Ok(out)
+}
+
+/// The name of each entity as declared, one statement per [`crate::in_list::MAX`] entities.
+pub fn names_of(conn: &Connection, ids: &[i64]) -> Result<BTreeMap<i64, String>> {
+    let mut out = BTreeMap::new();
+    for chunk in ids.chunks(crate::in_list::MAX) {
+        let (marks, ids) = crate::in_list::padded(chunk.iter().map(|&id| Value::Integer(id)));
+        let mut stmt = conn.prepare_cached(&format!("SELECT id, name FROM entities WHERE id IN ({marks})"))?;
+        for row in stmt.query_map(params_from_iter(ids), |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
+            let (id, name) = row?;
+            out.insert(id, name);
+        }
     }
     Ok(out)
 }

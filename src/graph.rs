@@ -27,8 +27,8 @@ pub struct Edge {
     pub predicate: String,
     /// When it was declared.
     pub declared_at: String,
-    /// Its evidence, or `''`.
-    pub anchor_ref: String,
+    /// Its evidence, if it has one.
+    pub anchor_ref: Option<Ref>,
     /// `agent` or `operator`.
     pub declared_by: String,
 }
@@ -52,7 +52,7 @@ fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Res
     // The relations touching the frontier come from the endpoint indexes first; scoping
     // then joins on their ids, so a hop never scans all of an agent's relations.
     let sql = format!(
-        "SELECT r.id, r.subject_id, r.object_id, r.predicate, r.declared_at, r.anchor_ref, r.declared_by \
+        "SELECT r.id, r.subject_id, r.object_id, r.predicate, r.declared_at, r.anchor_kind, r.anchor_id, r.declared_by \
          FROM (SELECT id FROM relations WHERE subject_kind = 'entity' AND subject_id IN ({marks}) \
                UNION SELECT id FROM relations WHERE object_kind = 'entity' AND object_id IN ({marks})) AS hit \
          CROSS JOIN relations r ON r.id = hit.id JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id \
@@ -68,8 +68,8 @@ fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Res
             object: row.get(2)?,
             predicate: row.get(3)?,
             declared_at: row.get(4)?,
-            anchor_ref: row.get(5)?,
-            declared_by: row.get(6)?,
+            anchor_ref: Ref::stored(row.get_ref(5)?.as_str()?, row.get(6)?),
+            declared_by: row.get(7)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
@@ -119,39 +119,53 @@ pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_h
     Ok(n)
 }
 
-/// Refs of the records `scope` can read that mention `entity`, lowest id first, at most
-/// `limit`, and how many there are in all (one statement: the window count is taken
-/// before `LIMIT`). Episodes are readable only without a `source_id` filter, since they
-/// have no source.
-pub fn mentioning(conn: &Connection, scope: &ReadScope, source_id: &str, entity: i64, limit: i64) -> Result<(Vec<Ref>, i64)> {
+/// For each of `entities`, the refs of the records `scope` can read that mention it, lowest
+/// id first, at most `limit`, and how many there are in all: one statement per
+/// [`crate::in_list::MAX`] entities, each entity's window counted before its cut. An entity
+/// no readable record mentions is absent. Episodes are readable only without a `source_id`
+/// filter, since they have no source.
+pub fn mentioning(
+    conn: &Connection,
+    scope: &ReadScope,
+    source_id: &str,
+    entities: &[i64],
+    limit: i64,
+) -> Result<BTreeMap<i64, (Vec<Ref>, i64)>> {
     let iso = scope.clause("t");
-    let join = |kind: &str, table: &str, start: usize| {
-        format!(
-            "SELECT '{kind}' AS kind, t.id AS id FROM entity_mentions m JOIN {table} t ON t.id = CAST(substr(m.ref, {start}) AS INTEGER) \
-             WHERE m.entity_id = ? AND m.ref LIKE '{kind}:%' AND {}",
-            iso.sql
-        )
-    };
-    let mut params = vec![Value::Integer(entity)];
-    params.extend(iso.params.iter().cloned());
-    let records = if source_id.is_empty() {
-        params.push(Value::Integer(entity));
-        params.extend(iso.params.iter().cloned());
-        format!("{} UNION ALL {}", join("mem", "memories", 5), join("ep", "episodes", 4))
-    } else {
-        params.push(Value::Text(source_id.into()));
-        format!("{} AND source_id(t.source) = ?", join("mem", "memories", 5))
-    };
-    params.push(Value::Integer(limit));
-    let sql = format!("SELECT kind, id, count(*) OVER () FROM ({records}) ORDER BY id, kind LIMIT ?");
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let mut total = 0;
-    let refs = stmt
-        .query_map(params_from_iter(params), |r| {
-            total = r.get(2)?;
-            let kind = if r.get_ref(0)?.as_str()? == Kind::Ep.as_str() { Kind::Ep } else { Kind::Mem };
-            Ok(Ref { kind, id: r.get(1)? })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok((refs, total))
+    let mut out: BTreeMap<i64, (Vec<Ref>, i64)> = BTreeMap::new();
+    for chunk in entities.chunks(crate::in_list::MAX) {
+        let (marks, ids) = crate::in_list::padded(chunk.iter().map(|&id| Value::Integer(id)));
+        let join = |kind: Kind| {
+            format!(
+                "SELECT m.entity_id AS entity, m.ref_kind AS kind, t.id AS id FROM entity_mentions m JOIN {} t ON t.id = m.ref_id \
+                 WHERE m.entity_id IN ({marks}) AND m.ref_kind = '{}' AND {}",
+                kind.table(),
+                kind.as_str(),
+                iso.sql
+            )
+        };
+        let mut params: Vec<Value> = ids.iter().cloned().chain(iso.params.iter().cloned()).collect();
+        let records = if source_id.is_empty() {
+            params.extend(ids.iter().cloned().chain(iso.params.iter().cloned()));
+            format!("{} UNION ALL {}", join(Kind::Mem), join(Kind::Ep))
+        } else {
+            params.push(Value::Text(source_id.into()));
+            format!("{} AND source_id(t.source) = ?", join(Kind::Mem))
+        };
+        params.push(Value::Integer(limit));
+        let sql = format!(
+            "SELECT entity, kind, id, total FROM (SELECT entity, kind, id, count(*) OVER (PARTITION BY entity) AS total, \
+             row_number() OVER (PARTITION BY entity ORDER BY id, kind) AS n FROM ({records})) WHERE n <= ? ORDER BY entity, id, kind"
+        );
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows =
+            stmt.query_map(params_from_iter(params), |r| Ok((r.get::<_, i64>(0)?, Ref { kind: r.get(1)?, id: r.get(2)? }, r.get(3)?)))?;
+        for row in rows {
+            let (entity, at, total) = row?;
+            let (refs, all) = out.entry(entity).or_default();
+            refs.push(at);
+            *all = total;
+        }
+    }
+    Ok(out)
 }

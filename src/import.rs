@@ -18,13 +18,15 @@
 //!    per-agent text statistics: any table an insert trigger writes). The image's derived
 //!    tables and FTS shadow tables are never read, so tampering with them changes nothing.
 //!    A value of the wrong storage class refuses the image;
-//! 5. checks the invariants the engine holds on its rows (design §1, §2, §5): every
+//! 5. migrates the fresh database to the current version, once the record refs an image
+//!    of versions 1–3 stores as text (`'mem:12'`, which version 4 stores as a kind and an
+//!    id) are checked to be written as ours are;
+//! 6. checks the invariants the engine holds on its rows (design §1, §2, §5): every
 //!    relation, mention, alias and anchor names a row that exists for the same agent; one
 //!    normalized name or alias names at most one entity in a scope; normalized twins are
 //!    what [`crate::normalize::normalize`] gives, within the bounds a declaration is held to; an embedding holds four bytes per dimension of finite numbers whose squared norm is finite, and the model
-//!    named with it (version 3) is named only with one, in 1–256 characters; ids fit a
-//!    JavaScript number;
-//! 6. migrates the fresh database to the current version.
+//!    named with it is named only with one, in 1–256 characters; ids fit a JavaScript
+//!    number. The rows are checked in the current schema, whatever the image's version.
 //!
 //! Every refusal is [`Error::NotAMemory`] (or `NewerSchema`) saying what was wrong, and is
 //! returned before the caller's memory is touched.
@@ -83,9 +85,12 @@ fn rebuild_checked(bytes: &[u8], mut fresh: Connection, page_size: i64) -> Resul
     compare_schemas(&image, &fresh, version)?;
     let tx = fresh.transaction()?;
     copy_rows(&image, &tx)?;
-    check_invariants(&tx, version)?;
+    if version < 4 {
+        check_spellings(&tx)?;
+    }
     tx.commit()?;
     migrate(&mut fresh)?;
+    check_invariants(&fresh)?;
     Ok(fresh)
 }
 
@@ -309,45 +314,67 @@ fn first(conn: &Connection, sql: &str) -> Result<Option<String>> {
     }))
 }
 
-/// The record a `(kind, id)` endpoint names must exist for the relation's agent.
-const ENDPOINT_EXISTS: &str = "CASE {k} WHEN 'entity' THEN EXISTS (SELECT 1 FROM entities x WHERE x.id = {i} AND x.agent_id = r.agent_id)
-     WHEN 'mem' THEN EXISTS (SELECT 1 FROM memories x WHERE x.id = {i} AND x.agent_id = r.agent_id)
-     WHEN 'ep' THEN EXISTS (SELECT 1 FROM episodes x WHERE x.id = {i} AND x.agent_id = r.agent_id) ELSE 0 END";
-
-/// A `ref` column names a record of `agent`.
-fn ref_exists(column: &str, agent: &str) -> String {
+/// The row a stored `(kind, id)` names exists for `agent`: an entity, a memory or an episode.
+fn exists(kind: &str, id: &str, agent: &str) -> String {
     format!(
-        "(({c} GLOB 'mem:[1-9]*' AND EXISTS (SELECT 1 FROM memories x WHERE 'mem:' || x.id = {c} AND x.agent_id = {agent}))
-       OR ({c} GLOB 'ep:[1-9]*' AND EXISTS (SELECT 1 FROM episodes x WHERE 'ep:' || x.id = {c} AND x.agent_id = {agent})))",
-        c = column
+        "CASE {kind} WHEN 'entity' THEN EXISTS (SELECT 1 FROM entities x WHERE x.id = {id} AND x.agent_id = {agent})
+         WHEN 'mem' THEN EXISTS (SELECT 1 FROM memories x WHERE x.id = {id} AND x.agent_id = {agent})
+         WHEN 'ep' THEN EXISTS (SELECT 1 FROM episodes x WHERE x.id = {id} AND x.agent_id = {agent}) ELSE 0 END"
     )
 }
 
-/// The engine's invariants over the copied rows of an image of schema `version`; the first
-/// one broken refuses the image.
-fn check_invariants(conn: &Connection, version: i64) -> Result<()> {
-    let endpoint = |k: &str, i: &str| ENDPOINT_EXISTS.replace("{k}", k).replace("{i}", i);
-    let mut checks: Vec<(String, String)> = vec![
+/// The record (a memory or an episode, never an entity) a stored `(kind, id)` names exists
+/// for `agent`.
+fn record_exists(kind: &str, id: &str, agent: &str) -> String {
+    format!("({kind} IN ('mem', 'ep') AND {})", exists(kind, id, agent))
+}
+
+/// The record refs an image of versions 1–3 stores as text (a mention's `ref`, a relation's
+/// `anchor_ref`), which the migration to version 4 reads as a kind and an id: each must be
+/// written as ours are (`mem:7`, never `mem:007`), so that it is read as the record it names.
+fn check_spellings(conn: &Connection) -> Result<()> {
+    let mut stmt = conn.prepare("SELECT ref FROM entity_mentions UNION SELECT anchor_ref FROM relations WHERE anchor_ref <> ''")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let text: String = r.get(0)?;
+        if Ref::parse(&text).map(|p| p.to_string()).as_deref() != Some(text.as_str()) {
+            return Err(refuse(format!("the record ref {text:?} is not written as ours are")));
+        }
+    }
+    Ok(())
+}
+
+/// The engine's invariants over the rows of an image, copied and migrated; the first one
+/// broken refuses the image.
+fn check_invariants(conn: &Connection) -> Result<()> {
+    let checks: Vec<(String, String)> = vec![
         (
             format!("SELECT id FROM (SELECT id FROM memories UNION ALL SELECT id FROM episodes UNION ALL SELECT id FROM entities UNION ALL SELECT id FROM relations) WHERE id < 1 OR id > {MAX_ID} LIMIT 1"),
             format!("an id is outside 1..={MAX_ID}"),
         ),
         ("SELECT entity_id, alias FROM entity_aliases a WHERE NOT EXISTS (SELECT 1 FROM entities e WHERE e.id = a.entity_id) LIMIT 1".into(), "an alias names a missing entity".into()),
-        ("SELECT entity_id, ref FROM entity_mentions m WHERE NOT EXISTS (SELECT 1 FROM entities e WHERE e.id = m.entity_id) LIMIT 1".into(), "a mention names a missing entity".into()),
+        ("SELECT entity_id, ref_kind, ref_id FROM entity_mentions m WHERE NOT EXISTS (SELECT 1 FROM entities e WHERE e.id = m.entity_id) LIMIT 1".into(), "a mention names a missing entity".into()),
         (
-            format!("SELECT m.entity_id, m.ref FROM entity_mentions m JOIN entities e ON e.id = m.entity_id WHERE NOT {} LIMIT 1", ref_exists("m.ref", "e.agent_id")),
+            format!(
+                "SELECT m.entity_id, m.ref_kind, m.ref_id FROM entity_mentions m JOIN entities e ON e.id = m.entity_id WHERE NOT {} LIMIT 1",
+                record_exists("m.ref_kind", "m.ref_id", "e.agent_id")
+            ),
             "a mention names a record that does not exist for the entity's agent".into(),
         ),
         (
-            format!("SELECT r.id, r.subject_kind, r.subject_id FROM relations r WHERE NOT ({}) LIMIT 1", endpoint("r.subject_kind", "r.subject_id")),
+            format!("SELECT r.id, r.subject_kind, r.subject_id FROM relations r WHERE NOT ({}) LIMIT 1", exists("r.subject_kind", "r.subject_id", "r.agent_id")),
             "a relation's subject does not exist for its agent".into(),
         ),
         (
-            format!("SELECT r.id, r.object_kind, r.object_id FROM relations r WHERE NOT ({}) LIMIT 1", endpoint("r.object_kind", "r.object_id")),
+            format!("SELECT r.id, r.object_kind, r.object_id FROM relations r WHERE NOT ({}) LIMIT 1", exists("r.object_kind", "r.object_id", "r.agent_id")),
             "a relation's object does not exist for its agent".into(),
         ),
         (
-            format!("SELECT r.id, r.anchor_ref FROM relations r WHERE r.anchor_ref <> '' AND NOT {} LIMIT 1", ref_exists("r.anchor_ref", "r.agent_id")),
+            // no anchor is kind '' and id 0
+            format!(
+                "SELECT r.id, r.anchor_kind, r.anchor_id FROM relations r WHERE NOT ((r.anchor_kind = '' AND r.anchor_id = 0) OR {}) LIMIT 1",
+                record_exists("r.anchor_kind", "r.anchor_id", "r.agent_id")
+            ),
             "a relation's anchor is not a record of its agent".into(),
         ),
         (
@@ -370,18 +397,16 @@ fn check_invariants(conn: &Connection, version: i64) -> Result<()> {
                 .into(),
             "an embedding does not hold four bytes for each of its dimensions".into(),
         ),
-    ];
-    if version >= 3 {
-        // 256 is `crate::api::MAX_ID`, the limit `store` holds a model's name to, written out
-        // here: a formatted string cost the module the bytes it had left under 700 KB.
-        const _: () = assert!(crate::api::MAX_ID == 256);
-        checks.push((
+        (
+            // 256 is `crate::api::MAX_ID`, the limit `store` holds a model's name to, written
+            // out here: a formatted string cost the module the bytes it had left under 700 KB.
             "SELECT 'memories', id FROM memories WHERE embedding_model IS NOT NULL AND (embedding IS NULL OR length(embedding_model) NOT BETWEEN 1 AND 256)
              UNION ALL SELECT 'episodes', id FROM episodes WHERE embedding_model IS NOT NULL AND (embedding IS NULL OR length(embedding_model) NOT BETWEEN 1 AND 256) LIMIT 1"
                 .into(),
             "an embedding's model is named without an embedding, or its name is not 1–256 characters".into(),
-        ));
-    }
+        ),
+    ];
+    const _: () = assert!(crate::api::MAX_ID == 256);
     for (sql, what) in &checks {
         if let Some(row) = first(conn, sql)? {
             return Err(refuse(format!("{what} ({row})")));
@@ -419,15 +444,6 @@ fn check_invariants(conn: &Connection, version: i64) -> Result<()> {
             if let Some(reason) = crate::vectors::unusable(&crate::vectors::decode(&blob)) {
                 return Err(refuse(format!("an embedding {reason} ({table} {id})")));
             }
-        }
-    }
-    // Mentions and anchors are written in one spelling (`mem:7`, never `mem:007`).
-    let mut stmt = conn.prepare("SELECT ref FROM entity_mentions UNION SELECT anchor_ref FROM relations WHERE anchor_ref <> ''")?;
-    let mut rows = stmt.query([])?;
-    while let Some(r) = rows.next()? {
-        let text: String = r.get(0)?;
-        if Ref::parse(&text).map(|p| p.to_string()).as_deref() != Some(text.as_str()) {
-            return Err(refuse(format!("the record ref {text:?} is not written as ours are")));
         }
     }
     Ok(())

@@ -4,16 +4,35 @@
 //! 1k reconstruct in wasm, `node --cpu-prof`). Lists are padded to the next power of two by
 //! repeating their last value, which an `IN` does not count twice.
 
+use crate::refs::Ref;
 use rusqlite::types::Value;
 
-/// The placeholders for `values` padded to a power of two, and the values padded alike.
-/// An empty list stays empty (callers do not query with one).
-pub fn padded(values: impl IntoIterator<Item = Value>) -> (String, Vec<Value>) {
-    let mut values: Vec<Value> = values.into_iter().collect();
-    if let Some(last) = values.last().cloned() {
-        values.resize(values.len().next_power_of_two(), last);
+/// Values one list holds at most: a longer one is read in chunks of this many, so that a
+/// statement stays far below SQLite's limit on its variables (32766) whatever else it binds.
+pub const MAX: usize = 256;
+
+/// `items` padded to a power of two by repeating the last. An empty list stays empty
+/// (callers do not query with one).
+fn pad<T: Clone>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut items: Vec<T> = items.into_iter().collect();
+    if let Some(last) = items.last().cloned() {
+        items.resize(items.len().next_power_of_two(), last);
     }
+    items
+}
+
+/// The placeholders for `values` padded to a power of two, and the values padded alike.
+pub fn padded(values: impl IntoIterator<Item = Value>) -> (String, Vec<Value>) {
+    let values = pad(values);
     (vec!["?"; values.len()].join(","), values)
+}
+
+/// The row values `(?,?),…` of record refs, kind and id, padded alike, for
+/// `(kind_column, id_column) IN (VALUES …)`; and their parameters.
+pub fn padded_refs(refs: impl IntoIterator<Item = Ref>) -> (String, Vec<Value>) {
+    let refs = pad(refs);
+    let values = refs.iter().flat_map(|r| [Value::Text(r.kind.as_str().into()), Value::Integer(r.id)]).collect();
+    (vec!["(?,?)"; refs.len()].join(","), values)
 }
 
 #[cfg(test)]
@@ -29,5 +48,17 @@ mod tests {
         assert_eq!(values, [1, 2, 3, 3].map(Value::Integer));
         assert_eq!(padded([Value::Integer(7)]).0, "?");
         assert_eq!(padded(Vec::new()), (String::new(), Vec::new()));
+    }
+
+    #[test]
+    fn pads_refs_as_row_values() {
+        use crate::refs::Kind;
+        let (marks, values) = padded_refs([Ref { kind: Kind::Mem, id: 1 }, Ref { kind: Kind::Ep, id: 2 }, Ref { kind: Kind::Mem, id: 3 }]);
+        assert_eq!(marks, "(?,?),(?,?),(?,?),(?,?)");
+        let text = |t: &str| Value::Text(t.into());
+        assert_eq!(
+            values,
+            [text("mem"), Value::Integer(1), text("ep"), Value::Integer(2), text("mem"), Value::Integer(3), text("mem"), Value::Integer(3)]
+        );
     }
 }

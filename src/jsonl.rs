@@ -56,7 +56,14 @@ pub fn export(conn: &Connection, opts: &ExportMemoriesOptions, now: &str) -> Res
             "resolved": false, "project_id": r.get::<_, String>(7)?, "channel": r.get::<_, String>(8)?}))
     })?;
     let episodes: Vec<Value> = episodes.collect::<rusqlite::Result<_>>()?;
-    let mut aliases = conn.prepare("SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY rowid")?;
+    let mut aliases: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    let mut stmt = conn.prepare(
+        "SELECT a.entity_id, a.alias FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE e.agent_id = ? ORDER BY a.entity_id, a.rowid",
+    )?;
+    for row in stmt.query_map([agent], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
+        let (id, alias) = row?;
+        aliases.entry(id).or_default().push(alias);
+    }
     let mut stmt =
         conn.prepare("SELECT id, project_id, channel, name, declared_by, created_at FROM entities WHERE agent_id = ? ORDER BY id")?;
     let rows = stmt.query_map([agent], |r| {
@@ -72,30 +79,33 @@ pub fn export(conn: &Connection, opts: &ExportMemoriesOptions, now: &str) -> Res
     let mut entities = Vec::new();
     for row in rows {
         let (id, project, channel, name, by, at) = row?;
-        let names: Vec<String> = aliases.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        let names = aliases.remove(&id).unwrap_or_default();
         entities.push(json!({"_type": "entity", "id": id, "agent_id": agent, "project_id": project, "channel": channel, "name": name,
             "declared_by": by, "created_at": at, "aliases": names}));
     }
+    // Each entity's mentions in the order of their refs' spelling (`mem:10` before `mem:2`),
+    // as exports listed them when the refs were stored as text.
     let mut stmt = conn.prepare(
-        "SELECT m.entity_id, m.ref, m.declared_by, m.created_at FROM entity_mentions m JOIN entities e ON e.id = m.entity_id \
-         WHERE e.agent_id = ? ORDER BY m.entity_id, m.ref",
+        "SELECT m.entity_id, m.ref_kind, m.ref_id, m.declared_by, m.created_at FROM entity_mentions m JOIN entities e ON e.id = m.entity_id \
+         WHERE e.agent_id = ? ORDER BY m.entity_id, m.ref_kind, CAST(m.ref_id AS TEXT)",
     )?;
     let mentions = stmt.query_map([agent], |r| {
-        Ok(json!({"_type": "mention", "entity": r.get::<_, i64>(0)?, "ref": r.get::<_, String>(1)?, "declared_by": r.get::<_, String>(2)?,
-            "created_at": r.get::<_, String>(3)?}))
+        let at = Ref { kind: r.get(1)?, id: r.get(2)? };
+        Ok(json!({"_type": "mention", "entity": r.get::<_, i64>(0)?, "ref": at.to_string(), "declared_by": r.get::<_, String>(3)?,
+            "created_at": r.get::<_, String>(4)?}))
     })?;
     let mentions: Vec<Value> = mentions.collect::<rusqlite::Result<_>>()?;
     let mut stmt = conn.prepare(
-        "SELECT id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_ref, declared_by, declared_at \
-         FROM relations WHERE agent_id = ? ORDER BY id",
+        "SELECT id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_kind, anchor_id, declared_by, \
+         declared_at FROM relations WHERE agent_id = ? ORDER BY id",
     )?;
     let relations = stmt.query_map([agent], |r| {
-        let anchor: String = r.get(8)?;
+        let anchor = Ref::stored(r.get_ref(8)?.as_str()?, r.get(9)?);
         Ok(json!({"_type": "relation", "id": r.get::<_, i64>(0)?, "agent_id": agent, "project_id": r.get::<_, String>(1)?,
             "channel": r.get::<_, String>(2)?, "subject_kind": r.get::<_, String>(3)?, "subject_id": r.get::<_, i64>(4)?,
             "predicate": r.get::<_, String>(5)?, "object_kind": r.get::<_, String>(6)?, "object_id": r.get::<_, i64>(7)?,
-            "anchor_ref": if anchor.is_empty() { Value::Null } else { Value::String(anchor) }, "declared_by": r.get::<_, String>(9)?,
-            "declared_at": r.get::<_, String>(10)?}))
+            "anchor_ref": anchor.map_or(Value::Null, |a| Value::String(a.to_string())), "declared_by": r.get::<_, String>(10)?,
+            "declared_at": r.get::<_, String>(11)?}))
     })?;
     let relations: Vec<Value> = relations.collect::<rusqlite::Result<_>>()?;
     let count = |v: &Vec<Value>| v.len() as i64;

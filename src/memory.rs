@@ -320,16 +320,18 @@ impl Memory {
     /// Deletes a memory with every mention and relation that depends on it.
     pub fn delete_memory(&mut self, opts: &DeleteMemoryOptions) -> Result<DeleteResponse> {
         opts.validate()?;
-        let out = self.in_transaction(|tx| records::delete(tx, Kind::Mem, &opts.agent_id, opts.memory_id, "memory_id"))?;
-        self.vectors.removed(Kind::Mem, opts.memory_id);
+        let id = opts.id()?;
+        let out = self.in_transaction(|tx| records::delete(tx, Kind::Mem, &opts.agent_id, id, "memory_id"))?;
+        self.vectors.removed(Kind::Mem, id);
         Ok(out)
     }
 
     /// Deletes an episode with every mention and relation that depends on it.
     pub fn delete_episode(&mut self, opts: &DeleteEpisodeOptions) -> Result<DeleteResponse> {
         opts.validate()?;
-        let out = self.in_transaction(|tx| records::delete(tx, Kind::Ep, &opts.agent_id, opts.episode_id, "episode_id"))?;
-        self.vectors.removed(Kind::Ep, opts.episode_id);
+        let id = opts.id()?;
+        let out = self.in_transaction(|tx| records::delete(tx, Kind::Ep, &opts.agent_id, id, "episode_id"))?;
+        self.vectors.removed(Kind::Ep, id);
         Ok(out)
     }
 
@@ -355,10 +357,11 @@ impl Memory {
     /// declarations resting on it stay.
     pub fn update_memory(&mut self, opts: &UpdateMemoryOptions) -> Result<UpdateMemoryResponse> {
         opts.validate()?;
-        let out = self.in_transaction(|tx| data::update_memory(tx, opts))?;
+        let id = opts.id()?;
+        let out = self.in_transaction(|tx| data::update_memory(tx, id, opts))?;
         // The vector may have changed or gone: the index takes the committed row again.
-        self.vectors.removed(Kind::Mem, opts.memory_id);
-        self.vectors.stored(&self.conn, Kind::Mem, opts.memory_id);
+        self.vectors.removed(Kind::Mem, id);
+        self.vectors.stored(&self.conn, Kind::Mem, id);
         Ok(out)
     }
 

@@ -615,7 +615,7 @@ mod tests {
                     .unwrap()
                     .map(Result::unwrap)
                     .collect();
-                let got: Vec<(i64, f64)> = lexical(&conn, &req, &all, kind).unwrap().iter().map(|r| (r.id, r.score)).collect();
+                let got: Vec<(i64, f64)> = lexical(&conn, &req, &all, kind).unwrap().iter().map(|r| (r.at.id, r.score)).collect();
                 assert_eq!(got, want, "{query:?} over {table}");
             }
         }

@@ -12,6 +12,7 @@ use crate::scope::ReadScope;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
 use serde_json::{json, Value};
 use std::cell::OnceCell;
+use std::collections::{BTreeMap, BTreeSet};
 
 fn embedding_blob(v: Option<&[f32]>) -> (Option<Vec<u8>>, Option<i64>) {
     match v {
@@ -199,7 +200,9 @@ pub struct Reader<'c> {
     conn: &'c Connection,
     /// Per [`Kind`] (memories, then episodes), the statement reading one record in scope.
     sql: [String; 2],
-    /// The isolation clause's parameters, bound after the record's id.
+    /// The isolation clause.
+    iso: String,
+    /// The isolation clause's parameters, bound after the record's ids.
     params: Vec<rusqlite::types::Value>,
     /// Per [`Kind`], its statement once the first read prepared it, held until the reader is
     /// dropped (and then back in the connection's cache), so later reads do not look it up
@@ -207,20 +210,38 @@ pub struct Reader<'c> {
     held: [std::cell::RefCell<Option<rusqlite::CachedStatement<'c>>>; 2],
 }
 
+/// What a record is read from, per kind: the columns [`record`] reads, from the table read
+/// by id alone (`NOT INDEXED`: for ids in a list the planner would otherwise read every
+/// record of the agent through the scope index).
+fn select(kind: Kind) -> String {
+    let columns = match kind {
+        Kind::Mem => "t.id, t.content, t.timestamp, t.source, t.metadata, t.project_id, t.channel, NULL, NULL",
+        Kind::Ep => "t.id, t.summary, COALESCE(t.start_time, t.created_at), NULL, NULL, t.project_id, t.channel, t.start_time, t.end_time",
+    };
+    format!("SELECT {columns} FROM {} t NOT INDEXED", kind.table())
+}
+
+/// A record of `kind` from a row of [`select`].
+fn record(kind: Kind, row: &rusqlite::Row) -> rusqlite::Result<Record> {
+    let (start, end): (Option<String>, Option<String>) = (row.get(7)?, row.get(8)?);
+    Ok(Record {
+        at: Ref { kind, id: row.get(0)? },
+        content: row.get(1)?,
+        timestamp: row.get(2)?,
+        epoch_ms: OnceCell::new(),
+        source: row.get(3)?,
+        metadata: row.get(4)?,
+        context: (row.get(5)?, row.get(6)?),
+        span: start.zip(end).and_then(|(s, e)| Some((parse_iso(&s)?, parse_iso(&e)?))),
+    })
+}
+
 impl<'c> Reader<'c> {
     /// A reader of what `scope` can read.
     pub fn new(conn: &'c Connection, scope: &ReadScope) -> Self {
         let iso = scope.clause("t");
-        let sql = [Kind::Mem, Kind::Ep].map(|kind| {
-            let columns = match kind {
-                Kind::Mem => "t.content, t.timestamp, t.source, t.metadata, t.project_id, t.channel, NULL, NULL",
-                Kind::Ep => {
-                    "t.summary, COALESCE(t.start_time, t.created_at), NULL, NULL, t.project_id, t.channel, t.start_time, t.end_time"
-                }
-            };
-            format!("SELECT {columns} FROM {} t WHERE t.id = ? AND {}", kind.table(), iso.sql)
-        });
-        Reader { conn, sql, params: iso.params, held: Default::default() }
+        let sql = [Kind::Mem, Kind::Ep].map(|kind| format!("{} WHERE t.id = ? AND {}", select(kind), iso.sql));
+        Reader { conn, sql, iso: iso.sql, params: iso.params, held: Default::default() }
     }
 
     /// The record `r` names, if it is in the scope.
@@ -231,33 +252,41 @@ impl<'c> Reader<'c> {
             Some(stmt) => stmt,
             empty @ None => empty.insert(self.conn.prepare_cached(&self.sql[r.kind as usize])?),
         };
-        let record = stmt
-            .query_row(params_from_iter(std::iter::once(&id).chain(&self.params)), |row| {
-                let (start, end): (Option<String>, Option<String>) = (row.get(6)?, row.get(7)?);
-                Ok(Record {
-                    at: r,
-                    content: row.get(0)?,
-                    timestamp: row.get(1)?,
-                    epoch_ms: OnceCell::new(),
-                    source: row.get(2)?,
-                    metadata: row.get(3)?,
-                    context: (row.get(4)?, row.get(5)?),
-                    span: start.zip(end).and_then(|(s, e)| Some((parse_iso(&s)?, parse_iso(&e)?))),
-                })
-            })
-            .optional()?;
+        let record = stmt.query_row(params_from_iter(std::iter::once(&id).chain(&self.params)), |row| record(r.kind, row)).optional()?;
         Ok(record)
+    }
+
+    /// The records `refs` name that are in the scope, by ref: one statement per kind (per
+    /// [`crate::in_list::MAX`] ids), for a call that knows every record it reads.
+    pub fn read_many(&self, refs: impl IntoIterator<Item = Ref>) -> Result<BTreeMap<Ref, Record>> {
+        let refs: BTreeSet<Ref> = refs.into_iter().collect();
+        let mut out = BTreeMap::new();
+        for kind in [Kind::Mem, Kind::Ep] {
+            let ids: Vec<rusqlite::types::Value> =
+                refs.iter().filter(|r| r.kind == kind).map(|r| rusqlite::types::Value::Integer(r.id)).collect();
+            for chunk in ids.chunks(crate::in_list::MAX) {
+                let (marks, ids) = crate::in_list::padded(chunk.iter().cloned());
+                let sql = format!("{} WHERE t.id IN ({marks}) AND {}", select(kind), self.iso);
+                let mut stmt = self.conn.prepare_cached(&sql)?;
+                for read in stmt.query_map(params_from_iter(ids.iter().chain(&self.params)), |row| record(kind, row))? {
+                    let read = read?;
+                    out.insert(read.at, read);
+                }
+            }
+        }
+        Ok(out)
     }
 }
 
 /// Full rows for refs of one agent; a ref that names nothing of this agent is `missing`.
 pub fn get_contents(conn: &Connection, opts: &GetContentsOptions) -> Result<GetContentsResponse> {
     let owner = ReadScope { agent_id: opts.agent_id.clone(), project_id: None, channel: None };
-    let reader = Reader::new(conn, &owner);
+    let refs: Vec<Option<Ref>> = opts.refs.iter().map(|given| Ref::parse(given)).collect();
+    let records = Reader::new(conn, &owner).read_many(refs.iter().flatten().copied())?;
     let mut items = Vec::new();
     let mut missing = Vec::new();
-    for given in &opts.refs {
-        match Ref::parse(given).map(|r| reader.read(r)).transpose()?.flatten() {
+    for (given, r) in opts.refs.iter().zip(&refs) {
+        match r.and_then(|r| records.get(&r)).cloned() {
             None => missing.push(given.clone()),
             Some(record) => items.push(ContentItem {
                 reference: record.at.to_string(),
@@ -281,11 +310,7 @@ pub fn delete(conn: &Connection, kind: Kind, agent_id: &str, id: i64, field: &st
     let mut params = vec![rusqlite::types::Value::Integer(id)];
     params.extend(iso.params);
     if conn.execute(&sql, params_from_iter(params))? == 0 {
-        let what = match kind {
-            Kind::Mem => "memory",
-            Kind::Ep => "episode",
-        };
-        return Err(Error::NotFound { field: field.into(), what: format!("{what} {id}") });
+        return Err(Error::NotFound { field: field.into(), what: format!("{} {id}", kind.noun()) });
     }
     Ok(DeleteResponse { ok: true, deleted_id: id })
 }

@@ -1,10 +1,13 @@
 //! Record references: `mem:<id>` and `ep:<id>`, the one way every operation names a
 //! record. A [`Ref`] is carried typed through the engine (the candidate pool, the walk, the
-//! links between records) and spelled as text only at the edges: a response, a
-//! declaration's stored `ref` column.
+//! links between records), stored as a kind column and an id column (schema version 4:
+//! `entity_mentions.ref_kind, ref_id`, `relations.anchor_kind, anchor_id` beside the
+//! relations' ends), bound to SQL as the two, and spelled as text only at the edges: what
+//! a call gives, what a response or an export says.
 
 use crate::error::Result;
 use crate::scope::ReadScope;
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 use rusqlite::{params_from_iter, Connection, OptionalExtension};
 
 /// The two kinds of record.
@@ -39,10 +42,31 @@ impl Kind {
             Kind::Ep => "episodes",
         }
     }
+
+    /// What a record of this kind is called in a message.
+    pub(crate) fn noun(self) -> &'static str {
+        match self {
+            Kind::Mem => "memory",
+            Kind::Ep => "episode",
+        }
+    }
 }
 
-/// A record reference in its one canonical spelling (`mem:007` reads as `mem:7`), so
-/// what is stored matches what the delete triggers build with `'mem:' || id`.
+/// A kind column (`ref_kind`, `anchor_kind`, a relation end's `*_kind`) binds and reads as
+/// its spelling, `mem` or `ep`.
+impl ToSql for Kind {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::Borrowed(ValueRef::Text(self.as_str().as_bytes())))
+    }
+}
+
+impl FromSql for Kind {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        Kind::parse(value.as_str()?).ok_or(FromSqlError::InvalidType)
+    }
+}
+
+/// A record reference in its one canonical spelling (`mem:007` reads as `mem:7`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ref {
     /// Memory or episode.
@@ -62,6 +86,12 @@ impl Ref {
         }
         let id = digits.parse::<i64>().ok()?;
         Some(Ref { kind, id })
+    }
+
+    /// The record a stored kind and id name, `None` where the kind names no record: an
+    /// anchor's `''`, a relation end's `entity`.
+    pub(crate) fn stored(kind: &str, id: i64) -> Option<Ref> {
+        Kind::parse(kind).map(|kind| Ref { kind, id })
     }
 
     /// Whether the record exists and belongs to the agent of `scope`, in a bucket `scope` reads.

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use rusqlite::Connection;
 
 /// The schema version this library writes.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// Version 1: records, their trigram FTS indexes, the four association tables of
 /// design §1 exactly, and the cascade triggers.
@@ -207,8 +207,88 @@ ALTER TABLE memories ADD COLUMN embedding_model TEXT;
 ALTER TABLE episodes ADD COLUMN embedding_model TEXT;
 "#;
 
+/// Version 4: one spelling of a record. A mention's record and a relation's anchor, stored
+/// as text (`'mem:12'`) before, are a kind (`'mem'`, `'ep'`; an anchor's `''` when there is
+/// none) and an id, as a relation's ends always were; the cascade triggers compare columns.
+/// (A memory's `source` stays JSON text: the id in it, which `source_id` filters compare
+/// through the SQL function `source_id()`, names who a memory came from, not a record.)
+/// The rows are carried over with their ids, and the relations' id counter with them (its
+/// row of `sqlite_sequence`, which dropping the table would delete, is set aside under the
+/// copy's name). The copies are tables of the database itself, not temporary ones: a
+/// connection that has used its temporary database fails `PRAGMA wal_checkpoint` with
+/// `SQLITE_LOCKED` once it is put in WAL mode.
+const V4: &str = r#"
+CREATE TABLE v3_mentions AS SELECT * FROM entity_mentions;
+CREATE TABLE v3_relations AS SELECT * FROM relations;
+UPDATE sqlite_sequence SET name = 'v3_relations' WHERE name = 'relations';
+DROP TRIGGER memories_cascade;
+DROP TRIGGER episodes_cascade;
+DROP TABLE entity_mentions;
+DROP TABLE relations;
+
+CREATE TABLE entity_mentions (
+    entity_id   INTEGER NOT NULL,
+    ref_kind    TEXT NOT NULL,
+    ref_id      INTEGER NOT NULL,
+    declared_by TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    PRIMARY KEY (entity_id, ref_kind, ref_id)
+);
+CREATE INDEX idx_entity_mentions_ref ON entity_mentions (ref_kind, ref_id);
+
+CREATE TABLE relations (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent_id     TEXT NOT NULL,
+    project_id   TEXT NOT NULL DEFAULT '',
+    channel      TEXT NOT NULL DEFAULT '',
+    subject_kind TEXT NOT NULL,
+    subject_id   INTEGER NOT NULL,
+    predicate    TEXT NOT NULL,
+    object_kind  TEXT NOT NULL,
+    object_id    INTEGER NOT NULL,
+    anchor_kind  TEXT NOT NULL DEFAULT '',
+    anchor_id    INTEGER NOT NULL DEFAULT 0,
+    declared_by  TEXT NOT NULL,
+    declared_at  TEXT NOT NULL,
+    UNIQUE (agent_id, project_id, channel,
+            subject_kind, subject_id, predicate, object_kind, object_id, anchor_kind, anchor_id)
+);
+CREATE INDEX idx_relations_subject ON relations (subject_kind, subject_id);
+CREATE INDEX idx_relations_object ON relations (object_kind, object_id);
+CREATE INDEX idx_relations_anchor ON relations (anchor_kind, anchor_id);
+
+INSERT INTO entity_mentions (entity_id, ref_kind, ref_id, declared_by, created_at)
+    SELECT entity_id, substr(ref, 1, instr(ref, ':') - 1), CAST(substr(ref, instr(ref, ':') + 1) AS INTEGER), declared_by, created_at
+      FROM v3_mentions;
+INSERT INTO relations (id, agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id,
+                       anchor_kind, anchor_id, declared_by, declared_at)
+    SELECT id, agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id,
+           substr(anchor_ref, 1, instr(anchor_ref, ':') - 1), CAST(substr(anchor_ref, instr(anchor_ref, ':') + 1) AS INTEGER),
+           declared_by, declared_at
+      FROM v3_relations;
+DELETE FROM sqlite_sequence WHERE name = 'relations';
+UPDATE sqlite_sequence SET name = 'relations' WHERE name = 'v3_relations';
+DROP TABLE v3_mentions;
+DROP TABLE v3_relations;
+
+CREATE TRIGGER memories_cascade AFTER DELETE ON memories BEGIN
+    DELETE FROM entity_mentions WHERE ref_kind = 'mem' AND ref_id = OLD.id;
+    DELETE FROM relations
+     WHERE (anchor_kind = 'mem' AND anchor_id = OLD.id)
+        OR (subject_kind = 'mem' AND subject_id = OLD.id)
+        OR (object_kind = 'mem' AND object_id = OLD.id);
+END;
+CREATE TRIGGER episodes_cascade AFTER DELETE ON episodes BEGIN
+    DELETE FROM entity_mentions WHERE ref_kind = 'ep' AND ref_id = OLD.id;
+    DELETE FROM relations
+     WHERE (anchor_kind = 'ep' AND anchor_id = OLD.id)
+        OR (subject_kind = 'ep' AND subject_id = OLD.id)
+        OR (object_kind = 'ep' AND object_id = OLD.id);
+END;
+"#;
+
 /// Every migration, in order: `MIGRATIONS[n]` takes version `n` to `n + 1`.
-const MIGRATIONS: &[&str] = &[V1, V2, V3];
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
 
 /// Brings the database on `conn` to [`SCHEMA_VERSION`], in one transaction.
 ///
@@ -305,5 +385,68 @@ mod tests {
         conn.execute("DELETE FROM episodes WHERE agent_id = 'b'", []).unwrap();
         assert_eq!(stats(&conn), recount(&conn));
         assert_eq!(stats(&conn).len(), 4, "b's memories are gone, b's episodes too");
+    }
+
+    /// Every row of a table, each value as SQLite gives it, in rowid order.
+    fn table(conn: &Connection, sql: &str) -> Vec<Vec<rusqlite::types::Value>> {
+        let mut stmt = conn.prepare(sql).unwrap();
+        let n = stmt.column_count();
+        stmt.query_map([], |r| (0..n).map(|i| r.get(i)).collect()).unwrap().map(Result::unwrap).collect()
+    }
+
+    #[test]
+    fn version_4_stores_each_ref_as_a_kind_and_an_id_and_keeps_the_relation_ids() {
+        // a version 3 database with mentions and anchors of both kinds, and a last relation
+        // deleted, so the id counter is ahead of the rows
+        let mut conn = Connection::open_in_memory().unwrap();
+        create_at_version(&mut conn, 3).unwrap();
+        conn.execute_batch(
+            "INSERT INTO memories (agent_id, content, source, timestamp, created_at) VALUES ('a', 'one', '{}', '', ''), ('a', 'two', '{}', '', '');
+             INSERT INTO episodes (agent_id, summary, created_at) VALUES ('a', 'ep', '');
+             INSERT INTO entities (agent_id, name, normalized, declared_by, created_at) VALUES ('a', 'E', 'e', 'agent', ''), ('a', 'F', 'f', 'agent', '');
+             INSERT INTO entity_mentions VALUES (1, 'mem:2', 'agent', 't1'), (1, 'ep:1', 'operator', 't2'), (2, 'mem:1', 'agent', 't3');
+             INSERT INTO relations (agent_id, subject_kind, subject_id, predicate, object_kind, object_id, anchor_ref, declared_by, declared_at)
+                 VALUES ('a', 'entity', 1, 'knows', 'entity', 2, 'mem:2', 'agent', 't4'),
+                        ('a', 'mem', 2, 'corrects', 'mem', 1, '', 'agent', 't5'),
+                        ('a', 'entity', 2, 'part_of', 'entity', 1, 'ep:1', 'operator', 't6'),
+                        ('a', 'entity', 2, 'gone', 'entity', 1, '', 'agent', 't7');
+             DELETE FROM relations WHERE id = 4;",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let text = |t: &str| rusqlite::types::Value::Text(t.into());
+        let int = rusqlite::types::Value::Integer;
+        assert_eq!(
+            table(&conn, "SELECT entity_id, ref_kind, ref_id, declared_by, created_at FROM entity_mentions ORDER BY entity_id, ref_kind"),
+            [
+                vec![int(1), text("ep"), int(1), text("operator"), text("t2")],
+                vec![int(1), text("mem"), int(2), text("agent"), text("t1")],
+                vec![int(2), text("mem"), int(1), text("agent"), text("t3")],
+            ]
+        );
+        assert_eq!(
+            table(&conn, "SELECT id, predicate, anchor_kind, anchor_id, declared_by, declared_at FROM relations ORDER BY id"),
+            [
+                vec![int(1), text("knows"), text("mem"), int(2), text("agent"), text("t4")],
+                vec![int(2), text("corrects"), text(""), int(0), text("agent"), text("t5")],
+                vec![int(3), text("part_of"), text("ep"), int(1), text("operator"), text("t6")],
+            ]
+        );
+        // the next relation is 5, as it was before the migration
+        conn.execute(
+            "INSERT INTO relations (agent_id, subject_kind, subject_id, predicate, object_kind, object_id, declared_by, declared_at)
+             VALUES ('a', 'entity', 1, 'next', 'entity', 2, 'agent', '')",
+            [],
+        )
+        .unwrap();
+        assert_eq!(conn.last_insert_rowid(), 5);
+        // and the triggers compare the columns: deleting memory 2 takes its mention, the
+        // relation it anchors and the one it is an end of
+        conn.execute("DELETE FROM memories WHERE id = 2", []).unwrap();
+        assert_eq!(table(&conn, "SELECT entity_id, ref_kind, ref_id FROM entity_mentions ORDER BY 1, 2").len(), 2);
+        assert_eq!(table(&conn, "SELECT id FROM relations ORDER BY id"), [vec![int(3)], vec![int(5)]]);
+        conn.execute("DELETE FROM episodes WHERE id = 1", []).unwrap();
+        assert_eq!(table(&conn, "SELECT entity_id, ref_kind, ref_id FROM entity_mentions"), [vec![int(2), text("mem"), int(1)]]);
+        assert_eq!(table(&conn, "SELECT id FROM relations ORDER BY id"), [vec![int(5)]]);
     }
 }

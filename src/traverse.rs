@@ -7,7 +7,7 @@
 //! the entities returned and the refs listed per entity; what it cut is counted.
 
 use crate::api::{Bounds, TraverseEntity, TraverseOptions, TraverseReason, TraverseRelation, TraverseResponse};
-use crate::entities::{aliases_of, starts};
+use crate::entities::{aliases_of, names_of, starts};
 use crate::error::Result;
 use crate::graph::{mentioning, neighbourhood, Edge};
 use crate::normalize::normalize;
@@ -54,11 +54,12 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
     let kept_set: BTreeSet<i64> = kept.iter().copied().collect();
 
     let mut aliases = aliases_of(conn, &kept)?;
-    let mut names_stmt = conn.prepare_cached("SELECT name FROM entities WHERE id = ?")?;
+    let mut names = names_of(conn, &kept)?;
+    let mut mentioned = mentioning(conn, &scope, opts.source_id(), &kept, limit)?;
     let mut mentions_cut = false;
     for &id in &kept {
-        let name: String = names_stmt.query_row([id], |r| r.get(0))?;
-        let (mentions, total) = mentioning(conn, &scope, opts.source_id(), id, limit)?;
+        let name = names.remove(&id).unwrap_or_default();
+        let (mentions, total) = mentioned.remove(&id).unwrap_or_default();
         let omitted = total - mentions.len() as i64;
         mentions_cut |= omitted > 0;
         response.entities.push(TraverseEntity {
@@ -82,7 +83,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
             object: e.object,
             declared_by: e.declared_by.clone(),
             declared_at: e.declared_at.clone(),
-            anchor_ref: e.anchor_ref.clone(),
+            anchor_ref: e.anchor_ref.map(|a| a.to_string()).unwrap_or_default(),
         })
         .collect();
 

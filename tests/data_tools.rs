@@ -2,7 +2,7 @@
 //! what each changes, what it keeps, and that bad input names the field and writes nothing.
 
 mod common;
-use associative_memory::{ListMemoriesOptions, Memory, UpdateMemoryOptions};
+use associative_memory::{DeleteMemoryOptions, ListMemoriesOptions, Memory, RecordId, UpdateMemoryOptions};
 use common::fixture;
 use serde_json::{json, Value};
 #[cfg(target_arch = "wasm32")]
@@ -124,6 +124,12 @@ fn bad_input_names_the_field_and_writes_nothing() {
         ("update_memory", json!({"agent_id": "a", "memory_id": 1, "timestamp": "soon"}), "invalid_value", "timestamp"),
         ("update_memory", json!({"agent_id": "a", "memory_id": 1, "metadata": "x"}), "wrong_type", "metadata"),
         ("update_memory", json!({"agent_id": "a", "memory_id": 0, "content": "x"}), "out_of_range", "memory_id"),
+        ("update_memory", json!({"agent_id": "a", "memory_id": "mem:2", "content": "x"}), "not_found", "memory_id"),
+        ("update_memory", json!({"agent_id": "b", "memory_id": "mem:1", "content": "x"}), "not_found", "memory_id"),
+        ("update_memory", json!({"agent_id": "a", "memory_id": "ep:1", "content": "x"}), "invalid_value", "memory_id"),
+        ("update_memory", json!({"agent_id": "a", "memory_id": "memory-1", "content": "x"}), "bad_ref", "memory_id"),
+        ("update_memory", json!({"agent_id": "a", "memory_id": "mem:1.5", "content": "x"}), "bad_ref", "memory_id"),
+        ("update_memory", json!({"agent_id": "a", "memory_id": false, "content": "x"}), "wrong_type", "memory_id"),
         ("delete_agent_data", json!({"agent_id": ""}), "invalid_value", "agent_id"),
         ("delete_agent_data", json!({}), "missing_field", "agent_id"),
         // the limits every other operation keeps (src/api/mod.rs)
@@ -141,11 +147,56 @@ fn bad_input_names_the_field_and_writes_nothing() {
     }
 }
 
+/// Updates and deletes take a record by the ref every read returns (`mem:12`, `ep:3`) as
+/// well as by its id; a ref of another kind names the field and what it names.
+#[test]
+fn updates_and_deletes_take_the_ref_the_reads_return() {
+    let mut f = fixture();
+    for content in ["the ledger service", "the payroll service", "the billing service"] {
+        f.ok("store", json!({"agent_id": "a", "content": content}));
+    }
+    f.ok("archive_episode", json!({"agent_id": "a", "summary": "a review of the ledger"}));
+    let found = f.ok("recall", json!({"agent_id": "a", "query": "ledger"}));
+    let refs: Vec<String> = found["messages"].as_array().unwrap().iter().map(|m| m["ref"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(refs, ["ep:1", "mem:1"], "{found}");
+    // the ref as recall returned it, and with the whitespace a ref may carry
+    let out = f.ok("update_memory", json!({"agent_id": "a", "memory_id": refs[1], "content": "the ledger service, rewritten"}));
+    assert_eq!(out, json!({"ok": true, "updated_id": 1}));
+    assert_eq!(f.ok("update_memory", json!({"agent_id": "a", "memory_id": " mem:2 ", "content": "payroll, rewritten"}))["updated_id"], 2);
+    assert_eq!(f.ok("update_memory", json!({"agent_id": "a", "memory_id": 3, "content": "billing, rewritten"}))["updated_id"], 3);
+    assert_eq!(f.ok("update_memory", json!({"agent_id": "a", "memory_id": 3.0, "content": "billing, again"}))["updated_id"], 3);
+    let contents = f.ok("get_contents", json!({"agent_id": "a", "refs": ["mem:1", "mem:2", "mem:3"]}));
+    let texts: Vec<&str> = contents["items"].as_array().unwrap().iter().map(|i| i["content"].as_str().unwrap()).collect();
+    assert_eq!(texts, ["the ledger service, rewritten", "payroll, rewritten", "billing, again"]);
+    // a ref of the other kind is refused, naming the field and what the ref names
+    let e = f.memory.call("delete_memory", &json!({"agent_id": "a", "memory_id": refs[0]})).unwrap_err();
+    assert_eq!((e.code(), e.field()), ("invalid_value", Some("memory_id")));
+    assert_eq!(e.to_string(), "`memory_id` names episode \"ep:1\"; it takes a memory's id or its ref 'mem:<id>'");
+    let e = f.memory.call("delete_episode", &json!({"agent_id": "a", "episode_id": "mem:1"})).unwrap_err();
+    assert_eq!((e.code(), e.field()), ("invalid_value", Some("episode_id")));
+    // deletes by ref and by id
+    assert_eq!(f.ok("delete_episode", json!({"agent_id": "a", "episode_id": refs[0]})), json!({"ok": true, "deleted_id": 1}));
+    assert_eq!(f.ok("delete_memory", json!({"agent_id": "a", "memory_id": refs[1]})), json!({"ok": true, "deleted_id": 1}));
+    assert_eq!(f.ok("delete_memory", json!({"agent_id": "a", "memory_id": 2})), json!({"ok": true, "deleted_id": 2}));
+    let left = f.ok("get_contents", json!({"agent_id": "a", "refs": ["mem:1", "mem:2", "mem:3", "ep:1"]}));
+    assert_eq!(left["missing"], json!(["mem:1", "mem:2", "ep:1"]));
+    // the typed methods take either spelling too
+    let typed =
+        UpdateMemoryOptions { agent_id: "a".into(), memory_id: "mem:3".into(), content: Some("typed".into()), ..Default::default() };
+    assert_eq!(f.memory.update_memory(&typed).unwrap().updated_id, 3);
+    let typed =
+        UpdateMemoryOptions { agent_id: "a".into(), memory_id: RecordId::Id(3), content: Some("typed".into()), ..Default::default() };
+    assert_eq!(f.memory.update_memory(&typed).unwrap().updated_id, 3);
+    let e = f.memory.delete_memory(&DeleteMemoryOptions { agent_id: "a".into(), memory_id: "ep:3".into() }).unwrap_err();
+    assert_eq!((e.code(), e.field()), ("invalid_value", Some("memory_id")));
+    assert_eq!(f.memory.delete_memory(&DeleteMemoryOptions { agent_id: "a".into(), memory_id: "mem:3".into() }).unwrap().deleted_id, 3);
+}
+
 #[test]
 fn typed_methods_validate_as_call_does() {
     let mut memory = Memory::open_in_memory().unwrap();
     let e = memory.list_memories(&ListMemoriesOptions { agent_id: "a".into(), limit: Some(0), ..Default::default() }).unwrap_err();
     assert_eq!(e.field(), Some("limit"));
-    let e = memory.update_memory(&UpdateMemoryOptions { agent_id: "a".into(), memory_id: 1, ..Default::default() }).unwrap_err();
+    let e = memory.update_memory(&UpdateMemoryOptions { agent_id: "a".into(), memory_id: 1.into(), ..Default::default() }).unwrap_err();
     assert_eq!(e.code(), "missing_field");
 }

@@ -117,25 +117,24 @@ fn orphans(f: &mut common::Fixture) -> Vec<String> {
     let bytes = f.memory.export().unwrap();
     let mut conn = rusqlite::Connection::open_in_memory().unwrap();
     conn.deserialize_read_exact(rusqlite::MAIN_DB, &bytes[..], bytes.len(), true).unwrap();
-    let exists = "(CASE WHEN {r} LIKE 'mem:%' THEN EXISTS (SELECT 1 FROM memories WHERE 'mem:' || id = {r}) \
-                   WHEN {r} LIKE 'ep:%' THEN EXISTS (SELECT 1 FROM episodes WHERE 'ep:' || id = {r}) ELSE 1 END)";
     let end = |kind: &str, id: &str| {
         format!(
             "(CASE {kind} WHEN 'entity' THEN EXISTS (SELECT 1 FROM entities WHERE id = {id}) \
-                 WHEN 'mem' THEN EXISTS (SELECT 1 FROM memories WHERE id = {id}) ELSE EXISTS (SELECT 1 FROM episodes WHERE id = {id}) END)"
+                 WHEN 'mem' THEN EXISTS (SELECT 1 FROM memories WHERE id = {id}) WHEN 'ep' THEN EXISTS (SELECT 1 FROM episodes WHERE id = {id}) \
+                 ELSE 0 END)"
         )
     };
     let checks = [
         "SELECT 'alias ' || alias FROM entity_aliases WHERE entity_id NOT IN (SELECT id FROM entities)".to_string(),
         format!(
-            "SELECT 'mention ' || ref FROM entity_mentions WHERE entity_id NOT IN (SELECT id FROM entities) OR NOT {}",
-            exists.replace("{r}", "ref")
+            "SELECT 'mention ' || ref_kind || ':' || ref_id FROM entity_mentions WHERE entity_id NOT IN (SELECT id FROM entities) OR NOT {}",
+            end("ref_kind", "ref_id")
         ),
         format!(
-            "SELECT 'relation ' || id FROM relations WHERE NOT {} OR NOT {} OR (anchor_ref != '' AND NOT {})",
+            "SELECT 'relation ' || id FROM relations WHERE NOT {} OR NOT {} OR (anchor_kind != '' AND NOT {})",
             end("subject_kind", "subject_id"),
             end("object_kind", "object_id"),
-            exists.replace("{r}", "anchor_ref")
+            end("anchor_kind", "anchor_id")
         ),
     ];
     checks

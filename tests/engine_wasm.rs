@@ -27,6 +27,8 @@ mod properties;
 mod recall;
 #[path = "reference_jsonl.rs"]
 mod reference_jsonl;
+#[path = "schemas.rs"]
+mod schemas;
 #[path = "store_many.rs"]
 mod store_many;
 #[path = "targets.rs"]

@@ -30,6 +30,8 @@ mod recall;
 mod reconstruct;
 mod store;
 mod store_many;
+/// Used by the wasm binding, which reads options as text; tested natively.
+#[cfg(any(target_arch = "wasm32", test))]
 mod text;
 mod traverse;
 mod update_memory;
@@ -54,12 +56,14 @@ pub use recall::*;
 pub use reconstruct::*;
 pub use store::*;
 pub use store_many::*;
+#[cfg(target_arch = "wasm32")]
 pub(crate) use text::{options_from_text, Unread};
 pub use traverse::*;
 pub use update_memory::*;
 
 use crate::clock::{format_iso, parse_iso};
 use crate::error::{Error, Result};
+use crate::refs::{Kind, Ref};
 
 /// Declares an option type whose first fields are the isolation axes (SPEC §2) of a read
 /// (`read`) or of a write (`write`), with a `scope()` that gives them to the engine. Every
@@ -191,6 +195,124 @@ pub const MAX_TIMESTAMP: usize = 64;
 /// `refs`). `ep:` and the 19 digits of the largest id are 22; the rest is room for
 /// surrounding whitespace, which is allowed.
 pub const MAX_REF: usize = 64;
+
+/// A record named by its id, or by its ref as the reads return it: `12` or `"mem:12"`
+/// (`update_memory`'s `memory_id`, `delete_memory`'s, `delete_episode`'s `episode_id`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordId {
+    /// The record's id.
+    Id(i64),
+    /// The record's ref, `mem:<id>` or `ep:<id>` (surrounding whitespace allowed).
+    Ref(String),
+}
+
+impl Default for RecordId {
+    fn default() -> Self {
+        RecordId::Id(0)
+    }
+}
+
+impl From<i64> for RecordId {
+    fn from(id: i64) -> Self {
+        RecordId::Id(id)
+    }
+}
+
+impl From<&str> for RecordId {
+    fn from(given: &str) -> Self {
+        RecordId::Ref(given.to_owned())
+    }
+}
+
+impl RecordId {
+    /// The id of the record of `kind` this names, checked as option `field`: an id of at
+    /// least 1, or a ref of that kind of at most [`MAX_REF`] characters (`bad_ref` when it is
+    /// no ref, `invalid_value` when it is another kind's).
+    pub(crate) fn of(&self, field: &str, kind: Kind) -> Result<i64> {
+        match self {
+            RecordId::Id(id) => positive(field, *id),
+            RecordId::Ref(given) => {
+                text(field, given, MAX_REF)?;
+                let r = Ref::parse(given).ok_or_else(|| Error::BadRef { field: field.into(), got: given.clone() })?;
+                if r.kind != kind {
+                    return Err(Error::Invalid {
+                        field: field.into(),
+                        reason: format!(
+                            "names {} {given:?}; it takes a {}'s id or its ref '{}:<id>'",
+                            r.kind.noun(),
+                            kind.noun(),
+                            kind.as_str()
+                        ),
+                    });
+                }
+                positive(field, r.id)
+            }
+        }
+    }
+}
+
+/// What a [`RecordId`] is read from, as a `wrong_type` error says it.
+pub(crate) const RECORD_ID_EXPECTED: &str = "an integer or a record ref";
+
+/// Read from a JSON integer (`3` or `3.0`, as every integer option) or a string; whether the
+/// string is a ref of the right kind is [`RecordId::of`]'s to say, naming the field.
+impl<'de> serde::Deserialize<'de> for RecordId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        use serde::de::Unexpected;
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = RecordId;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(RECORD_ID_EXPECTED)
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<RecordId, E> {
+                Ok(RecordId::Id(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> std::result::Result<RecordId, E> {
+                i64::try_from(v).map(RecordId::Id).map_err(|_| E::invalid_type(Unexpected::Unsigned(v), &self))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> std::result::Result<RecordId, E> {
+                match read::as_int(&serde_json::json!(v)) {
+                    Some(id) => Ok(RecordId::Id(id)),
+                    None => Err(E::invalid_type(Unexpected::Float(v), &self)),
+                }
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<RecordId, E> {
+                Ok(RecordId::Ref(v.to_owned()))
+            }
+        }
+        deserializer.deserialize_any(Visit)
+    }
+}
+
+/// The JSON Schema of a [`RecordId`] option naming a record of `kind`, for the tool schemas.
+#[cfg(test)]
+fn record_id_schema(kind: Kind) -> schemars::Schema {
+    schemars::json_schema!({
+        "anyOf": [
+            {"type": "integer", "minimum": 1},
+            {"type": "string", "pattern": format!("^{}:[0-9]+$", kind.as_str())}
+        ]
+    })
+}
+
+#[cfg(test)]
+fn memory_id_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    record_id_schema(Kind::Mem)
+}
+
+#[cfg(test)]
+fn episode_id_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    record_id_schema(Kind::Ep)
+}
+
+/// A row id: at least 1.
+fn positive(field: &str, id: i64) -> Result<i64> {
+    if id < 1 {
+        return Err(Error::OutOfRange { field: field.into(), range: format!("1–{}", i64::MAX), got: id.to_string() });
+    }
+    Ok(id)
+}
 
 /// Turns of an episode's history: a conversation of a turn a minute for a week.
 pub const MAX_TURNS: usize = 10_000;

@@ -120,8 +120,10 @@ impl de::Error for ReadError {
         ReadError { kind: Kind::Invalid { reason: msg.to_string() }, field: None, placed: false }
     }
 
-    fn invalid_type(unexpected: de::Unexpected, _expected: &dyn de::Expected) -> Self {
-        ReadError { kind: Kind::WrongType { expected: "another type", got: unexpected.to_string() }, field: None, placed: false }
+    fn invalid_type(unexpected: de::Unexpected, expected: &dyn de::Expected) -> Self {
+        // a type of ours read from more than one JSON type says what it takes
+        let expected = if expected.to_string() == super::RECORD_ID_EXPECTED { super::RECORD_ID_EXPECTED } else { "another type" };
+        ReadError { kind: Kind::WrongType { expected, got: unexpected.to_string() }, field: None, placed: false }
     }
 
     fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {

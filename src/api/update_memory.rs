@@ -1,8 +1,9 @@
 //! `update_memory`: corrects a memory in place, keeping its id, so the declarations that
 //! rest on it (mentions, relations anchored on it) stay.
 
-use super::{embedding, nonempty, timestamp};
+use super::{embedding, nonempty, timestamp, RecordId};
 use crate::error::{Error, Result};
+use crate::refs::Kind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -17,9 +18,9 @@ pub struct UpdateMemoryOptions {
     /// Whose memory this is.
     #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_ID)))]
     pub agent_id: String,
-    /// The memory's id.
-    #[cfg_attr(test, schemars(range(min = 1)))]
-    pub memory_id: i64,
+    /// The memory's id, or its ref `mem:<id>` as recall, reconstruct and traverse return it.
+    #[cfg_attr(test, schemars(schema_with = "super::memory_id_schema"), ts(type = "number | `mem:${number}`"))]
+    pub memory_id: RecordId,
     /// The new text.
     #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_CONTENT)))]
     pub content: Option<String>,
@@ -41,14 +42,15 @@ pub struct UpdateMemoryOptions {
 }
 
 impl UpdateMemoryOptions {
+    /// The memory's id, checked.
+    pub(crate) fn id(&self) -> Result<i64> {
+        self.memory_id.of("memory_id", Kind::Mem)
+    }
+
     /// Checks the id, that something changes, and each given field.
     pub fn validate(&self) -> Result<()> {
         super::id_text("agent_id", &self.agent_id)?;
-        if self.memory_id < 1 {
-            return Err(Error::OutOfRange {
-                field: "memory_id".into(), range: format!("1–{}", i64::MAX), got: self.memory_id.to_string()
-            });
-        }
+        self.id()?;
         if self.content.is_none() && self.metadata.is_none() && self.timestamp.is_none() && self.embedding.is_none() {
             return Err(Error::Missing { field: "content".into() });
         }

@@ -7,28 +7,18 @@ use super::walk;
 use crate::api::Applied;
 use crate::error::Result;
 use crate::graph::{mentioning, neighbourhood};
-use crate::records::{Reader, Record};
-use crate::refs::{Kind, Ref};
+use crate::records::Record;
+use crate::refs::Ref;
 use crate::scope::ReadScope;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The records at `refs`, in the order given (the readable ones: the walk lists nothing
-/// else). One reader serves every item of a call: making one formats its statements.
-pub fn records(reader: &Reader, refs: impl IntoIterator<Item = Ref>) -> Result<Vec<Record>> {
-    let mut records = Vec::new();
-    for r in refs {
-        if let Some(record) = reader.read(r)? {
-            records.push(record);
-        }
-    }
-    Ok(records)
-}
-
-/// A stored endpoint (`relations.*_kind`, `*_id`) as a record ref.
-fn endpoint(kind: String, id: i64) -> Option<Ref> {
-    Kind::parse(&kind).map(|kind| Ref { kind, id })
+/// else), taken from `read`: what one [`Reader::read_many`](crate::records::Reader::read_many)
+/// read for every item of a call. A ref is taken once.
+pub fn records(read: &mut BTreeMap<Ref, Record>, refs: impl IntoIterator<Item = Ref>) -> Vec<Record> {
+    refs.into_iter().filter_map(|r| read.remove(&r)).collect()
 }
 
 /// Declared record → record relations in scope whose both ends are in `pool`, by id.
@@ -37,17 +27,20 @@ pub fn links(conn: &Connection, scope: &ReadScope, pool: &BTreeSet<Ref>) -> Resu
         return Ok(Vec::new());
     }
     let iso = scope.clause("r");
-    let (marks, refs) = crate::in_list::padded(pool.iter().map(|r| Value::Text(r.to_string())));
+    let (marks, refs) = crate::in_list::padded_refs(pool.iter().copied());
+    // The relations whose subject is in the pool come from the subject index first; scoping
+    // then joins on their ids, so a call never reads all of an agent's relations.
     let sql = format!(
-        "SELECT r.subject_kind, r.subject_id, r.predicate, r.object_kind, r.object_id FROM relations r \
-         WHERE {} AND r.subject_kind IN ('mem', 'ep') AND r.object_kind IN ('mem', 'ep') \
-         AND (r.subject_kind || ':' || r.subject_id) IN ({marks}) AND (r.object_kind || ':' || r.object_id) IN ({marks}) ORDER BY r.id",
+        "SELECT r.subject_kind, r.subject_id, r.predicate, r.object_kind, r.object_id \
+         FROM (SELECT id FROM relations WHERE (subject_kind, subject_id) IN (VALUES {marks})) AS hit CROSS JOIN relations r ON r.id = hit.id \
+         WHERE {} AND (r.object_kind, r.object_id) IN (VALUES {marks}) ORDER BY r.id",
         iso.sql
     );
-    let params: Vec<Value> = iso.params.into_iter().chain(refs.iter().chain(&refs).cloned()).collect();
+    let params: Vec<Value> = refs.iter().cloned().chain(iso.params).chain(refs.iter().cloned()).collect();
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params_from_iter(params), |r| {
-        Ok((endpoint(r.get(0)?, r.get(1)?), r.get::<_, String>(2)?, endpoint(r.get(3)?, r.get(4)?)))
+        let end = |kind: usize| -> rusqlite::Result<Option<Ref>> { Ok(Ref::stored(r.get_ref(kind)?.as_str()?, r.get(kind + 1)?)) };
+        Ok((end(0)?, r.get::<_, String>(2)?, end(3)?))
     })?;
     let mut links = Vec::new();
     for row in rows {
@@ -71,18 +64,17 @@ pub fn graph(
 ) -> Result<walk::Graph> {
     let mut graph = walk::Graph::default();
     let iso = scope.clause("e");
-    let (marks, refs) = crate::in_list::padded(starts.iter().map(|r| Value::Text(r.to_string())));
+    let (marks, refs) = crate::in_list::padded_refs(starts.iter().copied());
     let sql = format!(
-        "SELECT m.ref, m.entity_id FROM entity_mentions m CROSS JOIN entities e ON e.id = m.entity_id WHERE m.ref IN ({marks}) AND {} ORDER BY m.ref, m.entity_id",
+        "SELECT m.ref_kind, m.ref_id, m.entity_id FROM entity_mentions m CROSS JOIN entities e ON e.id = m.entity_id \
+         WHERE (m.ref_kind, m.ref_id) IN (VALUES {marks}) AND {} ORDER BY m.ref_kind, m.ref_id, m.entity_id",
         iso.sql
     );
     let params: Vec<Value> = refs.into_iter().chain(iso.params).collect();
     let mut stmt = conn.prepare_cached(&sql)?;
-    for row in stmt.query_map(params_from_iter(params), |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))? {
-        let (stored, entity) = row?;
-        if let Some(r) = Ref::parse(&stored) {
-            graph.mentions.entry(r).or_default().push(entity);
-        }
+    for row in stmt.query_map(params_from_iter(params), |r| Ok((Ref { kind: r.get(0)?, id: r.get(1)? }, r.get::<_, i64>(2)?)))? {
+        let (r, entity) = row?;
+        graph.mentions.entry(r).or_default().push(entity);
     }
     if graph.mentions.is_empty() {
         return Ok(graph);
@@ -109,8 +101,10 @@ pub fn graph(
         crate::sort::sort(list);
     }
     let bound = bounds.max_evidence;
-    for &entity in n.distance.keys() {
-        let (refs, _) = mentioning(conn, scope, source_id, entity, (bound + pool.len() + 1) as i64)?;
+    let reached: Vec<i64> = n.distance.keys().copied().collect();
+    let mut mentioned = mentioning(conn, scope, source_id, &reached, (bound + pool.len() + 1) as i64)?;
+    for entity in reached {
+        let (refs, _) = mentioned.remove(&entity).unwrap_or_default();
         let outside: Vec<Ref> = refs.into_iter().filter(|r| !pool.contains(r)).collect();
         if outside.len() > bound {
             graph.records_cut.insert(entity);

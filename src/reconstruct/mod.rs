@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::lexical::LexicalIndex;
 use crate::names::NameIndex;
 use crate::recall::{retrieve, Request};
-use crate::records::{Reader, Record};
+use crate::records::Record;
 use crate::refs::Ref;
 use crate::scope::ReadScope;
 use crate::vectors::VectorIndex;
@@ -181,11 +181,11 @@ impl Call<'_> {
             load::graph(self.conn, &self.scope, self.opts.source_id(), &self.bounds, &all_starts, &pool)?
         };
         let (reached, cuts) = walk::walk(&starts, &pool, &graph, self.bounds.max_hops);
-        let reader = Reader::new(self.conn, &self.scope);
+        let mut records = crate::records::Reader::new(self.conn, &self.scope).read_many(reached.iter().flatten().map(|r| r.at))?;
         let mut read = Vec::with_capacity(reached.len());
         for reached in reached {
-            let records = load::records(&reader, reached.iter().map(|r| r.at))?;
-            read.push(records.into_iter().zip(reached).collect());
+            let got = load::records(&mut records, reached.iter().map(|r| r.at));
+            read.push(got.into_iter().zip(reached).collect());
         }
         Ok(Walked { reached: read, cuts })
     }

@@ -419,9 +419,9 @@ export type DeleteMemoryOptions = {
    */
   agent_id: string,
   /**
-   * The memory's id.
+   * The memory's id, or its ref `mem:<id>` as recall, reconstruct and traverse return it.
    */
-  memory_id: number,
+  memory_id: number | `mem:${number}`,
 };
 
 /**
@@ -433,9 +433,9 @@ export type DeleteEpisodeOptions = {
    */
   agent_id: string,
   /**
-   * The episode's id.
+   * The episode's id, or its ref `ep:<id>` as recall, reconstruct and traverse return it.
    */
-  episode_id: number,
+  episode_id: number | `ep:${number}`,
 };
 
 /**
@@ -649,9 +649,9 @@ export type UpdateMemoryOptions = {
    */
   agent_id: string,
   /**
-   * The memory's id.
+   * The memory's id, or its ref `mem:<id>` as recall, reconstruct and traverse return it.
    */
-  memory_id: number,
+  memory_id: number | `mem:${number}`,
   /**
    * The new text.
    */

@@ -1,6 +1,8 @@
 //! Crafted database images, shared by the native suite (`tests/hostile_images.rs`) and the
 //! wasm suites: an exported memory edited the way a person with the `sqlite3` shell (or
-//! an attacker) would, each with what `import` must do with it.
+//! an attacker) would, each with what `import` must do with it. `tests/schemas.rs` reads
+//! the memory they are crafted from and its probes only.
+#![allow(dead_code)]
 
 use associative_memory::{FixedClock, Memory};
 use serde_json::{json, Value};
@@ -25,6 +27,8 @@ pub struct Case {
 pub enum Craft {
     /// SQL run on a writable copy of the valid image.
     Sql(&'static str),
+    /// SQL run on a writable copy of another image (one of an earlier schema version).
+    SqlOn(&'static [u8], &'static str),
     /// The image's bytes, transformed.
     Bytes(fn(&[u8]) -> Vec<u8>),
 }
@@ -73,20 +77,11 @@ pub fn cases() -> Vec<Case> {
             outcome: Refused("table `memories_fts_docsize` differs from ours"),
         },
         Case { name: "text_stats_tampered", craft: Sql("UPDATE text_stats SET records = 1, tokens = 999999;"), outcome: BehavesAsOurs },
-        Case {
-            name: "older_version_of_our_schema",
-            craft: Sql("ALTER TABLE memories DROP COLUMN embedding_model; ALTER TABLE episodes DROP COLUMN embedding_model;
-                DROP TABLE text_stats; DROP TRIGGER memories_stats_ai; DROP TRIGGER memories_stats_ad; DROP TRIGGER memories_stats_au;
-                DROP TRIGGER episodes_stats_ai; DROP TRIGGER episodes_stats_ad; DROP TRIGGER episodes_stats_au; PRAGMA user_version = 1;"),
-            outcome: BehavesAsOurs,
-        },
-        Case {
-            name: "version_2_of_our_schema",
-            craft: Sql("ALTER TABLE memories DROP COLUMN embedding_model; ALTER TABLE episodes DROP COLUMN embedding_model;
-                PRAGMA user_version = 2;"),
-            outcome: BehavesAsOurs,
-        },
-        Case { name: "older_user_version_on_newer_schema", craft: Sql("PRAGMA user_version = 1;"), outcome: Refused("an extra table `text_stats`") },
+        // the same writes, made by the engines of earlier schema versions (`tests/schemas.rs`)
+        Case { name: "file_of_schema_version_1", craft: Bytes(|_| include_bytes!("../fixtures/schemas/v1.db").to_vec()), outcome: BehavesAsOurs },
+        Case { name: "file_of_schema_version_2", craft: Bytes(|_| include_bytes!("../fixtures/schemas/v2.db").to_vec()), outcome: BehavesAsOurs },
+        Case { name: "export_of_schema_version_3", craft: Bytes(|_| include_bytes!("../fixtures/schemas/v3.export").to_vec()), outcome: BehavesAsOurs },
+        Case { name: "older_user_version_on_newer_schema", craft: Sql("PRAGMA user_version = 1;"), outcome: Refused("the schema differs from version 1 of ours") },
         Case { name: "newer_user_version", craft: Sql("PRAGMA user_version = 99;"), outcome: Newer },
         Case { name: "negative_user_version", craft: Sql("PRAGMA user_version = -1;"), outcome: Refused("schema version -1") },
         Case { name: "no_user_version", craft: Sql("PRAGMA user_version = 0;"), outcome: Refused("without an associative-memory schema version") },
@@ -129,8 +124,29 @@ pub fn cases() -> Vec<Case> {
         },
         Case {
             name: "mention_of_a_missing_record",
-            craft: Sql("INSERT INTO entity_mentions (entity_id, ref, declared_by, created_at) VALUES (1, 'mem:77', 'agent', '');"),
+            craft: Sql("INSERT INTO entity_mentions (entity_id, ref_kind, ref_id, declared_by, created_at) VALUES (1, 'mem', 77, 'agent', '');"),
             outcome: Refused("a mention names a record that does not exist"),
+        },
+        Case {
+            name: "mention_of_an_entity",
+            craft: Sql("INSERT INTO entity_mentions (entity_id, ref_kind, ref_id, declared_by, created_at) VALUES (1, 'entity', 2, 'agent', '');"),
+            outcome: Refused("a mention names a record that does not exist"),
+        },
+        Case {
+            name: "anchor_id_without_a_kind",
+            craft: Sql("UPDATE relations SET anchor_kind = '' WHERE anchor_kind = 'mem' AND anchor_id = 1;"),
+            outcome: Refused("a relation's anchor is not a record of its agent"),
+        },
+        Case {
+            name: "anchor_on_another_agents_record",
+            craft: Sql("UPDATE relations SET anchor_id = 4 WHERE anchor_kind = 'mem' AND anchor_id = 1;"),
+            outcome: Refused("a relation's anchor is not a record of its agent"),
+        },
+        Case {
+            // version 3 stored refs as text, which the migration to 4 reads: `mem:01` would be read as `mem:1`
+            name: "version_3_ref_not_written_as_ours",
+            craft: SqlOn(include_bytes!("../fixtures/schemas/v3.export"), "UPDATE entity_mentions SET ref = 'mem:01' WHERE ref = 'mem:1';"),
+            outcome: Refused("the record ref \"mem:01\" is not written as ours are"),
         },
         Case {
             name: "alias_of_a_missing_entity",
@@ -200,8 +216,10 @@ pub fn replace(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
 }
 
 /// The memory every image is crafted from: records of two agents, an embedding, entities
-/// with aliases, mentions, relations (entity and record ones), an episode, and one deleted
-/// memory (so the id counter is ahead of the rows).
+/// with aliases, mentions of memories and of an episode, relations (entity and record
+/// ones, anchored on a memory or an episode), episodes, and one deleted memory (so the id
+/// counter is ahead of the rows). The fixtures of `tests/fixtures/schemas/` are these
+/// writes as earlier versions of the engine made them (`tests/schemas.rs`).
 pub fn populated() -> Memory {
     let mut m = Memory::open_in_memory_with_clock(Box::new(FixedClock::new(1_767_225_600_000))).unwrap();
     for (tool, args) in probe_writes() {
@@ -228,6 +246,17 @@ fn probe_writes() -> Vec<(&'static str, Value)> {
         ("store", json!({"agent_id": "a", "content": "a memory that is deleted"})),
         ("delete_memory", json!({"agent_id": "a", "memory_id": 5})),
         ("archive_episode", json!({"agent_id": "a", "summary": "ingestion review", "keywords": "ingest queue"})),
+        (
+            "declare_associations",
+            json!({"agent_id": "a", "anchor_ref": "ep:1", "associations": {"entities": [{"name": "Queue", "aliases": ["キュー"]}],
+            "relations": [{"subject": "Queue", "predicate": "part_of", "object": "Ingestion"}, {"subject": "ep:1", "predicate": "supports", "object": "mem:3"}]}}),
+        ),
+        (
+            "store",
+            json!({"agent_id": "b", "content": "Agent b reconciles its ledger weekly.",
+            "associations": {"entities": [{"name": "Ledger", "aliases": ["台帳"]}]}}),
+        ),
+        ("archive_episode", json!({"agent_id": "b", "summary": "ledger reconciliation", "keywords": "ledger weekly"})),
     ]
 }
 
@@ -256,13 +285,17 @@ pub fn probes() -> Vec<(&'static str, Value)> {
 pub fn craft(case: &Case, export: &[u8]) -> Vec<u8> {
     match &case.craft {
         Craft::Bytes(f) => f(export),
-        Craft::Sql(sql) => {
-            let mut conn = rusqlite::Connection::open_in_memory().unwrap();
-            conn.deserialize_read_exact(rusqlite::MAIN_DB, export, export.len(), false).unwrap();
-            conn.execute_batch(sql).unwrap_or_else(|e| panic!("{}: {e}", case.name));
-            conn.serialize(rusqlite::MAIN_DB).unwrap().to_vec()
-        }
+        Craft::Sql(sql) => run(case, export, sql),
+        Craft::SqlOn(image, sql) => run(case, image, sql),
     }
+}
+
+/// `sql` run on a writable copy of `image`.
+fn run(case: &Case, image: &[u8], sql: &str) -> Vec<u8> {
+    let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+    conn.deserialize_read_exact(rusqlite::MAIN_DB, image, image.len(), false).unwrap();
+    conn.execute_batch(sql).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    conn.serialize(rusqlite::MAIN_DB).unwrap().to_vec()
 }
 
 /// Imports every case into a memory holding other data and checks its outcome; returns

@@ -118,11 +118,24 @@ impl Replayer {
     }
 }
 
+/// The two tables of the design (§1) that store a record ref as text, `entity_mentions.ref`
+/// and `relations.anchor_ref`, which schema version 4 stores as a kind and an id: views in
+/// the design's spelling, in the `temp` schema, where an unqualified name is looked up
+/// first, so a driver's query reads them as the reference's tables.
+const DESIGN_TABLES: &str = "
+CREATE TEMP VIEW entity_mentions AS
+    SELECT entity_id, ref_kind || ':' || ref_id AS ref, declared_by, created_at FROM main.entity_mentions;
+CREATE TEMP VIEW relations AS
+    SELECT id, agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id,
+           CASE anchor_kind WHEN '' THEN '' ELSE anchor_kind || ':' || anchor_id END AS anchor_ref, declared_by, declared_at
+      FROM main.relations;";
+
 /// The rows of a read-only SQL query over a database image, as the driver prints them:
-/// `{"rows": [[col, …], …]}`.
+/// `{"rows": [[col, …], …]}`. The query reads the design's tables (see [`DESIGN_TABLES`]).
 pub fn sql_rows(image: &[u8], query: &str, params: &[Value]) -> Value {
     let mut conn = rusqlite::Connection::open_in_memory().unwrap();
     conn.deserialize_read_exact(rusqlite::MAIN_DB, image, image.len(), true).unwrap();
+    conn.execute_batch(DESIGN_TABLES).unwrap();
     let params: Vec<rusqlite::types::Value> = params
         .iter()
         .map(|p| match p {

@@ -561,9 +561,17 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "maxLength": 256
         },
         "memory_id": {
-          "type": "integer",
-          "minimum": 1,
-          "description": "The memory's id."
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 1
+            },
+            {
+              "type": "string",
+              "pattern": "^mem:[0-9]+$"
+            }
+          ],
+          "description": "The memory's id, or its ref `mem:<id>` as recall, reconstruct and traverse return it."
         }
       },
       "required": [
@@ -626,9 +634,17 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "maxLength": 256
         },
         "memory_id": {
-          "type": "integer",
-          "minimum": 1,
-          "description": "The memory's id."
+          "anyOf": [
+            {
+              "type": "integer",
+              "minimum": 1
+            },
+            {
+              "type": "string",
+              "pattern": "^mem:[0-9]+$"
+            }
+          ],
+          "description": "The memory's id, or its ref `mem:<id>` as recall, reconstruct and traverse return it."
         },
         "content": {
           "type": "string",
