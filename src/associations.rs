@@ -189,7 +189,11 @@ impl Declarer<'_> {
         for (a_index, alias) in checked.into_iter().enumerate() {
             match alias {
                 Err(reason) => report.drops.add(format_args!("{label}.aliases[{a_index}]"), reason),
-                Ok(alias) => match resolve(self.conn, self.scope, &alias.normalized, false)? {
+                // restored (`exact`), an alias is checked against its own bucket only: a file
+                // may hold the same alias in a project and in the global pool when the global
+                // one was declared after the project's, which reads from the global pool
+                // could not see
+                Ok(alias) => match resolve(self.conn, self.scope, &alias.normalized, exact)? {
                     Some(owner) if owner != id => {
                         report.drops.add(format_args!("{label}.aliases[{a_index}]"), "already names another entity in this scope")
                     }
