@@ -131,7 +131,7 @@ describe('the packed package in Node', () => {
     await rejects(memory.store({ agent_id: 'a' }), 'missing_field', 'content');
     await rejects(memory.store({ agent_id: 'a', content: 'x', colour: 'red' }), 'unknown_option', 'colour');
     await rejects(memory.declareAssociations({ agent_id: 'a', anchor_ref: 'nope:1' }), 'bad_ref', 'anchor_ref');
-    await rejects(memory.deleteMemory({ agent_id: 'a', memory_id: 'one' }), 'wrong_type', 'memory_id');
+    await rejects(memory.deleteMemory({ agent_id: 'a', memory_id: 'one' }), 'bad_ref', 'memory_id');
     await rejects(memory.call('forget_everything', { agent_id: 'a' }), 'unknown_tool');
     assert.equal((await memory.listEntities({ agent_id: 'a' })).total, 0);
     await rejects(pkg.openMemory({ storage: 'disk' }), 'invalid_value', 'storage');

@@ -44,7 +44,8 @@ const SAMPLES = [
   ['get_contents', { agent_id: 'a', refs: [] }, false, 'out_of_range'],
   ['get_contents', { agent_id: 'a', refs: Array.from({ length: 21 }, (_, i) => `mem:${i + 1}`) }, false, 'out_of_range'],
   ['delete_memory', { agent_id: 'a', memory_id: 3 }, true, 'ok'], // the third memory the samples above stored
-  ['delete_memory', { agent_id: 'a', memory_id: 'mem:3' }, false, 'wrong_type'],
+  ['delete_memory', { agent_id: 'a', memory_id: 'ep:3' }, false, 'invalid_value'], // a ref, of an episode
+  ['delete_memory', { agent_id: 'a', memory_id: true }, false, 'wrong_type'],
   ['delete_memory', { memory_id: 3 }, false, 'missing_field'],
 ];
 
