@@ -2,13 +2,13 @@
 //! row held as a small number, and which of them a call may read.
 //!
 //! Rows are grouped by bucket (agent, project, channel), and each call decides which buckets
-//! it may read by running the one isolation clause of `crate::scope` over the bucket values
+//! it may read by running the one isolation clause of `crate::base::scope` over the bucket values
 //! in SQL, so that clause stays the only place that says what a scope reads. Strings
 //! (agents, projects, channels, source ids) are interned: a row holds a bucket number and a
 //! source number, not its strings.
 
+use crate::base::scope::ReadScope;
 use crate::error::Result;
-use crate::scope::ReadScope;
 use rusqlite::{Connection, OptionalExtension};
 use std::collections::BTreeMap;
 

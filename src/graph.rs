@@ -2,9 +2,9 @@
 //! around a set of entities, expanded breadth first in either direction, and the readable
 //! records that mention an entity.
 
+use crate::base::scope::ReadScope;
 use crate::error::Result;
 use crate::refs::{Kind, Ref};
-use crate::scope::ReadScope;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
 use std::collections::BTreeMap;
@@ -48,7 +48,7 @@ pub struct Neighbourhood {
 /// The relations in `scope` with both ends entities `scope` can read that touch `frontier`.
 fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Result<Vec<Edge>> {
     let (r, s, o) = (scope.clause("r"), scope.clause("s"), scope.clause("o"));
-    let (marks, ids) = crate::in_list::padded(frontier.iter().map(|&id| Value::Integer(id)));
+    let (marks, ids) = crate::base::in_list::padded(frontier.iter().map(|&id| Value::Integer(id)));
     // The relations touching the frontier come from the endpoint indexes first; scoping
     // then joins on their ids, so a hop never scans all of an agent's relations.
     let sql = format!(
@@ -102,7 +102,7 @@ pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_h
         let room = NEIGHBOURHOOD_MAX_ENTITIES.saturating_sub(n.distance.len());
         if next.len() > room {
             let mut newest: Vec<(&i64, &(String, i64))> = next.iter().collect();
-            crate::sort::sort_by(&mut newest, |a, b| (b.1, -b.0).cmp(&(a.1, -a.0)));
+            crate::base::sort::sort_by(&mut newest, |a, b| (b.1, -b.0).cmp(&(a.1, -a.0)));
             for (&e, _) in newest.into_iter().take(room) {
                 n.distance.insert(e, hop + 1);
             }
@@ -114,7 +114,7 @@ pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_h
         frontier = next.into_keys().collect();
     }
     let mut newest: Vec<&Edge> = n.edges.values().collect();
-    crate::sort::sort_by(&mut newest, |a, b| b.declared_at.cmp(&a.declared_at).then(a.id.cmp(&b.id)));
+    crate::base::sort::sort_by(&mut newest, |a, b| b.declared_at.cmp(&a.declared_at).then(a.id.cmp(&b.id)));
     n.recency = newest.iter().enumerate().map(|(pos, e)| (e.id, pos)).collect();
     Ok(n)
 }

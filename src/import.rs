@@ -21,7 +21,7 @@
 //! 5. checks the invariants the engine holds on its rows (design §1, §2, §5): every
 //!    relation, mention, alias and anchor names a row that exists for the same agent; one
 //!    normalized name or alias names at most one entity in a scope; normalized twins are
-//!    what [`crate::normalize::normalize`] gives, within the bounds a declaration is held to; an embedding holds four bytes per dimension of finite numbers whose squared norm is finite, and the model
+//!    what [`crate::base::normalize::normalize`] gives, within the bounds a declaration is held to; an embedding holds four bytes per dimension of finite numbers whose squared norm is finite, and the model
 //!    named with it (version 3) is named only with one, in 1–256 characters; ids fit a
 //!    JavaScript number;
 //! 6. migrates the fresh database to the current version.

@@ -20,9 +20,9 @@
 use crate::api::read::{as_int, from_json, type_name};
 use crate::api::*;
 use crate::associations::Declarer;
+use crate::base::scope::WriteScope;
 use crate::error::{Error, Result};
 use crate::refs::{Kind, Ref};
-use crate::scope::WriteScope;
 use rusqlite::Connection;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;

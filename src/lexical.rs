@@ -42,11 +42,11 @@
 mod shelf;
 mod vocabulary;
 
+use crate::base::scope::ReadScope;
 use crate::bm25::{Folded, Phrase, Stats};
 use crate::buckets::Buckets;
 use crate::error::Result;
 use crate::refs::Kind;
-use crate::scope::ReadScope;
 use crate::watch::Watch;
 use rusqlite::Connection;
 use shelf::{Doc, Scratch, Table};

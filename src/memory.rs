@@ -8,8 +8,8 @@
 use crate::api::read::from_json;
 use crate::api::*;
 use crate::associations::Declarer;
+use crate::base::clock::{format_iso, Clock, SystemClock};
 use crate::cipher::{self, Key};
-use crate::clock::{format_iso, Clock, SystemClock};
 use crate::declared::Declared;
 use crate::error::{Error, Result};
 use crate::lexical::LexicalIndex;

@@ -10,9 +10,9 @@
 //! transaction the mark stays, so a rollback is read back too; replacing the database
 //! (`Memory::import`) drops it.
 
+use crate::base::scope::ReadScope;
 use crate::buckets::Buckets;
 use crate::error::Result;
-use crate::scope::ReadScope;
 use crate::watch::{Kept, Watch};
 use rusqlite::Connection;
 
@@ -50,7 +50,7 @@ impl Names {
             names.forms.push(Form { entity: r.get(0)?, name: r.get(1)?, normalized: r.get(2)?, written: r.get(3)?, bucket });
         }
         let length = |f: &Form| f.normalized.chars().count();
-        crate::sort::sort_by(&mut names.forms, |a, b| {
+        crate::base::sort::sort_by(&mut names.forms, |a, b| {
             length(b).cmp(&length(a)).then(a.normalized.cmp(&b.normalized)).then(a.entity.cmp(&b.entity))
         });
         Ok(names)

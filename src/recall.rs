@@ -105,13 +105,13 @@
 //!   nothing there. Lexical-only runs are unaffected (40.62 at every ratio). BENCHMARKS.md
 //!   has the tables.
 
+use crate::base::normalize::normalize;
+use crate::base::scope::ReadScope;
 use crate::bm25::{Phrase, Stats};
 use crate::error::Result;
 use crate::lexical::LexicalIndex;
-use crate::normalize::normalize;
 use crate::records::{Reader, Record};
 use crate::refs::{Kind, Ref};
-use crate::scope::ReadScope;
 use crate::vectors::{Found, QueryVector, Search, Skipped, VectorIndex};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
@@ -424,7 +424,7 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
     // [`Reader`], the one record reader) in this order until `keep` are read and the next
     // scores below the last of them: a recall of 10 reads 10-odd records, not every row the
     // arms ranked (40 and more).
-    crate::sort::sort_by(&mut admitted, |a, b| b.1 .0.total_cmp(&a.1 .0));
+    crate::base::sort::sort_by(&mut admitted, |a, b| b.1 .0.total_cmp(&a.1 .0));
     let reader = Reader::new(conn, req.scope);
     let mut hits: Vec<Hit> = Vec::new();
     for ((kind, id), (score, ranks)) in admitted {
@@ -437,7 +437,7 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
         let ranks = arms.iter().zip(ranks).filter(|&(_, rank)| rank > 0).map(|(&(arm, _), rank)| (arm, rank)).collect();
         hits.push(Hit { record, score, ranks });
     }
-    crate::sort::sort_by(&mut hits, |a, b| {
+    crate::base::sort::sort_by(&mut hits, |a, b| {
         let (x, y) = (&a.record, &b.record);
         b.score.total_cmp(&a.score).then_with(|| y.timestamp.cmp(&x.timestamp)).then(x.at.cmp(&y.at))
     });

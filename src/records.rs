@@ -5,10 +5,10 @@ use crate::api::{
     canonical_time, BacklogRecord, ContentItem, DeleteResponse, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EpisodeOptions,
     EpisodeResponse, GetContentsOptions, GetContentsResponse, SetEmbeddingsOptions, StoreOptions, Turn,
 };
-use crate::clock::parse_iso;
+use crate::base::clock::parse_iso;
+use crate::base::scope::ReadScope;
 use crate::error::{Error, Result};
 use crate::refs::{Kind, Ref};
-use crate::scope::ReadScope;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
 use serde_json::{json, Value};
 

@@ -7,10 +7,10 @@
 //! the entities returned and the refs listed per entity; what it cut is counted.
 
 use crate::api::{Bounds, TraverseEntity, TraverseOptions, TraverseReason, TraverseRelation, TraverseResponse};
+use crate::base::normalize::normalize;
 use crate::entities::{aliases_of, starts};
 use crate::error::Result;
 use crate::graph::{mentioning, neighbourhood, Edge};
-use crate::normalize::normalize;
 use crate::refs::Ref;
 use rusqlite::Connection;
 use std::collections::{BTreeMap, BTreeSet};
@@ -49,7 +49,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
         }
     }
     let mut order: Vec<i64> = n.distance.keys().copied().collect();
-    crate::sort::sort_by_key(&mut order, |e| (n.distance[e], reached_by.get(e).map_or(-1, |&p| p as i64), *e));
+    crate::base::sort::sort_by_key(&mut order, |e| (n.distance[e], reached_by.get(e).map_or(-1, |&p| p as i64), *e));
     let kept: Vec<i64> = order.iter().take(limit as usize).copied().collect();
     let kept_set: BTreeSet<i64> = kept.iter().copied().collect();
 
@@ -71,7 +71,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
         });
     }
     let mut by_recency: Vec<&Edge> = n.edges.values().collect();
-    crate::sort::sort_by_key(&mut by_recency, |e| n.recency[&e.id]);
+    crate::base::sort::sort_by_key(&mut by_recency, |e| n.recency[&e.id]);
     response.relations = by_recency
         .into_iter()
         .filter(|e| kept_set.contains(&e.subject) && kept_set.contains(&e.object))

@@ -58,7 +58,7 @@ pub(crate) use text::{options_from_text, Unread};
 pub use traverse::*;
 pub use update_memory::*;
 
-use crate::clock::{format_iso, parse_iso};
+use crate::base::clock::{format_iso, parse_iso};
 use crate::error::{Error, Result};
 
 /// Declares an option type whose first fields are the isolation axes (SPEC §2) of a read
@@ -79,8 +79,8 @@ macro_rules! scoped_options {
 
         impl $name {
             /// What the call may read.
-            pub fn scope(&self) -> crate::scope::ReadScope {
-                crate::scope::ReadScope {
+            pub fn scope(&self) -> crate::base::scope::ReadScope {
+                crate::base::scope::ReadScope {
                     agent_id: self.agent_id.clone(),
                     project_id: self.project_id.clone(),
                     channel: self.channel.clone(),
@@ -101,8 +101,8 @@ macro_rules! scoped_options {
 
         impl $name {
             /// The one bucket the call writes to.
-            pub fn scope(&self) -> crate::scope::WriteScope {
-                crate::scope::WriteScope {
+            pub fn scope(&self) -> crate::base::scope::WriteScope {
+                crate::base::scope::WriteScope {
                     agent_id: self.agent_id.clone(),
                     project_id: self.project_id.clone().unwrap_or_default(),
                     channel: self.channel.clone().unwrap_or_default(),

@@ -14,7 +14,7 @@
 
 use super::vocabulary::Vocabulary;
 use super::Search;
-use crate::best::Best;
+use crate::base::best::Best;
 use crate::bm25::{Folded, Phrase, Stats};
 use crate::error::Result;
 use std::collections::BTreeMap;
@@ -125,7 +125,7 @@ fn below(upper: f64, bar: f64) -> bool {
 fn counted(text: &Folded, word: &mut dyn FnMut(&str) -> u32, out: &mut Vec<(u32, u32)>) {
     out.clear();
     text.words(|w| out.push((word(w), 1)));
-    crate::sort::sort(out);
+    crate::base::sort::sort(out);
     out.dedup_by(|later, kept| {
         later.0 == kept.0 && {
             kept.1 += 1;
@@ -492,7 +492,7 @@ impl Table {
         let bounds: Vec<f64> =
             (0..np).map(|p| if hits[p] == 0 { 0.0 } else { stats.share(p, most[p].0, norm(norms, &stats, most[p].1)) }).collect();
         let mut order: Vec<usize> = (0..np).filter(|&p| hits[p] > 0).collect();
-        crate::sort::sort_by(&mut order, |&a, &b| bounds[b].total_cmp(&bounds[a]));
+        crate::base::sort::sort_by(&mut order, |&a, &b| bounds[b].total_cmp(&bounds[a]));
         // rest[k]: the most a record can score from the phrases order[k..].
         let mut rest = vec![0.0; order.len() + 1];
         for k in (0..order.len()).rev() {

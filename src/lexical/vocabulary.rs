@@ -47,7 +47,7 @@ impl Vocabulary {
         self.words.push(word.into());
         let chars: Vec<char> = word.chars().collect();
         let mut trigrams: Vec<i64> = chars.windows(3).map(trigram).collect();
-        crate::sort::sort(&mut trigrams);
+        crate::base::sort::sort(&mut trigrams);
         trigrams.dedup();
         for t in trigrams {
             self.trigrams.entry(t).or_default().push(id);

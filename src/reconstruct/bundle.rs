@@ -106,7 +106,7 @@ pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
         }
     }
     for (_, mut group) in by_source {
-        crate::sort::sort_by_key(&mut group, |&i| (members[i].ts, episode(&members[i]), members[i].at));
+        crate::base::sort::sort_by_key(&mut group, |&i| (members[i].ts, episode(&members[i]), members[i].at));
         let mut anchor = group[0];
         for &next in &group[1..] {
             if members[next].ts.unwrap_or(0) - members[anchor].ts.unwrap_or(0) <= ADJACENCY_SECONDS * 1000 {

@@ -5,10 +5,10 @@
 //! no match nothing changes at all (invariant 2).
 
 use crate::api::MAX_CUE_TERMS;
+use crate::base::normalize::normalize;
+use crate::base::scope::ReadScope;
 use crate::error::Result;
 use crate::names::{Form, NameIndex};
-use crate::normalize::normalize;
-use crate::scope::ReadScope;
 use rusqlite::Connection;
 use std::collections::BTreeMap;
 

@@ -6,11 +6,11 @@ use super::bundle::Link;
 use super::structure::Row;
 use super::walk;
 use crate::api::Applied;
+use crate::base::scope::ReadScope;
 use crate::error::Result;
 use crate::graph::{mentioning, neighbourhood};
 use crate::records;
 use crate::refs::{Kind, Ref};
-use crate::scope::ReadScope;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
 use std::collections::BTreeSet;
@@ -39,7 +39,7 @@ pub fn links(conn: &Connection, scope: &ReadScope, pool: &BTreeSet<Ref>) -> Resu
         return Ok(Vec::new());
     }
     let iso = scope.clause("r");
-    let (marks, refs) = crate::in_list::padded(pool.iter().map(|r| Value::Text(r.to_string())));
+    let (marks, refs) = crate::base::in_list::padded(pool.iter().map(|r| Value::Text(r.to_string())));
     let sql = format!(
         "SELECT r.subject_kind, r.subject_id, r.predicate, r.object_kind, r.object_id FROM relations r \
          WHERE {} AND r.subject_kind IN ('mem', 'ep') AND r.object_kind IN ('mem', 'ep') \
@@ -73,7 +73,7 @@ pub fn graph(
 ) -> Result<walk::Graph> {
     let mut graph = walk::Graph::default();
     let iso = scope.clause("e");
-    let (marks, refs) = crate::in_list::padded(starts.iter().map(|r| Value::Text(r.to_string())));
+    let (marks, refs) = crate::base::in_list::padded(starts.iter().map(|r| Value::Text(r.to_string())));
     let sql = format!(
         "SELECT m.ref, m.entity_id FROM entity_mentions m CROSS JOIN entities e ON e.id = m.entity_id WHERE m.ref IN ({marks}) AND {} ORDER BY m.ref, m.entity_id",
         iso.sql
@@ -108,7 +108,7 @@ pub fn graph(
         }
     }
     for list in graph.adjacency.values_mut() {
-        crate::sort::sort(list);
+        crate::base::sort::sort(list);
     }
     let bound = bounds.max_evidence;
     for &entity in n.distance.keys() {

@@ -12,13 +12,13 @@ pub mod structure;
 pub mod walk;
 
 use crate::api::{Applied, Cues, ReconstructBounds, ReconstructOptions, ReconstructResponse, Shortfall, Trace};
+use crate::base::scope::ReadScope;
 use crate::declared::Declared;
 use crate::error::Result;
 use crate::lexical::LexicalIndex;
 use crate::names::NameIndex;
 use crate::recall::{retrieve, Request};
 use crate::refs::Ref;
-use crate::scope::ReadScope;
 use crate::vectors::VectorIndex;
 use rusqlite::Connection;
 use std::collections::BTreeSet;

@@ -3,7 +3,7 @@
 
 use super::bundle::{independence, Link};
 use crate::api::{Claim, Role};
-use crate::clock::parse_iso;
+use crate::base::clock::parse_iso;
 use crate::records::Record;
 use crate::refs::{Kind, Ref};
 
@@ -114,7 +114,7 @@ pub fn structure(members: Vec<Row>, reached: Vec<Row>, max_evidence: usize, link
     let others: Vec<Row> = rest.into_iter().take(max_evidence.saturating_sub(1)).collect();
     let omitted = total.saturating_sub(max_evidence) as i64;
     let mut retained: Vec<&Row> = std::iter::once(&head).chain(&others).collect();
-    crate::sort::sort_by_key(&mut retained, |r| claim_order(r));
+    crate::base::sort::sort_by_key(&mut retained, |r| claim_order(r));
     let claims = retained
         .iter()
         .map(|r| Claim {

@@ -129,7 +129,7 @@ pub fn walk(items: &[Vec<Ref>], pool: &BTreeSet<Ref>, graph: &Graph, max_hops: u
             }
         }
         let mut ordered: Vec<((usize, usize, i64, bool, i64), Ref)> = best.into_iter().map(|(r, key)| (key, r)).collect();
-        crate::sort::sort(&mut ordered);
+        crate::base::sort::sort(&mut ordered);
         let path_to = |mut entity: i64| {
             let mut path = Vec::new();
             while let Some((step, from)) = via.get(&entity) {

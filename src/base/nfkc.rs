@@ -64,7 +64,7 @@ fn tables() -> &'static Tables {
             let b = ch(0x300 + r.zigzag());
             composites.push(((a, b), ch(at)));
         }
-        crate::sort::sort(&mut composites);
+        crate::base::sort::sort(&mut composites);
         Tables { runs, chars, classes, composites }
     })
 }
@@ -147,7 +147,7 @@ pub fn nfkc(text: &str) -> String {
         t.decompose(c, &mut |d| decomposed.push((d, t.class(d))));
     }
     for run in decomposed.split_mut(|&(_, class)| class == 0) {
-        crate::sort::sort_by_key(run, |&(_, class)| class);
+        crate::base::sort::sort_by_key(run, |&(_, class)| class);
     }
     // A character composes with the last starter unless a character between them is a
     // starter or has a class at least its own.

@@ -3,7 +3,7 @@
 //! normalized twin is what lookups compare, so two spellings that normalize alike name
 //! one entity.
 
-use crate::nfkc::nfkc;
+use crate::base::nfkc::nfkc;
 
 /// The normalized twin of a name, alias, predicate or query.
 ///

@@ -1,5 +1,5 @@
 //! Hangul syllables decompose and compose by arithmetic (Unicode §3.12), not by table:
-//! `src/nfkc.rs` computes them from these, and `build/nfkc.rs` leaves the syllables out of
+//! `src/base/nfkc.rs` computes them from these, and `build/nfkc.rs` leaves the syllables out of
 //! the tables it writes.
 
 pub const S_BASE: u32 = 0xAC00;
