@@ -12,12 +12,12 @@
 use crate::api::read::as_int;
 use crate::api::{DeclareReport, DeclaredEntity, Retracted};
 // The bounds are declared with the other limits on what an operation takes.
+use crate::api::error::Result;
+use crate::api::refs::Ref;
 use crate::api::{MAX_ALIASES, MAX_ITEMS, MAX_TEXT};
 use crate::base::normalize::normalize;
 use crate::base::scope::WriteScope;
 use crate::entities::{register, resolve};
-use crate::error::Result;
-use crate::refs::Ref;
 use rusqlite::{params, Connection};
 use serde_json::{Map, Value};
 

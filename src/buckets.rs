@@ -7,8 +7,8 @@
 //! (agents, projects, channels, source ids) are interned: a row holds a bucket number and a
 //! source number, not its strings.
 
+use crate::api::error::Result;
 use crate::base::scope::ReadScope;
-use crate::error::Result;
 use rusqlite::{Connection, OptionalExtension};
 use std::collections::BTreeMap;
 

@@ -7,7 +7,7 @@
 //! exports are encrypted. The key reaches SQLite through `sqlite3_key_v2` and
 //! `sqlite3_rekey_v2`, never through SQL text, so no statement, error or log holds it.
 
-use crate::error::{Error, Result};
+use crate::api::error::{Error, Result};
 use rusqlite::ffi;
 use rusqlite::Connection;
 use std::ffi::{c_char, c_int, c_void};

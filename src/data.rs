@@ -2,13 +2,13 @@
 //! forgetting an agent. (Export and import of whole databases are [`crate::Memory::export`]
 //! and [`crate::Memory::import`].)
 
+use crate::api::error::{Error, Result};
+use crate::api::refs::{Kind, Ref};
 use crate::api::{
     canonical_time, DeleteAgentDataOptions, DeleteAgentDataResponse, ListMemoriesOptions, ListMemoriesResponse, ListedMemory,
     UpdateMemoryOptions, UpdateMemoryResponse,
 };
-use crate::error::{Error, Result};
 use crate::records::source_json;
-use crate::refs::{Kind, Ref};
 use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter, Connection};
 

@@ -12,7 +12,7 @@
 //! declared, which costs the reads and changes no answer. The tables themselves only
 //! appear by our migrations, which run when the connection is opened.
 
-use crate::error::Result;
+use crate::api::error::Result;
 use crate::watch::{Kept, Watch};
 use rusqlite::Connection;
 

@@ -2,11 +2,11 @@
 //! deleting them. Names and aliases are one namespace compared in normalized form, so two
 //! spellings that normalize alike are one entity (design §2).
 
+use crate::api::error::{Error, Result};
 use crate::api::{DeleteResponse, ListEntitiesOptions, ListEntitiesResponse, ListedEntity};
 use crate::associations::Name;
 use crate::base::normalize::normalize;
 use crate::base::scope::{Clause, ReadScope, WriteScope};
-use crate::error::{Error, Result};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection, OptionalExtension};
 use std::collections::BTreeMap;

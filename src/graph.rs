@@ -2,9 +2,9 @@
 //! around a set of entities, expanded breadth first in either direction, and the readable
 //! records that mention an entity.
 
+use crate::api::error::Result;
+use crate::api::refs::{Kind, Ref};
 use crate::base::scope::ReadScope;
-use crate::error::Result;
-use crate::refs::{Kind, Ref};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
 use std::collections::BTreeMap;

@@ -29,9 +29,9 @@
 //! Every refusal is [`Error::NotAMemory`] (or `NewerSchema`) saying what was wrong, and is
 //! returned before the caller's memory is touched.
 
+use crate::api::error::{Error, Result};
+use crate::api::refs::Ref;
 use crate::associations::{checked_name, MAX_STORED_TEXT};
-use crate::error::{Error, Result};
-use crate::refs::Ref;
 use crate::schema::{create_at_version, migrate, SCHEMA_VERSION};
 use rusqlite::config::DbConfig;
 use rusqlite::types::Value;

@@ -17,12 +17,12 @@
 //! through the same path as `declare_associations`, so a malformed or dangling one is
 //! dropped and listed, never stored.
 
+use crate::api::error::{Error, Result};
 use crate::api::read::{as_int, from_json, type_name};
+use crate::api::refs::{Kind, Ref};
 use crate::api::*;
 use crate::associations::Declarer;
 use crate::base::scope::WriteScope;
-use crate::error::{Error, Result};
-use crate::refs::{Kind, Ref};
 use rusqlite::Connection;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;

@@ -42,11 +42,11 @@
 mod shelf;
 mod vocabulary;
 
+use crate::api::error::Result;
+use crate::api::refs::Kind;
 use crate::base::scope::ReadScope;
 use crate::bm25::{Folded, Phrase, Stats};
 use crate::buckets::Buckets;
-use crate::error::Result;
-use crate::refs::Kind;
 use crate::watch::Watch;
 use rusqlite::Connection;
 use shelf::{Doc, Scratch, Table};

@@ -5,17 +5,17 @@
 //! than `BEGIN`: alone it is the same transaction, and inside [`Memory::call_group`] it
 //! nests, so one failing call of a group rolls back only itself.
 
+use crate::api::error::{Error, Result};
 use crate::api::read::from_json;
+use crate::api::refs::{Kind, Ref};
 use crate::api::*;
 use crate::associations::Declarer;
 use crate::base::clock::{format_iso, Clock, SystemClock};
 use crate::cipher::{self, Key};
 use crate::declared::Declared;
-use crate::error::{Error, Result};
 use crate::lexical::LexicalIndex;
 use crate::names::NameIndex;
 use crate::records;
-use crate::refs::{Kind, Ref};
 use crate::schema::migrate;
 use crate::scratch::Scratch;
 use crate::vectors::VectorIndex;

@@ -10,9 +10,9 @@
 //! transaction the mark stays, so a rollback is read back too; replacing the database
 //! (`Memory::import`) drops it.
 
+use crate::api::error::Result;
 use crate::base::scope::ReadScope;
 use crate::buckets::Buckets;
-use crate::error::Result;
 use crate::watch::{Kept, Watch};
 use rusqlite::Connection;
 

@@ -105,13 +105,13 @@
 //!   nothing there. Lexical-only runs are unaffected (40.62 at every ratio). BENCHMARKS.md
 //!   has the tables.
 
+use crate::api::error::Result;
+use crate::api::refs::{Kind, Ref};
 use crate::base::normalize::normalize;
 use crate::base::scope::ReadScope;
 use crate::bm25::{Phrase, Stats};
-use crate::error::Result;
 use crate::lexical::LexicalIndex;
 use crate::records::{Reader, Record};
-use crate::refs::{Kind, Ref};
 use crate::vectors::{Found, QueryVector, Search, Skipped, VectorIndex};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};

@@ -1,14 +1,14 @@
 //! Records: memories and episodes, and the operations that write, read and delete them.
 //! [`Reader`] is the one reader of a record by its ref.
 
+use crate::api::error::{Error, Result};
+use crate::api::refs::{Kind, Ref};
 use crate::api::{
     canonical_time, BacklogRecord, ContentItem, DeleteResponse, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EpisodeOptions,
     EpisodeResponse, GetContentsOptions, GetContentsResponse, SetEmbeddingsOptions, StoreOptions, Turn,
 };
 use crate::base::clock::parse_iso;
 use crate::base::scope::ReadScope;
-use crate::error::{Error, Result};
-use crate::refs::{Kind, Ref};
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
 use serde_json::{json, Value};
 

@@ -5,7 +5,7 @@
 //! no foreign keys: consistency between records and declarations is held by the cascade
 //! triggers below, so no declaration outlives its endpoints (invariant 8).
 
-use crate::error::{Error, Result};
+use crate::api::error::{Error, Result};
 use rusqlite::Connection;
 
 /// The schema version this library writes.

@@ -4,7 +4,7 @@
 //! the default one there. Only encrypted bytes or an empty database ever go to it; it is
 //! removed, with its journal, when dropped.
 
-use crate::error::Result;
+use crate::api::error::Result;
 use rusqlite::Connection;
 
 pub(crate) struct Scratch {

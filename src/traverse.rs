@@ -6,12 +6,12 @@
 //! recently declared relation that reached them, then the lower id. `limit` bounds both
 //! the entities returned and the refs listed per entity; what it cut is counted.
 
+use crate::api::error::Result;
+use crate::api::refs::Ref;
 use crate::api::{Bounds, TraverseEntity, TraverseOptions, TraverseReason, TraverseRelation, TraverseResponse};
 use crate::base::normalize::normalize;
 use crate::entities::{aliases_of, starts};
-use crate::error::Result;
 use crate::graph::{mentioning, neighbourhood, Edge};
-use crate::refs::Ref;
 use rusqlite::Connection;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -26,11 +26,11 @@
 //! 1.56 MB per 1,000 vectors of 384 dimensions. The squared norm is computed once at
 //! insertion, so a query does one dot product per row.
 
+use crate::api::error::Result;
+use crate::api::refs::Kind;
 use crate::base::best::Best;
 use crate::base::scope::ReadScope;
 use crate::buckets::Buckets;
-use crate::error::Result;
-use crate::refs::Kind;
 use rusqlite::{Connection, OptionalExtension};
 use std::cell::RefCell;
 use std::collections::BTreeMap;

@@ -5,7 +5,7 @@
 //! indexes share this one; each clears only what it read, and only outside a transaction,
 //! so that a rollback can never leave rolled-back writes in an index.
 
-use crate::error::Result;
+use crate::api::error::Result;
 use rusqlite::Connection;
 use std::cell::RefCell;
 use std::collections::BTreeSet;

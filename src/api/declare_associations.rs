@@ -2,8 +2,8 @@
 //! fact, and retractions; and the report every declaration (a store's too) gives back.
 
 use super::{optional_text, scoped_options, MAX_REF};
-use crate::error::{Error, Result};
-use crate::refs::Ref;
+use crate::api::error::{Error, Result};
+use crate::api::refs::Ref;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -2,7 +2,7 @@
 //! depends on it.
 
 use super::id_text;
-use crate::error::{Error, Result};
+use crate::api::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// Declares the options of a delete: the owning agent and the row's id under its name.

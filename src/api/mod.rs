@@ -13,12 +13,16 @@
 //! Field names are snake_case, as in the reference's tool contract, because responses are
 //! handed to language models verbatim; responses serialize in the compact form of the
 //! recorded scenarios, omitting defaults.
+//!
+//! Beside them, what every operation shares: how it names a record ([`refs::Ref`]) and how
+//! it fails ([`error::Error`], whose codes and messages are part of this contract).
 
 mod archive_episode;
 mod declare_associations;
 mod delete;
 mod delete_agent_data;
 mod embeddings;
+pub(crate) mod error;
 mod export_memories;
 mod get_contents;
 mod import_memories;
@@ -28,6 +32,7 @@ mod operations;
 pub(crate) mod read;
 mod recall;
 mod reconstruct;
+pub(crate) mod refs;
 mod store;
 mod store_many;
 mod text;
@@ -58,8 +63,8 @@ pub(crate) use text::{options_from_text, Unread};
 pub use traverse::*;
 pub use update_memory::*;
 
+use crate::api::error::{Error, Result};
 use crate::base::clock::{format_iso, parse_iso};
-use crate::error::{Error, Result};
 
 /// Declares an option type whose first fields are the isolation axes (SPEC §2) of a read
 /// (`read`) or of a write (`write`), with a `scope()` that gives them to the engine. Every
@@ -131,7 +136,7 @@ macro_rules! scoped_options {
 
         impl $name {
             /// Checks the isolation axes: a non-empty agent, each axis within [`crate::api::MAX_ID`].
-            fn validate_scope(&self) -> crate::error::Result<()> {
+            fn validate_scope(&self) -> crate::api::error::Result<()> {
                 crate::api::id_text("agent_id", &self.agent_id)?;
                 crate::api::optional_text("project_id", self.project_id.as_deref(), crate::api::MAX_ID)?;
                 crate::api::optional_text("channel", self.channel.as_deref(), crate::api::MAX_ID)

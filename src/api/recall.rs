@@ -1,7 +1,7 @@
 //! `recall`: ranked records for a query (SPEC §4).
 
 use super::{embedding, in_range, nonempty, optional_text, scoped_options, text, MAX_ID, MAX_QUERY};
-use crate::error::Result;
+use crate::api::error::Result;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;

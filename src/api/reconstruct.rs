@@ -2,7 +2,7 @@
 
 use super::recall::is_zero;
 use super::{in_range, scoped_options};
-use crate::error::Result;
+use crate::api::error::Result;
 use serde::Serialize;
 
 /// Extra terms stage 1 gives the lexical arm at most: the other names of the entities the

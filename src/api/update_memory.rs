@@ -2,7 +2,7 @@
 //! rest on it (mentions, relations anchored on it) stay.
 
 use super::{embedding, nonempty, timestamp};
-use crate::error::{Error, Result};
+use crate::api::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

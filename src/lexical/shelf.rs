@@ -14,9 +14,9 @@
 
 use super::vocabulary::Vocabulary;
 use super::Search;
+use crate::api::error::Result;
 use crate::base::best::Best;
 use crate::bm25::{Folded, Phrase, Stats};
-use crate::error::Result;
 use std::collections::BTreeMap;
 
 /// A record's scope and text.

@@ -6,7 +6,7 @@
 //! Sharing an entity never bundles: every record that mentions a project's name would
 //! otherwise fold into one item.
 
-use crate::refs::{Kind, Ref};
+use crate::api::refs::{Kind, Ref};
 use std::collections::BTreeMap;
 
 /// The adjacency window, from the first row of a burst.

@@ -4,10 +4,10 @@
 //! extra terms of the lexical arm only; the vector arm gets the query unchanged, and with
 //! no match nothing changes at all (invariant 2).
 
+use crate::api::error::Result;
 use crate::api::MAX_CUE_TERMS;
 use crate::base::normalize::normalize;
 use crate::base::scope::ReadScope;
-use crate::error::Result;
 use crate::names::{Form, NameIndex};
 use rusqlite::Connection;
 use std::collections::BTreeMap;

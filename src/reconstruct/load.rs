@@ -5,12 +5,12 @@
 use super::bundle::Link;
 use super::structure::Row;
 use super::walk;
+use crate::api::error::Result;
+use crate::api::refs::{Kind, Ref};
 use crate::api::Applied;
 use crate::base::scope::ReadScope;
-use crate::error::Result;
 use crate::graph::{mentioning, neighbourhood};
 use crate::records;
-use crate::refs::{Kind, Ref};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
 use std::collections::BTreeSet;

@@ -11,14 +11,14 @@ pub mod load;
 pub mod structure;
 pub mod walk;
 
+use crate::api::error::Result;
+use crate::api::refs::Ref;
 use crate::api::{Applied, Cues, ReconstructBounds, ReconstructOptions, ReconstructResponse, Shortfall, Trace};
 use crate::base::scope::ReadScope;
 use crate::declared::Declared;
-use crate::error::Result;
 use crate::lexical::LexicalIndex;
 use crate::names::NameIndex;
 use crate::recall::{retrieve, Request};
-use crate::refs::Ref;
 use crate::vectors::VectorIndex;
 use rusqlite::Connection;
 use std::collections::BTreeSet;

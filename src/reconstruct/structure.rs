@@ -2,10 +2,10 @@
 //! Nothing is summarised and no text is merged: `content` is the head record verbatim.
 
 use super::bundle::{independence, Link};
+use crate::api::refs::{Kind, Ref};
 use crate::api::{Claim, Role};
 use crate::base::clock::parse_iso;
 use crate::records::Record;
-use crate::refs::{Kind, Ref};
 
 /// The role vocabulary: a declared record → record relation with one of these predicates
 /// is read as that role, in the vocabulary's direction (the referenced row is the subject).

@@ -19,7 +19,7 @@
 //! Reached records are ordered by the written rule: fewer hops, then the more recently
 //! declared relation, then the lower record id.
 
-use crate::refs::{Kind, Ref};
+use crate::api::refs::{Kind, Ref};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The declared graph around a reconstruction's candidates, as loaded for the walk.

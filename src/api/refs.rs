@@ -3,8 +3,8 @@
 //! links between records) and spelled as text only at the edges: a response, a
 //! declaration's stored `ref` column.
 
+use crate::api::error::Result;
 use crate::base::scope::ReadScope;
-use crate::error::Result;
 use rusqlite::{params_from_iter, Connection, OptionalExtension};
 
 /// The two kinds of record.
