@@ -200,7 +200,7 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
                 }
                 let store: StoreOptions = from_json(&Value::Object(opts)).map_err(|e| e.under(&prefix))?;
                 store.validate().map_err(|e| e.under(&prefix))?;
-                let new = crate::records::insert_memory(tx, &store, now)?;
+                let new = crate::storage::records::insert_memory(tx, &store, now)?;
                 refs.insert((Kind::Mem, old), Ref { kind: Kind::Mem, id: new });
                 out.memories += 1;
             }
@@ -210,7 +210,7 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
                 opts.insert("agent_id".into(), agent(&record));
                 let episode: EpisodeOptions = from_json(&Value::Object(opts)).map_err(|e| e.under(&prefix))?;
                 episode.validate().map_err(|e| e.under(&prefix))?;
-                let new = crate::records::archive_episode(tx, &episode, now)?.episode_id;
+                let new = crate::storage::records::archive_episode(tx, &episode, now)?.episode_id;
                 refs.insert((Kind::Ep, old), Ref { kind: Kind::Ep, id: new });
                 out.episodes += 1;
             }

@@ -34,8 +34,6 @@ mod associations;
 mod base;
 mod bm25;
 mod buckets;
-mod cipher;
-mod data;
 mod declared;
 mod entities;
 mod graph;
@@ -46,15 +44,10 @@ mod memory;
 mod names;
 mod recall;
 mod reconstruct;
-mod records;
-mod schema;
-mod scratch;
+mod storage;
 mod traverse;
 mod vectors;
 mod watch;
-/// Used by the wasm binding's OPFS memories; tested natively.
-#[cfg(any(target_arch = "wasm32", test))]
-mod write_back;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
@@ -65,7 +58,7 @@ pub use api::*;
 pub use base::clock::{format_iso, parse_iso, Clock, FixedClock, SystemClock};
 pub use base::normalize::normalize;
 pub use base::scope::{ReadScope, WriteScope};
-pub use cipher::Key;
 pub use memory::Memory;
 pub use recall::MAX_FALLBACK_TERMS;
-pub use schema::SCHEMA_VERSION;
+pub use storage::cipher::Key;
+pub use storage::schema::SCHEMA_VERSION;

@@ -11,16 +11,16 @@ use crate::api::refs::{Kind, Ref};
 use crate::api::*;
 use crate::associations::Declarer;
 use crate::base::clock::{format_iso, Clock, SystemClock};
-use crate::cipher::{self, Key};
 use crate::declared::Declared;
 use crate::lexical::LexicalIndex;
 use crate::names::NameIndex;
-use crate::records;
-use crate::schema::migrate;
-use crate::scratch::Scratch;
+use crate::storage::cipher::{self, Key};
+use crate::storage::records;
+use crate::storage::schema::migrate;
+use crate::storage::scratch::Scratch;
 use crate::vectors::VectorIndex;
 use crate::watch::{Kept, Watch};
-use crate::{data, entities, recall, reconstruct, traverse};
+use crate::{entities, recall, reconstruct, storage::data, traverse};
 use rusqlite::{Connection, MAIN_DB};
 use serde::Serialize;
 use serde_json::Value;
@@ -40,7 +40,7 @@ pub struct Memory {
     names: NameIndex,
     declared: Kept<Declared>,
     watch: Watch,
-    /// The key of an encrypted memory (`crate::cipher`): its file's, or, held in memory,
+    /// The key of an encrypted memory (`crate::storage::cipher`): its file's, or, held in memory,
     /// the one its exports are encrypted with.
     key: Option<Key>,
 }
@@ -619,5 +619,5 @@ fn tune(conn: &Connection) -> Result<()> {
     // could differ between two databases holding the same rows.
     conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
     conn.set_prepared_statement_cache_capacity(64);
-    crate::records::register_source_id(conn)
+    crate::storage::records::register_source_id(conn)
 }

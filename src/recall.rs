@@ -111,7 +111,7 @@ use crate::base::normalize::normalize;
 use crate::base::scope::ReadScope;
 use crate::bm25::{Phrase, Stats};
 use crate::lexical::LexicalIndex;
-use crate::records::{Reader, Record};
+use crate::storage::records::{Reader, Record};
 use crate::vectors::{Found, QueryVector, Search, Skipped, VectorIndex};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
@@ -462,7 +462,7 @@ pub fn recall(
         .into_iter()
         .map(|h| crate::api::Message {
             reference: h.record.at.to_string(),
-            source: crate::records::source_json(h.record.source, h.record.at),
+            source: crate::storage::records::source_json(h.record.source, h.record.at),
             content: h.record.content,
             timestamp: h.record.timestamp,
             match_reason: crate::api::MatchReason { signal: retrieval.signal, score: h.score, ranks: h.ranks },

@@ -95,8 +95,8 @@ impl<T> Kept<T> {
 #[cfg(test)]
 pub fn watched_database() -> (Connection, Watch) {
     let mut conn = Connection::open_in_memory().unwrap();
-    crate::records::register_source_id(&conn).unwrap();
-    crate::schema::migrate(&mut conn).unwrap();
+    crate::storage::records::register_source_id(&conn).unwrap();
+    crate::storage::schema::migrate(&mut conn).unwrap();
     let watch = Watch::default();
     watch.install(&mut conn).unwrap();
     (conn, watch)

@@ -10,7 +10,7 @@ use crate::api::refs::{Kind, Ref};
 use crate::api::Applied;
 use crate::base::scope::ReadScope;
 use crate::graph::{mentioning, neighbourhood};
-use crate::records;
+use crate::storage::records;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
 use std::collections::BTreeSet;

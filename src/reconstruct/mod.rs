@@ -160,7 +160,7 @@ impl Call<'_> {
         };
         let (reached, cuts) = walk::walk(&starts, &pool, &graph, self.bounds.max_hops);
         let mut rows = Vec::with_capacity(reached.len());
-        let reader = crate::records::Reader::new(self.conn, &self.scope);
+        let reader = crate::storage::records::Reader::new(self.conn, &self.scope);
         for reached in reached {
             let mut walked = load::rows(&reader, reached.iter().map(|r| r.at), usize::MAX)?;
             for (row, r) in walked.iter_mut().zip(reached) {

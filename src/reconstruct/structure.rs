@@ -5,7 +5,7 @@ use super::bundle::{independence, Link};
 use crate::api::refs::{Kind, Ref};
 use crate::api::{Claim, Role};
 use crate::base::clock::parse_iso;
-use crate::records::Record;
+use crate::storage::records::Record;
 
 /// The role vocabulary: a declared record → record relation with one of these predicates
 /// is read as that role, in the vocabulary's direction (the referenced row is the subject).

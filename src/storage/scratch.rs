@@ -1,5 +1,5 @@
 //! A scratch database file whose raw bytes the engine writes and reads: how encrypted
-//! bytes are made and read (the cipher works on files, `crate::cipher`). Natively a file
+//! bytes are made and read (the cipher works on files, `crate::storage::cipher`). Natively a file
 //! in the system's temporary directory; in wasm a file of sqlite-wasm-rs's in-memory VFS,
 //! the default one there. Only encrypted bytes or an empty database ever go to it; it is
 //! removed, with its journal, when dropped.

@@ -8,7 +8,7 @@ use crate::api::{
     canonical_time, DeleteAgentDataOptions, DeleteAgentDataResponse, ListMemoriesOptions, ListMemoriesResponse, ListedMemory,
     UpdateMemoryOptions, UpdateMemoryResponse,
 };
-use crate::records::source_json;
+use crate::storage::records::source_json;
 use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter, Connection};
 

@@ -469,7 +469,7 @@ mod tests {
                 crash_copy(&db, &copy);
                 let copied = rusqlite::Connection::open(&copy).unwrap();
                 if let Some(key) = &key {
-                    crate::cipher::apply(&copied, key).unwrap();
+                    crate::storage::cipher::apply(&copied, key).unwrap();
                 }
                 let sql = "SELECT (SELECT count(*) FROM memories), (SELECT quick_check FROM pragma_quick_check)";
                 let (n, check): (i64, String) = copied.query_row(sql, [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
