@@ -32,22 +32,16 @@
 mod api;
 mod associations;
 mod base;
-mod bm25;
-mod buckets;
-mod declared;
 mod entities;
 mod graph;
 mod import;
+mod indexes;
 mod jsonl;
-mod lexical;
 mod memory;
-mod names;
 mod recall;
 mod reconstruct;
 mod storage;
 mod traverse;
-mod vectors;
-mod watch;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

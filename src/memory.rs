@@ -11,15 +11,15 @@ use crate::api::refs::{Kind, Ref};
 use crate::api::*;
 use crate::associations::Declarer;
 use crate::base::clock::{format_iso, Clock, SystemClock};
-use crate::declared::Declared;
-use crate::lexical::LexicalIndex;
-use crate::names::NameIndex;
+use crate::indexes::declared::Declared;
+use crate::indexes::lexical::LexicalIndex;
+use crate::indexes::names::NameIndex;
+use crate::indexes::vectors::VectorIndex;
+use crate::indexes::watch::{Kept, Watch};
 use crate::storage::cipher::{self, Key};
 use crate::storage::records;
 use crate::storage::schema::migrate;
 use crate::storage::scratch::Scratch;
-use crate::vectors::VectorIndex;
-use crate::watch::{Kept, Watch};
 use crate::{entities, recall, reconstruct, storage::data, traverse};
 use rusqlite::{Connection, MAIN_DB};
 use serde::Serialize;
@@ -30,12 +30,12 @@ use serde_json::Value;
 pub struct Memory {
     pub(crate) conn: Connection,
     clock: Box<dyn Clock>,
-    /// The vector arm's in-memory index (`crate::vectors`), kept current by the writes below.
+    /// The vector arm's in-memory index (`crate::indexes::vectors`), kept current by the writes below.
     pub(crate) vectors: VectorIndex,
-    /// The lexical arm's in-memory text (`crate::lexical`), the entity names stage 1 of
-    /// reconstruct matches (`crate::names`) and whether anything is declared
-    /// (`crate::declared`), kept current through the connection's update hook
-    /// (`crate::watch`).
+    /// The lexical arm's in-memory text (`crate::indexes::lexical`), the entity names stage 1 of
+    /// reconstruct matches (`crate::indexes::names`) and whether anything is declared
+    /// (`crate::indexes::declared`), kept current through the connection's update hook
+    /// (`crate::indexes::watch`).
     lexical: LexicalIndex,
     names: NameIndex,
     declared: Kept<Declared>,

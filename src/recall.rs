@@ -5,14 +5,14 @@
 //! - **Lexical arms**, one over memories and one over episodes: the records containing any
 //!   query term (each term matched whole, as text: search syntax in user text never means
 //!   anything), found by scanning the agent's folded texts in the memory's in-memory index
-//!   (`crate::lexical`), which matches what a trigram FTS5 phrase query matches, and ranked
-//!   by BM25 over the agent's own records (`crate::bm25`: FTS5's formula, not its
+//!   (`crate::indexes::lexical`), which matches what a trigram FTS5 phrase query matches, and ranked
+//!   by BM25 over the agent's own records (`crate::indexes::bm25`: FTS5's formula, not its
 //!   table-wide statistics, so another agent's writes never reorder them). Terms shorter
 //!   than three characters cannot match a trigram; they are matched with `LIKE` only when
 //!   the longer terms matched no row at all (the first [`MAX_FALLBACK_TERMS`] of them).
 //! - **Vector arm**, only when the caller gives `query_embedding`: exact cosine over every
 //!   readable record stored with a vector of the same dimension, scanned in the memory's
-//!   in-memory index (`crate::vectors`); others are skipped and counted.
+//!   in-memory index (`crate::indexes::vectors`); others are skipped and counted.
 //! - **Fusion** (the order). A lexical-only call orders by reciprocal rank, `1 / (RANK_K +
 //!   rank)` summed over the lexical arms: one arm keeps its rank order, and the memory and
 //!   episode arms interleave. A call with a query vector orders by score: each lexical arm's
@@ -109,10 +109,10 @@ use crate::api::error::Result;
 use crate::api::refs::{Kind, Ref};
 use crate::base::normalize::normalize;
 use crate::base::scope::ReadScope;
-use crate::bm25::{Phrase, Stats};
-use crate::lexical::LexicalIndex;
+use crate::indexes::bm25::{Phrase, Stats};
+use crate::indexes::lexical::LexicalIndex;
+use crate::indexes::vectors::{Found, QueryVector, Search, Skipped, VectorIndex};
 use crate::storage::records::{Reader, Record};
-use crate::vectors::{Found, QueryVector, Search, Skipped, VectorIndex};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
 use std::collections::BTreeMap;
@@ -289,8 +289,8 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Res
 }
 
 /// The best `depth` readable records matching any of the `long` terms with their scores,
-/// best first by BM25 over the agent's own records (`crate::bm25`), then lower id. The
-/// records and their occurrence counts come from the lexical index (`crate::lexical`),
+/// best first by BM25 over the agent's own records (`crate::indexes::bm25`), then lower id. The
+/// records and their occurrence counts come from the lexical index (`crate::indexes::lexical`),
 /// which matches a phrase where a trigram FTS5 phrase query does.
 fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind, depth: usize) -> Result<Vec<(f64, i64)>> {
     let tag = match kind {
@@ -305,11 +305,11 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
         let (records, tokens) = conn.prepare_cached(sql)?.query_row([agent, Value::Text(tag.into())], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(Stats::new(records, tokens, hits))
     };
-    req.lexical.scored(conn, &crate::lexical::Search { scope: req.scope, kind, source_id, phrases: &phrases, depth }, stats)
+    req.lexical.scored(conn, &crate::indexes::lexical::Search { scope: req.scope, kind, source_id, phrases: &phrases, depth }, stats)
 }
 
 /// The vector arm: the `depth` readable records closest to the query by exact cosine, over
-/// the in-memory index (`crate::vectors`); returns the ranked rows and the search's
+/// the in-memory index (`crate::indexes::vectors`); returns the ranked rows and the search's
 /// [`Found`]: those rows, the cosine of each record of `also` (the lexical arms' rows), the
 /// spread of the cosine over every record compared, and the records of another model or
 /// dimension it skipped.
@@ -487,7 +487,7 @@ mod tests {
     /// and multi-word phrases, and rows of every length.
     #[test]
     fn one_agents_scores_are_fts5_bm25_exactly() {
-        let (conn, _) = crate::watch::watched_database();
+        let (conn, _) = crate::indexes::watch::watched_database();
         let words = ["ledger", "Ledger", "LEDGERS", "über", "Straße", "kaito mori", "aaa", "ab", "payments", "台帳", "台帳台帳", "x"];
         let mut seed = 7u64;
         let mut next = |n: usize| {
@@ -547,7 +547,7 @@ mod tests {
     /// script or folding (final sigma, eszett, dotted I, ligatures, fullwidth forms).
     #[test]
     fn the_fallback_equals_like_over_every_term() {
-        let (conn, _) = crate::watch::watched_database();
+        let (conn, _) = crate::indexes::watch::watched_database();
         let words = [
             "Ledger",
             "ΣΟΦΟΣ",

@@ -8,7 +8,7 @@ use crate::api::error::Result;
 use crate::api::MAX_CUE_TERMS;
 use crate::base::normalize::normalize;
 use crate::base::scope::ReadScope;
-use crate::names::{Form, NameIndex};
+use crate::indexes::names::{Form, NameIndex};
 use rusqlite::Connection;
 use std::collections::BTreeMap;
 

@@ -15,11 +15,11 @@ use crate::api::error::Result;
 use crate::api::refs::Ref;
 use crate::api::{Applied, Cues, ReconstructBounds, ReconstructOptions, ReconstructResponse, Shortfall, Trace};
 use crate::base::scope::ReadScope;
-use crate::declared::Declared;
-use crate::lexical::LexicalIndex;
-use crate::names::NameIndex;
+use crate::indexes::declared::Declared;
+use crate::indexes::lexical::LexicalIndex;
+use crate::indexes::names::NameIndex;
+use crate::indexes::vectors::VectorIndex;
 use crate::recall::{retrieve, Request};
-use crate::vectors::VectorIndex;
 use rusqlite::Connection;
 use std::collections::BTreeSet;
 use structure::{Draft, Row};
@@ -44,11 +44,11 @@ pub fn reconstruct(
 /// What every stage of one call shares.
 struct Call<'a> {
     conn: &'a Connection,
-    /// The vector arm's index (`crate::vectors`).
+    /// The vector arm's index (`crate::indexes::vectors`).
     vectors: &'a VectorIndex,
-    /// The lexical arm's text (`crate::lexical`).
+    /// The lexical arm's text (`crate::indexes::lexical`).
     lexical: &'a LexicalIndex,
-    /// The entity names stage 1 matches (`crate::names`).
+    /// The entity names stage 1 matches (`crate::indexes::names`).
     names: &'a NameIndex,
     opts: &'a ReconstructOptions,
     scope: ReadScope,

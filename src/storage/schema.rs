@@ -147,7 +147,7 @@ END;
 "#;
 
 /// Version 2: each agent's record count and total trigram tokens per record kind, kept by
-/// triggers, so lexical ranking uses the agent's own statistics (`src/bm25.rs`). A database
+/// triggers, so lexical ranking uses the agent's own statistics (`src/indexes/bm25.rs`). A database
 /// of version 1 gets them counted from its rows.
 const V2: &str = r#"
 CREATE TABLE text_stats (

@@ -20,7 +20,7 @@
 //! It is a cache, never a second source of truth:
 //!
 //! - it is built from the database on first use (one `SELECT` per table, in id order);
-//! - the connection's update hook (`crate::watch`) marks every record row written since
+//! - the connection's update hook (`crate::indexes::watch`) marks every record row written since
 //!   (inserted, updated or deleted, whichever operation wrote it), and the next search
 //!   reads those rows back from the database before it searches: a row that is gone is
 //!   dropped, one whose text or scope changed is indexed again. Rows written inside a transaction stay marked until a
@@ -45,9 +45,9 @@ mod vocabulary;
 use crate::api::error::Result;
 use crate::api::refs::Kind;
 use crate::base::scope::ReadScope;
-use crate::bm25::{Folded, Phrase, Stats};
-use crate::buckets::Buckets;
-use crate::watch::Watch;
+use crate::indexes::bm25::{Folded, Phrase, Stats};
+use crate::indexes::buckets::Buckets;
+use crate::indexes::watch::Watch;
 use rusqlite::Connection;
 use shelf::{Doc, Scratch, Table};
 use std::cell::RefCell;
@@ -264,7 +264,7 @@ mod tests {
 
     /// A fresh database and an index watching it.
     fn watched() -> (Connection, LexicalIndex) {
-        let (conn, watch) = crate::watch::watched_database();
+        let (conn, watch) = crate::indexes::watch::watched_database();
         (conn, LexicalIndex::new(watch))
     }
 

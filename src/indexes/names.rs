@@ -4,7 +4,7 @@
 //! instructions on the `bench_1000` replay (200 rows; callgrind), growing with the
 //! entities an agent declares.
 //!
-//! A cache, never a second source of truth (`crate::watch::Kept`): built from the database
+//! A cache, never a second source of truth (`crate::indexes::watch::Kept`): built from the database
 //! on first use, and read again in full after the connection's update hook saw a row of
 //! `entities` or `entity_aliases` written (declarations are rare next to reads). Inside a
 //! transaction the mark stays, so a rollback is read back too; replacing the database
@@ -12,8 +12,8 @@
 
 use crate::api::error::Result;
 use crate::base::scope::ReadScope;
-use crate::buckets::Buckets;
-use crate::watch::{Kept, Watch};
+use crate::indexes::buckets::Buckets;
+use crate::indexes::watch::{Kept, Watch};
 use rusqlite::Connection;
 
 /// A name or alias of an entity.
@@ -97,7 +97,7 @@ mod tests {
     /// is gone from the next read; one written outside stays.
     #[test]
     fn rolled_back_names_are_never_kept() {
-        let (conn, watch) = crate::watch::watched_database();
+        let (conn, watch) = crate::indexes::watch::watched_database();
         let names = NameIndex::new(watch);
         let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
         let read =

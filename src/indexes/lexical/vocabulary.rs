@@ -7,7 +7,7 @@
 //! instead of every word. Words are never removed: a word no record holds any more has
 //! empty postings and costs a few bytes.
 
-use crate::bm25::overlapping;
+use crate::indexes::bm25::overlapping;
 use memchr::memmem::Finder;
 use std::collections::BTreeMap;
 

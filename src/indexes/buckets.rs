@@ -1,4 +1,4 @@
-//! What the in-memory indexes (`crate::vectors`, `crate::lexical`) share: the scope of each
+//! What the in-memory indexes (`crate::indexes::vectors`, `crate::indexes::lexical`) share: the scope of each
 //! row held as a small number, and which of them a call may read.
 //!
 //! Rows are grouped by bucket (agent, project, channel), and each call decides which buckets

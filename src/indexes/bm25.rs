@@ -64,7 +64,7 @@ impl Folded {
 
     /// Each maximal run of letters and digits in the columns, in order, repeats included.
     /// A phrase of letters and digits only occurs inside one run, never across two; this
-    /// is what `crate::lexical` indexes.
+    /// is what `crate::indexes::lexical` indexes.
     pub fn words(&self, mut each: impl FnMut(&str)) {
         let mut run = String::new();
         for (start, end) in self.spans() {

@@ -1,7 +1,7 @@
 //! What the connection's one update hook has seen written since the in-memory indexes last
-//! looked: the record rows (for `crate::lexical`), whether any entity name or alias
-//! changed (for `crate::names`), and whether any relation or mention did (for
-//! `crate::declared`). SQLite allows one update hook per connection, so the
+//! looked: the record rows (for `crate::indexes::lexical`), whether any entity name or alias
+//! changed (for `crate::indexes::names`), and whether any relation or mention did (for
+//! `crate::indexes::declared`). SQLite allows one update hook per connection, so the
 //! indexes share this one; each clears only what it read, and only outside a transaction,
 //! so that a rollback can never leave rolled-back writes in an index.
 
@@ -18,7 +18,7 @@ pub struct Written {
     pub episodes: BTreeSet<i64>,
     /// A row of `entities` or `entity_aliases` was inserted, updated or deleted.
     pub names: bool,
-    /// A row of `relations` or `entity_mentions` was (`crate::declared`).
+    /// A row of `relations` or `entity_mentions` was (`crate::indexes::declared`).
     pub declared: bool,
 }
 
@@ -51,7 +51,7 @@ impl Watch {
 
 /// A value read from the database and kept in memory: read on first use, read again after
 /// the hook set its mark among [`Written`]'s, dropped by [`Kept::clear`]. The entity names
-/// (`crate::names`) and whether anything is declared (`crate::declared`) are kept so.
+/// (`crate::indexes::names`) and whether anything is declared (`crate::indexes::declared`) are kept so.
 pub struct Kept<T> {
     value: RefCell<Option<T>>,
     watch: Watch,

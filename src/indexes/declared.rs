@@ -4,7 +4,7 @@
 //! tables, invariant 2); asking SQLite on every call was 8 % of a 1k reconstruct in wasm
 //! (`--cpu-prof`).
 //!
-//! Kept in memory (`crate::watch::Kept`) as the entity names are: read on first use, read
+//! Kept in memory (`crate::indexes::watch::Kept`) as the entity names are: read on first use, read
 //! again after the connection's update hook saw a row of `relations` or `entity_mentions`
 //! written (the mark kept inside a transaction, so that a rollback is read back too), and
 //! dropped when the database is replaced (`Memory::import`). A delete the hook does not
@@ -13,7 +13,7 @@
 //! appear by our migrations, which run when the connection is opened.
 
 use crate::api::error::Result;
-use crate::watch::{Kept, Watch};
+use crate::indexes::watch::{Kept, Watch};
 use rusqlite::Connection;
 
 /// What is declared, whatever its scope.
@@ -55,7 +55,7 @@ mod tests {
     /// transaction, rolled back or kept, and deleted, is what the next read says.
     #[test]
     fn follows_every_write_and_rollback() {
-        let (conn, watch) = crate::watch::watched_database();
+        let (conn, watch) = crate::indexes::watch::watched_database();
         let declared = Declared::kept(watch);
         let read = |conn: &Connection| {
             let d = declared.with(conn, |d| *d).unwrap();
@@ -90,7 +90,7 @@ mod tests {
     /// A database without the association tables reads as nothing declared.
     #[test]
     fn no_tables_no_declarations() {
-        let (conn, watch) = crate::watch::watched_database();
+        let (conn, watch) = crate::indexes::watch::watched_database();
         conn.execute_batch(
             "DROP TRIGGER entities_cascade; DROP TRIGGER memories_cascade; DROP TRIGGER episodes_cascade;
              DROP TABLE entities; DROP TABLE entity_aliases; DROP TABLE entity_mentions; DROP TABLE relations;",

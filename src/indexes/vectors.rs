@@ -20,7 +20,7 @@
 //!
 //! Isolation is not re-implemented here: rows are grouped by bucket (agent, project,
 //! channel), and each call reads the buckets the one isolation clause admits
-//! (`crate::buckets`).
+//! (`crate::indexes::buckets`).
 //!
 //! Memory: 4·dim bytes per vector plus 20 bytes per row (id, squared norm, bucket, source):
 //! 1.56 MB per 1,000 vectors of 384 dimensions. The squared norm is computed once at
@@ -30,7 +30,7 @@ use crate::api::error::Result;
 use crate::api::refs::Kind;
 use crate::base::best::Best;
 use crate::base::scope::ReadScope;
-use crate::buckets::Buckets;
+use crate::indexes::buckets::Buckets;
 use rusqlite::{Connection, OptionalExtension};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -158,9 +158,9 @@ struct Block {
     ids: Vec<i64>,
     /// `x · x` of each row, by [`dot`].
     squares: Vec<f32>,
-    /// Each row's bucket number (`crate::buckets`).
+    /// Each row's bucket number (`crate::indexes::buckets`).
     buckets: Vec<u32>,
-    /// Each row's source number, or [`crate::buckets::NO_SOURCE`].
+    /// Each row's source number, or [`crate::indexes::buckets::NO_SOURCE`].
     sources: Vec<u32>,
     /// The vectors, `dim` floats per row, back to back.
     data: Vec<f32>,

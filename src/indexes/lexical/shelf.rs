@@ -16,14 +16,14 @@ use super::vocabulary::Vocabulary;
 use super::Search;
 use crate::api::error::Result;
 use crate::base::best::Best;
-use crate::bm25::{Folded, Phrase, Stats};
+use crate::indexes::bm25::{Folded, Phrase, Stats};
 use std::collections::BTreeMap;
 
 /// A record's scope and text.
 pub struct Doc {
-    /// Its bucket number (`crate::buckets`).
+    /// Its bucket number (`crate::indexes::buckets`).
     pub bucket: u32,
-    /// Its source number, or [`crate::buckets::NO_SOURCE`].
+    /// Its source number, or [`crate::indexes::buckets::NO_SOURCE`].
     pub source: u32,
     pub folded: Folded,
 }
