@@ -31,7 +31,7 @@
 
 use crate::api::error::{Error, Result};
 use crate::api::refs::Ref;
-use crate::associations::{checked_name, MAX_STORED_TEXT};
+use crate::graph::associations::{checked_name, MAX_STORED_TEXT};
 use crate::storage::schema::{create_at_version, migrate, SCHEMA_VERSION};
 use rusqlite::config::DbConfig;
 use rusqlite::types::Value;

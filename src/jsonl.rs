@@ -21,8 +21,8 @@ use crate::api::error::{Error, Result};
 use crate::api::read::{as_int, from_json, type_name};
 use crate::api::refs::{Kind, Ref};
 use crate::api::*;
-use crate::associations::Declarer;
 use crate::base::scope::WriteScope;
+use crate::graph::associations::Declarer;
 use rusqlite::Connection;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -308,7 +308,7 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
                         _ => None,
                     },
                 };
-                let predicate = crate::associations::name(record.get("predicate"));
+                let predicate = crate::graph::associations::name(record.get("predicate"));
                 match (end("subject_kind", "subject_id")?, end("object_kind", "object_id")?, anchor, predicate) {
                     (Some(subject), Some(object), Some(anchor), Ok(predicate)) => {
                         report.relations.push(declarer.relate(subject, &predicate.normalized, object, anchor)?);

@@ -30,9 +30,7 @@
 #![warn(missing_docs)]
 
 mod api;
-mod associations;
 mod base;
-mod entities;
 mod graph;
 mod import;
 mod indexes;
@@ -41,7 +39,6 @@ mod memory;
 mod recall;
 mod reconstruct;
 mod storage;
-mod traverse;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

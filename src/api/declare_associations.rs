@@ -72,7 +72,7 @@ pub struct Associations {
     pub relations: Option<Vec<Value>>,
 }
 
-// Items are read leniently, by `crate::associations`; these two types declare their shape.
+// Items are read leniently, by `crate::graph::associations`; these two types declare their shape.
 /// One declared entity.
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields), serde(deny_unknown_fields))]
 pub struct EntityDeclaration {

@@ -154,7 +154,7 @@ pub(crate) use scoped_options;
 // tool schemas (`maxLength`, `maxItems`). Lengths are in characters (Unicode scalar values),
 // as JSON Schema's `maxLength` counts them. Declarations are the exception: past their
 // bounds ([`MAX_ITEMS`], [`MAX_ALIASES`], [`MAX_TEXT`]) an item is dropped and reported, never
-// an error (design §2), by `crate::associations`.
+// an error (design §2), by `crate::graph::associations`.
 
 /// Items per declaration or retraction list.
 pub const MAX_ITEMS: usize = 64;

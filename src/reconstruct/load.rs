@@ -9,7 +9,7 @@ use crate::api::error::Result;
 use crate::api::refs::{Kind, Ref};
 use crate::api::Applied;
 use crate::base::scope::ReadScope;
-use crate::graph::{mentioning, neighbourhood};
+use crate::graph::reads::{mentioning, neighbourhood};
 use crate::storage::records;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};

@@ -17,7 +17,7 @@ use crate::api::refs::Ref;
 use crate::api::{MAX_ALIASES, MAX_ITEMS, MAX_TEXT};
 use crate::base::normalize::normalize;
 use crate::base::scope::WriteScope;
-use crate::entities::{register, resolve};
+use crate::graph::entities::{register, resolve};
 use rusqlite::{params, Connection};
 use serde_json::{Map, Value};
 

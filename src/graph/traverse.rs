@@ -10,8 +10,8 @@ use crate::api::error::Result;
 use crate::api::refs::Ref;
 use crate::api::{Bounds, TraverseEntity, TraverseOptions, TraverseReason, TraverseRelation, TraverseResponse};
 use crate::base::normalize::normalize;
-use crate::entities::{aliases_of, starts};
-use crate::graph::{mentioning, neighbourhood, Edge};
+use crate::graph::entities::{aliases_of, starts};
+use crate::graph::reads::{mentioning, neighbourhood, Edge};
 use rusqlite::Connection;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -4,9 +4,9 @@
 
 use crate::api::error::{Error, Result};
 use crate::api::{DeleteResponse, ListEntitiesOptions, ListEntitiesResponse, ListedEntity};
-use crate::associations::Name;
 use crate::base::normalize::normalize;
 use crate::base::scope::{Clause, ReadScope, WriteScope};
+use crate::graph::associations::Name;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection, OptionalExtension};
 use std::collections::BTreeMap;
