@@ -36,8 +36,7 @@ mod import;
 mod indexes;
 mod jsonl;
 mod memory;
-mod recall;
-mod reconstruct;
+mod read;
 mod storage;
 
 #[cfg(target_arch = "wasm32")]
@@ -50,6 +49,6 @@ pub use base::clock::{format_iso, parse_iso, Clock, FixedClock, SystemClock};
 pub use base::normalize::normalize;
 pub use base::scope::{ReadScope, WriteScope};
 pub use memory::Memory;
-pub use recall::MAX_FALLBACK_TERMS;
+pub use read::recall::MAX_FALLBACK_TERMS;
 pub use storage::cipher::Key;
 pub use storage::schema::SCHEMA_VERSION;

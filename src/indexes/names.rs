@@ -1,5 +1,5 @@
 //! Every entity name and alias, normalized, held in memory for reconstruct's stage 1
-//! (`crate::reconstruct::candidates`), which matches a query against all the names its
+//! (`crate::read::reconstruct::candidates`), which matches a query against all the names its
 //! scope can read. Read from SQLite on every reconstruct, they were a fifth of its
 //! instructions on the `bench_1000` replay (200 rows; callgrind), growing with the
 //! entities an agent declares.

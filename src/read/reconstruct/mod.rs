@@ -19,7 +19,7 @@ use crate::indexes::declared::Declared;
 use crate::indexes::lexical::LexicalIndex;
 use crate::indexes::names::NameIndex;
 use crate::indexes::vectors::VectorIndex;
-use crate::recall::{retrieve, Request};
+use crate::read::recall::{retrieve, Request};
 use rusqlite::Connection;
 use std::collections::BTreeSet;
 use structure::{Draft, Row};
