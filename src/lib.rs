@@ -32,12 +32,11 @@
 mod api;
 mod base;
 mod graph;
-mod import;
 mod indexes;
-mod jsonl;
 mod memory;
 mod read;
 mod storage;
+mod transfer;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -232,10 +232,10 @@ impl Memory {
     }
 
     /// One agent's whole memory as JSONL in the reference's export format
-    /// (`cpersona-export/1.1`, `crate::jsonl`).
+    /// (`cpersona-export/1.1`, `crate::transfer::jsonl`).
     pub fn export_memories(&self, opts: &ExportMemoriesOptions) -> Result<ExportMemoriesResponse> {
         opts.validate()?;
-        crate::jsonl::export(&self.conn, opts, &self.now())
+        crate::transfer::jsonl::export(&self.conn, opts, &self.now())
     }
 
     /// Brings in an export (ours or the reference's) under new ids, in one transaction:
@@ -245,7 +245,7 @@ impl Memory {
         opts.validate()?;
         let now = self.now();
         let tx = self.conn.savepoint()?;
-        let out = crate::jsonl::import(&tx, opts, &now)?;
+        let out = crate::transfer::jsonl::import(&tx, opts, &now)?;
         if !out.dry_run {
             tx.commit()?;
         }
@@ -410,7 +410,7 @@ impl Memory {
             if self.in_memory() {
                 // Plain pages cannot be backed up into an encrypted database: the rows are
                 // rebuilt there instead (the same rows, ids and derived tables).
-                drop(crate::import::rebuild(&self.conn.serialize(MAIN_DB)?, dest, PAGE_SIZE)?);
+                drop(crate::transfer::import::rebuild(&self.conn.serialize(MAIN_DB)?, dest, PAGE_SIZE)?);
             } else {
                 dest.pragma_update(None, "page_size", PAGE_SIZE)?;
                 // Exclusive: the copy is marked for WAL until the end (below), and a log
@@ -431,7 +431,7 @@ impl Memory {
     /// of a file in WAL mode is marked as a rollback-journal database: it has no log.
     pub fn export_decrypted(&mut self) -> Result<Vec<u8>> {
         let image = self.conn.serialize(MAIN_DB)?;
-        Ok(crate::import::without_wal(&image).into_owned())
+        Ok(crate::transfer::import::without_wal(&image).into_owned())
     }
 
     /// Replaces this memory's whole content with encrypted bytes from [`Memory::export`],
@@ -439,9 +439,9 @@ impl Memory {
     /// [`Memory::import`] checks plain bytes. The memory keeps its own key (or none).
     pub fn import_encrypted(&mut self, bytes: &[u8], key: &Key) -> Result<()> {
         let scratch = Scratch::with_bytes(bytes)?;
-        let plain = crate::import::damaged((|| {
+        let plain = crate::transfer::import::damaged((|| {
             let mut conn = scratch.open()?;
-            crate::import::distrust(&conn)?;
+            crate::transfer::import::distrust(&conn)?;
             // A file copied from a memory in WAL mode opens without the shared memory a
             // log needs elsewhere (no VFS in wasm has it) only under an exclusive lock.
             conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
@@ -456,7 +456,7 @@ impl Memory {
     /// The bytes are never adopted as they are: their schema must be exactly the one our
     /// migrations give their version, and their rows are copied into a fresh database
     /// built by our own migrations and checked against the engine's invariants
-    /// (`src/import.rs`). Only then is the result copied over this one, so bad bytes
+    /// (`src/transfer/import.rs`). Only then is the result copied over this one, so bad bytes
     /// change nothing; a refusal is `not_a_memory` saying what was wrong.
     pub fn import(&mut self, bytes: &[u8]) -> Result<()> {
         // An encrypted file takes pages only from another encrypted database: the rows
@@ -471,7 +471,7 @@ impl Memory {
                 (conn, Some(file))
             }
         };
-        let scratch = crate::import::rebuild(bytes, fresh, PAGE_SIZE)?;
+        let scratch = crate::transfer::import::rebuild(bytes, fresh, PAGE_SIZE)?;
         // The database is replaced below: the indexes are rebuilt from it on next use.
         self.vectors.clear();
         self.lexical.clear();

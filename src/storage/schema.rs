@@ -232,7 +232,7 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
 }
 
 /// Gives an empty database the schema our migrations give `version`: what an image of that
-/// version is compared against on import (`src/import.rs`).
+/// version is compared against on import (`src/transfer/import.rs`).
 pub(crate) fn create_at_version(conn: &mut Connection, version: i64) -> Result<()> {
     apply(conn, 0, version as usize)
 }
