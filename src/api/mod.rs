@@ -17,27 +17,27 @@
 //! Beside them, what every operation shares: how it names a record ([`refs::Ref`]) and how
 //! it fails ([`error::Error`], whose codes and messages are part of this contract).
 
-mod archive_episode;
-mod declare_associations;
-mod delete;
-mod delete_agent_data;
-mod embeddings;
+pub(crate) mod archive_episode;
+pub(crate) mod declare_associations;
+pub(crate) mod delete;
+pub(crate) mod delete_agent_data;
+pub(crate) mod embeddings;
 pub(crate) mod error;
-mod export_memories;
-mod get_contents;
-mod import_memories;
-mod list_entities;
-mod list_memories;
-mod operations;
+pub(crate) mod export_memories;
+pub(crate) mod get_contents;
+pub(crate) mod import_memories;
+pub(crate) mod list_entities;
+pub(crate) mod list_memories;
+pub(crate) mod operations;
 pub(crate) mod read;
-mod recall;
-mod reconstruct;
+pub(crate) mod recall;
+pub(crate) mod reconstruct;
 pub(crate) mod refs;
-mod store;
-mod store_many;
+pub(crate) mod store;
+pub(crate) mod store_many;
 mod text;
-mod traverse;
-mod update_memory;
+pub(crate) mod traverse;
+pub(crate) mod update_memory;
 pub(crate) mod write;
 
 // Writes the checked-in generated files: native only (wasm32 has no file system).
@@ -378,6 +378,7 @@ impl Source {
 /// stored JSON as it is, so this type declares its shape for TypeScript only.
 #[cfg(test)]
 #[derive(ts_rs::TS)]
+#[allow(dead_code)] // its fields are read only by the derive
 pub struct RecordSource {
     /// The kind of source: `User`, `Agent`, `System`, `Episode`, a tool's name…
     #[ts(rename = "type")]

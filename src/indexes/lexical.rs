@@ -14,7 +14,7 @@
 //! summed; a phrase across words (a cue's "kaito mori") is searched for in the records
 //! holding its rarest piece. A phrase matches a record exactly when it occurs in the
 //! record's folded text, which is what a trigram FTS5 phrase query matches
-//! (`recall::tests::one_agents_scores_are_fts5_bm25_exactly` compares the two, and
+//! (`read::recall::tests::one_agents_scores_are_fts5_bm25_exactly` compares the two, and
 //! `searches_equal_a_scan_of_every_text` compares with a plain scan).
 //!
 //! It is a cache, never a second source of truth:
