@@ -323,7 +323,7 @@ pub const MAX_CALL_VALUES: usize = 16 << 20;
 pub const MAX_DIMENSION: usize = 8192;
 
 /// An optional embedding, 1–[`MAX_DIMENSION`] finite numbers whose squared norm is finite
-/// in 32-bit floats ([`crate::indexes::vectors::unusable`]), and the optional name of the model that
+/// in 32-bit floats ([`crate::base::dot::unusable`]), and the optional name of the model that
 /// made it (field `<field>_model`), 1–[`MAX_ID`] characters, given only with it.
 fn embedding(field: &str, given: Option<&[f32]>, model: Option<&str>) -> Result<()> {
     let model_field = format!("{field}_model");
@@ -338,7 +338,7 @@ fn embedding(field: &str, given: Option<&[f32]>, model: Option<&str>) -> Result<
     if let Some(i) = v.iter().position(|f| !f.is_finite()) {
         return Err(Error::WrongType { field: format!("{field}[{i}]"), expected: "a finite number", got: v[i].to_string() });
     }
-    match crate::indexes::vectors::unusable(v) {
+    match crate::base::dot::unusable(v) {
         Some(reason) => Err(Error::Invalid { field: field.into(), reason: reason.into() }),
         None => Ok(()),
     }

@@ -104,7 +104,7 @@ impl ReconstructOptions {
     }
 
     /// The query vector and its model, when given.
-    pub fn query_vector(&self) -> Option<crate::indexes::vectors::QueryVector<'_>> {
+    pub fn query_vector(&self) -> Option<super::QueryVector<'_>> {
         super::recall::query_vector(&self.query_embedding, &self.query_embedding_model)
     }
 

@@ -28,113 +28,18 @@
 
 use crate::api::error::Result;
 use crate::api::refs::Kind;
+use crate::api::QueryVector;
 use crate::base::best::Best;
+use crate::base::dot::dot;
 use crate::base::scope::ReadScope;
 use crate::indexes::buckets::Buckets;
 use rusqlite::{Connection, OptionalExtension};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
-/// Lanes of the dot product: four groups of four. Sixteen independent sums keep four SIMD
-/// registers busy (one add chain per register), where a four-lane loop waits on one add
-/// chain. With the index and this loop the vector arm went from 162 M to 7.5 M instructions
-/// per call at 10k × 384 (callgrind, the scale bench; BENCHMARKS.md).
-const LANES: usize = 16;
-
-/// `a · b` in [`LANES`] lanes summed in one fixed order, then the tail. The portable loop,
-/// the SSE one (x86_64) and the SIMD128 one (wasm) add in the same order, so every target
-/// gives bit-identical scores. Both slices have the same length.
-#[cfg(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))))]
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let n = a.len() / LANES * LANES;
-    let mut acc = [[0.0f32; 4]; 4];
-    for (x, y) in a[..n].chunks_exact(LANES).zip(b[..n].chunks_exact(LANES)) {
-        for (j, acc) in acc.iter_mut().enumerate() {
-            for l in 0..4 {
-                acc[l] += x[4 * j + l] * y[4 * j + l];
-            }
-        }
-    }
-    let mut tail = 0.0f32;
-    for (x, y) in a[n..].iter().zip(&b[n..]) {
-        tail += x * y;
-    }
-    let v: [f32; 4] = std::array::from_fn(|l| (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l]));
-    ((v[0] + v[1]) + (v[2] + v[3])) + tail
-}
-
-/// The SSE form of the loop above (SSE2 is part of x86_64): left to itself LLVM vectorized
-/// the portable loop with a shuffle per four lanes, 35 instructions per 16 floats
-/// (callgrind), where four `mulps` and four `addps` do.
-#[cfg(target_arch = "x86_64")]
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    use core::arch::x86_64::*;
-    let n = a.len() / LANES * LANES;
-    let b = &b[..a.len()];
-    // SAFETY: SSE2 is always present on x86_64; every load reads 4 floats at i + 4j with
-    // i + 4j + 4 <= n <= a.len() == b.len(), and `loadu` needs no alignment.
-    unsafe {
-        let mut acc = [_mm_setzero_ps(); 4];
-        let mut i = 0;
-        while i < n {
-            for (j, acc) in acc.iter_mut().enumerate() {
-                let (x, y) = (_mm_loadu_ps(a.as_ptr().add(i + 4 * j)), _mm_loadu_ps(b.as_ptr().add(i + 4 * j)));
-                *acc = _mm_add_ps(*acc, _mm_mul_ps(x, y));
-            }
-            i += LANES;
-        }
-        let mut tail = 0.0f32;
-        for (x, y) in a[n..].iter().zip(&b[n..]) {
-            tail += x * y;
-        }
-        let mut v = [0.0f32; 4];
-        _mm_storeu_ps(v.as_mut_ptr(), _mm_add_ps(_mm_add_ps(acc[0], acc[1]), _mm_add_ps(acc[2], acc[3])));
-        ((v[0] + v[1]) + (v[2] + v[3])) + tail
-    }
-}
-
-/// The SIMD128 form of the loop above: four `f32x4` accumulators, lanes 4j..4j+3 in the j-th.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    use core::arch::wasm32::*;
-    let n = a.len() / LANES * LANES;
-    let b = &b[..a.len()];
-    let mut acc = [f32x4_splat(0.0); 4];
-    let mut i = 0;
-    while i < n {
-        for (j, acc) in acc.iter_mut().enumerate() {
-            // SAFETY: i + 4j + 4 <= n <= a.len() == b.len(); v128_load needs no alignment.
-            let (x, y) = unsafe { (v128_load(a.as_ptr().add(i + 4 * j).cast()), v128_load(b.as_ptr().add(i + 4 * j).cast())) };
-            *acc = f32x4_add(*acc, f32x4_mul(x, y));
-        }
-        i += LANES;
-    }
-    let mut tail = 0.0f32;
-    for (x, y) in a[n..].iter().zip(&b[n..]) {
-        tail += x * y;
-    }
-    let v = f32x4_add(f32x4_add(acc[0], acc[1]), f32x4_add(acc[2], acc[3]));
-    ((f32x4_extract_lane::<0>(v) + f32x4_extract_lane::<1>(v)) + (f32x4_extract_lane::<2>(v) + f32x4_extract_lane::<3>(v))) + tail
-}
-
 /// A stored embedding's numbers: little-endian `f32`s.
 pub(crate) fn decode(blob: &[u8]) -> Vec<f32> {
     blob.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
-}
-
-/// Why a vector cannot be compared, or `None` when it can: a number in it is not finite, or
-/// its squared norm, as the index computes it ([`dot`] in 32-bit floats), overflows. Such a
-/// vector (`[3e38, 3e38]`) would make every cosine with it NaN, and a NaN score erases the
-/// ranking of every record of its agent, so no door stores or queries one and no imported
-/// image brings one.
-pub fn unusable(v: &[f32]) -> Option<&'static str> {
-    if v.iter().any(|x| !x.is_finite()) {
-        Some("holds a number that is not finite")
-    } else if !dot(v, v).is_finite() {
-        Some("has a norm too large for 32-bit floats (its squared norm overflows); scale it down")
-    } else {
-        None
-    }
 }
 
 /// Cosine of the query (norm `qnorm`) and a stored vector with squared norm `square`.
@@ -269,15 +174,6 @@ pub struct Search<'a> {
     /// Records whose cosine is wanted whatever their rank (recall's lexical rows: its
     /// fusion scores every candidate against the query, not only the best `depth`).
     pub also: &'a [(Kind, i64)],
-}
-
-/// A query vector and the model that made it.
-#[derive(Debug, Clone, Copy)]
-pub struct QueryVector<'a> {
-    /// The floats.
-    pub vector: &'a [f32],
-    /// The model, as stores name theirs; `None`: not named.
-    pub model: Option<&'a str>,
 }
 
 /// Readable records a search did not compare with the query.
@@ -454,17 +350,6 @@ mod tests {
     use super::*;
     use crate::{FixedClock, Memory};
     use serde_json::json;
-
-    /// The 16-lane sum against a plain f64 dot product, on lengths around the lane count.
-    #[test]
-    fn dot_is_a_dot_product() {
-        for len in [0, 1, 3, 15, 16, 17, 31, 33, 384, 385] {
-            let a: Vec<f32> = (0..len).map(|i| ((i * 7 % 13) as f32 - 6.0) / 8.0).collect();
-            let b: Vec<f32> = (0..len).map(|i| ((i * 5 % 11) as f32 - 5.0) / 4.0).collect();
-            let want: f64 = a.iter().zip(&b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
-            assert!((f64::from(dot(&a, &b)) - want).abs() < 1e-4, "len {len}");
-        }
-    }
 
     fn vector(seed: u64, dim: usize) -> Vec<f32> {
         let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1);

@@ -107,11 +107,12 @@
 
 use crate::api::error::Result;
 use crate::api::refs::{Kind, Ref};
+use crate::api::QueryVector;
 use crate::base::normalize::normalize;
 use crate::base::scope::ReadScope;
 use crate::indexes::bm25::{Phrase, Stats};
 use crate::indexes::lexical::LexicalIndex;
-use crate::indexes::vectors::{Found, QueryVector, Search, Skipped, VectorIndex};
+use crate::indexes::vectors::{Found, Search, Skipped, VectorIndex};
 use crate::storage::records::{Reader, Record};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};

@@ -416,7 +416,7 @@ fn check_invariants(conn: &Connection, version: i64) -> Result<()> {
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let (id, blob): (i64, Vec<u8>) = (r.get(0)?, r.get(1)?);
-            if let Some(reason) = crate::indexes::vectors::unusable(&crate::indexes::vectors::decode(&blob)) {
+            if let Some(reason) = crate::base::dot::unusable(&crate::indexes::vectors::decode(&blob)) {
                 return Err(refuse(format!("an embedding {reason} ({table} {id})")));
             }
         }
