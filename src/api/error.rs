@@ -70,7 +70,7 @@ pub enum Error {
         what: String,
     },
     /// `call` was given a tool name the engine does not have.
-    #[error("unknown tool `{0}`; tools: {tools}", tools = crate::api::tool_names())]
+    #[error("unknown tool `{0}`; tools: {tools}", tools = crate::api::operations::tool_names())]
     UnknownTool(String),
     /// The database was written by a newer version of this library.
     #[error("database schema version {found} is newer than this library supports ({supported}); open it with a newer associative-memory")]
