@@ -617,8 +617,8 @@ const PAGE_SIZE: i64 = 4096;
 fn tune(conn: &Connection) -> Result<()> {
     // The query planner stability guarantee: one plan per statement, whatever values are
     // bound. Without it SQLite's STAT4 build re-prepares a cached statement each time a
-    // bound value changes (a quarter of all instructions in the benchmark), and plans
-    // could differ between two databases holding the same rows.
+    // bound value changes, and plans could differ between two databases holding the same
+    // rows.
     conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
     conn.set_prepared_statement_cache_capacity(64);
     crate::storage::records::register_source_id(conn)

@@ -4,8 +4,7 @@
 
 /// Lanes of the dot product: four groups of four. Sixteen independent sums keep four SIMD
 /// registers busy (one add chain per register), where a four-lane loop waits on one add
-/// chain. With the index and this loop the vector arm went from 162 M to 7.5 M instructions
-/// per call at 10k × 384 (callgrind, the scale bench; BENCHMARKS.md).
+/// chain.
 const LANES: usize = 16;
 
 /// `a · b` in [`LANES`] lanes summed in one fixed order, then the tail. The portable loop,
@@ -30,9 +29,8 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     ((v[0] + v[1]) + (v[2] + v[3])) + tail
 }
 
-/// The SSE form of the loop above (SSE2 is part of x86_64): left to itself LLVM vectorized
-/// the portable loop with a shuffle per four lanes, 35 instructions per 16 floats
-/// (callgrind), where four `mulps` and four `addps` do.
+/// The SSE form of the loop above (SSE2 is part of x86_64): left to itself LLVM vectorizes
+/// the portable loop with a shuffle per four lanes, where four `mulps` and four `addps` do.
 #[cfg(target_arch = "x86_64")]
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     use core::arch::x86_64::*;

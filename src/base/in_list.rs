@@ -1,8 +1,8 @@
 //! `IN (?, …)` lists of a few fixed lengths. A statement is prepared once and kept
 //! (`prepare_cached`) only if its text repeats; a list as long as its values made a new
-//! text for nearly every call, and reconstruct prepared two statements on each (11 % of a
-//! 1k reconstruct in wasm, `node --cpu-prof`). Lists are padded to the next power of two by
-//! repeating their last value, which an `IN` does not count twice.
+//! text for nearly every call, so reconstruct would prepare two statements on each. Lists
+//! are padded to the next power of two by repeating their last value, which an `IN` does
+//! not count twice.
 
 use rusqlite::types::Value;
 

@@ -90,9 +90,8 @@ impl Folded {
 
     /// Occurrences of `phrase` in the columns, overlapping ones included.
     pub fn occurrences(&self, phrase: &Phrase) -> usize {
-        // Compares the rest of the phrase only where its first character is: comparing
-        // every window called `memcmp` once per position, 17 % of a 10k lexical recall
-        // (perf, the scale bench).
+        // Compares the rest of the phrase only where its first character is, rather than
+        // calling `memcmp` on the window at every position.
         fn count<T: PartialEq>(column: &[T], phrase: &[T]) -> usize {
             let Some((first, rest)) = phrase.split_first() else { return 0 };
             if column.len() < phrase.len() {
@@ -126,9 +125,9 @@ pub fn overlapping(hay: &[u8], finder: &memchr::memmem::Finder) -> usize {
 }
 
 /// A query phrase, folded once: as characters, and, when the folded phrase is ASCII, as a
-/// SIMD substring searcher (`memchr::memmem`, already a dependency of `serde_json`). On the
-/// `bench_1000` replay, folding and counting (the lexical arm's own instructions) were 21 %
-/// of all instructions before it (callgrind, `cargo bench --bench ops`).
+/// SIMD substring searcher (`memchr::memmem`, already a dependency of `serde_json`), so that
+/// a phrase is folded once per query, not once per record, and an ASCII one is found by SIMD
+/// rather than a character at a time.
 pub struct Phrase(Vec<char>, Option<memchr::memmem::Finder<'static>>);
 
 impl Phrase {

@@ -5,12 +5,11 @@
 //! (`lexical::vocabulary`).
 //!
 //! Per-agent BM25 needs, for each query phrase, how many of the agent's records contain it
-//! and how often each does, which FTS5 only keeps table-wide. The first index read every
-//! match's text back through SQLite (64 % of a `bench_1000` reconstruct, callgrind); the
-//! second held the folded texts and scanned all of the agent's records on every query,
-//! linear in the corpus (recall 119× slower at 100k memories than at 1k). Here a phrase of
-//! letters and digits (every term a query has) can only occur inside one word of a text,
-//! so its records and occurrence counts are the postings of the words that contain it,
+//! and how often each does, which FTS5 only keeps table-wide. Reading every match's text
+//! back through SQLite, or scanning all of the agent's folded texts, would cost each query
+//! time linear in the records matched or held. Here a phrase of letters and digits (every
+//! term a query has) can only occur inside one word of a text, so its records and
+//! occurrence counts are the postings of the words that contain it,
 //! summed; a phrase across words (a cue's "kaito mori") is searched for in the records
 //! holding its rarest piece. A phrase matches a record exactly when it occurs in the
 //! record's folded text, which is what a trigram FTS5 phrase query matches

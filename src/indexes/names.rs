@@ -1,8 +1,7 @@
 //! Every entity name and alias, normalized, held in memory for reconstruct's stage 1
 //! (`crate::read::reconstruct::candidates`), which matches a query against all the names its
-//! scope can read. Read from SQLite on every reconstruct, they were a fifth of its
-//! instructions on the `bench_1000` replay (200 rows; callgrind), growing with the
-//! entities an agent declares.
+//! scope can read. Held, not read from SQLite on every reconstruct: that read grows with
+//! the entities an agent declares, and declarations are rare next to reads.
 //!
 //! A cache, never a second source of truth (`crate::indexes::watch::Kept`): built from the database
 //! on first use, and read again in full after the connection's update hook saw a row of

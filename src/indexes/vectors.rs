@@ -3,10 +3,9 @@
 //! block of its own model and dimension: two models of one dimension make vectors that
 //! look alike and mean nothing to each other.
 //!
-//! Before this index the arm read every blob back through SQLite on every query: 284 ms
-//! at 100k × 384 natively, where a plain dot-product loop over the same floats takes
-//! single-digit milliseconds (`cargo bench --bench scale`, BENCHMARKS.md). The index is a
-//! cache, never a second source of truth:
+//! Held here so that a query does not read every blob back through SQLite, which costs far
+//! more than the dot products themselves. The index is a cache, never a second source of
+//! truth:
 //!
 //! - it is built from the database on first use (one `SELECT` per table, in id order);
 //! - [`Memory`](crate::Memory) keeps it current after every committed write that adds or

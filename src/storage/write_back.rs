@@ -2,15 +2,14 @@
 //! file below in one write, and a checkpoint's pages to the database file in runs.
 //!
 //! Why: in a browser context off the record, OPFS keeps its files in the browser process,
-//! and every `FileSystemSyncAccessHandle.write()` is an IPC to it, about a millisecond each
-//! on the bench machine. SQLite writes a log frame as two writes, its 24-byte header and
-//! its page, so a store that commits a dozen pages made 27 of them, which was most of its
-//! time (BENCHMARKS.md, "OPFS writes"). A transaction's frames are appended end to end, so
-//! this layer keeps them in memory and writes them in one call when the commit frame is
-//! complete. That call happens inside SQLite's commit: if it fails, the commit fails. A
-//! checkpoint likewise copied the log into the database one page per write; its pages
-//! mostly follow each other, and the checkpoint syncs the database before the log may be
-//! reused, so they are held until that sync.
+//! and every `FileSystemSyncAccessHandle.write()` is an IPC to it, a round trip each.
+//! SQLite writes a log frame as two writes, its 24-byte header and its page, so a store
+//! that commits a dozen pages would make 27 of them. A transaction's frames are appended
+//! end to end, so this layer keeps them in memory and writes them in one call when the
+//! commit frame is complete. That call happens inside SQLite's commit: if it fails, the
+//! commit fails. A checkpoint likewise copied the log into the database one page per
+//! write; its pages mostly follow each other, and the checkpoint syncs the database before
+//! the log may be reused, so they are held until that sync.
 //!
 //! Before anything that could observe the file below, what is held is written: a sync, a
 //! read of held bytes, a size, a truncate, a file control, closing, a write elsewhere in

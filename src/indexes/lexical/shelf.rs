@@ -29,8 +29,8 @@ pub struct Doc {
 }
 
 /// One agent's records of one kind, by ordinal. What a search reads for every match (length,
-/// scope) is held in arrays of its own, not beside the text: a search over 100k records
-/// spent 45 % of its time loading a bucket number from each match's `Doc` (perf).
+/// scope) is held in arrays of its own, not beside the text, so reading a match's bucket
+/// number does not load its `Doc` from far in memory.
 #[derive(Default)]
 struct Shelf {
     ids: Vec<i64>,
@@ -44,10 +44,9 @@ struct Shelf {
     postings: BTreeMap<u32, Postings>,
     dead: usize,
     /// The words of the record being added, with their counts; kept between records. A list
-    /// allocated and freed per record left, after 100k records, 20,000 small free chunks
-    /// scattered among the records' texts in glibc's free lists (`malloc_info`; 3,000 with
-    /// this list kept and rows borrowed), and every later call's allocations walked them,
-    /// out of cache: a 100k recall took a sixth longer (the scale bench).
+    /// allocated and freed per record leaves small free chunks scattered among the records'
+    /// texts in the allocator's free lists, and every later call's allocations would walk
+    /// them, out of cache.
     counts: Vec<(u32, u32)>,
 }
 
@@ -83,8 +82,7 @@ fn shelf_key(agent: u32) -> u32 {
 /// Reused between searches, so a search allocates nothing in proportion to the corpus:
 /// `marks` and `sums` are zero outside a search. The arrays that a search fills as it goes
 /// (`touched`, `met`, `parts`) are as long as the shelf, each with a count of its own: the
-/// wasm module is built for size, and there `Vec::push` stayed a call per record (2 % of a
-/// 100k recall, `--cpu-prof`).
+/// wasm module is built for size, and there `Vec::push` stays a call per record.
 #[derive(Default)]
 pub struct Scratch {
     marks: Vec<u32>,
@@ -241,7 +239,7 @@ impl Shelf {
 /// phrase's words comes once per word.
 ///
 /// A loop, not a callback per posting: the wasm module is built for size, and there each
-/// closure stayed a call per posting (13 % of a 100k recall, `--cpu-prof`).
+/// closure stays a call per posting.
 #[inline(always)]
 fn gather(runs: &[(&[(u32, u32)], u32)], alive: &[bool], sums: &mut [u32], touched: &mut [u32], open: Option<&[u64]>) -> usize {
     let mut count = 0;
@@ -269,12 +267,11 @@ fn gather(runs: &[(&[(u32, u32)], u32)], alive: &[bool], sums: &mut [u32], touch
 /// an occurrence in it counts, unused here). `seen` is a bit per record, so that what the
 /// lists touch stays in the nearest cache.
 ///
-/// Where one list is most of them ("kalo" in "kalo", "kalomi", "tukalo": over the scale
-/// corpus's queries at 100k, four fifths of the postings that phrases of several words
-/// read), it is not read through: its live count, plus the live records of the others that
-/// a search of it for each does not find. Reading every list was a quarter of a 100k
-/// search's own time (perf). Where the lists are alike, searching was slower than reading
-/// (the scale bench), so a list is searched only when it is eight times the others.
+/// Where one list is most of them ("kalo" in "kalo", "kalomi", "tukalo": a common word is
+/// inside many longer ones), it is not read through: its live count, plus the live records
+/// of the others that a search of it for each does not find. Where the lists are alike, a
+/// search per posting costs more than reading them, so a list is searched only when it is
+/// eight times the others.
 fn united(held: &[(&Postings, u32)], alive: &[bool], seen: &mut Vec<u64>) -> u32 {
     let lengths = held.iter().map(|(p, _)| p.list.len());
     let (big, longest) = lengths.clone().enumerate().fold((usize::MAX, 0), |m, (i, l)| if l > m.1 { (i, l) } else { m });
@@ -422,12 +419,11 @@ impl Table {
         }
         let (n, np) = (shelf.ids.len(), phrases.len());
         // Slices, not vectors, in the loops below: the wasm module is built for size, and
-        // there `Vec`'s indexing stayed a call (9 % of a 100k recall in wasm, `--cpu-prof`).
+        // there `Vec`'s indexing stays a call.
         let (ids, tokens, buckets, sources, alive) =
             (&shelf.ids[..], &shelf.tokens[..], &shelf.buckets[..], &shelf.sources[..], &shelf.alive[..]);
         // A record's scope, two loads from far in memory, is read only when some record of
-        // the agent is out of it: for each of thousands of records met, this was 7 % of a
-        // 100k recall in wasm (`--cpu-prof`).
+        // the agent is out of it, not for each of the thousands of records a search meets.
         let admits = |o: u32| readable.as_ref().is_none_or(|r| r(buckets[o as usize], sources[o as usize]));
         let Scratch { marks, seen, open, lists, words, sums, met, parts, touched, norms } = scratch;
         if marks.len() < n {
@@ -505,8 +501,8 @@ impl Table {
         let mut found = 0;
         // The `depth`-th best score so far of a readable record met: none can end below it.
         // It only grows (parts grow, records only leave below it), so a part below the last
-        // one found (`from`) is not looked at: at 100k, ranking thousands of parts from zero
-        // each time was 8 % of a recall in wasm (`--cpu-prof`).
+        // one found (`from`) is not looked at, rather than ranking thousands of parts from
+        // zero each time.
         let bar = |met: &[u32], parts: &[f64], from: Option<f64>| {
             if met.len() < depth {
                 return None;
@@ -516,8 +512,7 @@ impl Table {
             // for most of the thousands of records met. What is found is a part, the same
             // whichever of records tied on it is kept, so the key is none: a tie never
             // displaces a record kept, and no record's id is read (a load from far in memory
-            // for each part at or above `low`, where the corpus's many equal scores sit,
-            // was 4 % of a 100k search natively, perf).
+            // for each part at or above `low`, where a corpus's many equal scores sit).
             // Indexed, and compared rather than `f64::max`ed: in the size-built module the
             // zipped iterator's steps and `max` stayed calls.
             let mut low = from.unwrap_or(0.0);
@@ -581,11 +576,10 @@ impl Table {
             // The phrases left are counted only for the records met that are readable and
             // could still reach the floor: their postings are read, but nothing is scored or
             // met for the records outside (records' texts, scattered in memory, cost a cache
-            // miss each: counting a common word there for thousands of records was slower
-            // than reading its postings). Those records are a bit each in `open`, which a
-            // posting tests in the nearest cache: testing whether it was met and not dropped,
-            // two loads from arrays as long as the shelf, was a sixth of a 100k search's own
-            // time (perf).
+            // miss each, so counting a common word there for thousands of records costs
+            // more than reading its postings). Those records are a bit each in `open`, which a
+            // posting tests in the nearest cache, rather than testing whether it was met and
+            // not dropped: two loads from arrays as long as the shelf.
             open.clear();
             open.resize(n.div_ceil(64), 0);
             let open = &mut open[..];

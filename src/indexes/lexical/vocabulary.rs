@@ -18,9 +18,9 @@ fn trigram(w: &[char]) -> i64 {
 }
 
 /// A word's key in [`Vocabulary::ids`]: its FNV-1a hash, so a lookup compares integers
-/// down the tree and the text once at the end. Keyed by the text, interning was a third
-/// of building the index (callgrind, 10k records), in `memcmp`. FNV-1a, five lines, and not
-/// std's `DefaultHasher`: that one added its SipHash to the wasm module, past 700 KB.
+/// down the tree and the text once at the end, not texts (`memcmp`) at every step of
+/// interning every word of every record. FNV-1a, five lines, and not std's
+/// `DefaultHasher`: that one added its SipHash to the wasm module, past 700 KB.
 fn hashed(word: &str) -> i64 {
     word.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)) as i64
 }

@@ -82,8 +82,8 @@ pub fn bundle(members: &[Member], links: &[Link]) -> Bundling {
         }
     }
     // A source's `(type, id)` is read only where the adjacency key could use it: for a member
-    // with another member of its context, with a source, within the window. Parsing every
-    // candidate's source was 6 % of a 1k reconstruct in wasm (`--cpu-prof`).
+    // with another member of its context, with a source, within the window, so that not
+    // every candidate's source JSON is parsed.
     let within = |a: &Member, b: &Member| {
         matches!((a.ts, b.ts), (Some(x), Some(y)) if (x - y).abs() <= ADJACENCY_SECONDS * 1000) && a.context == b.context
     };
