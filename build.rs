@@ -1,4 +1,4 @@
-//! The build's two products: the compact Unicode tables `src/nfkc.rs` normalizes with
+//! The build's two products: the compact Unicode tables `src/base/nfkc.rs` normalizes with
 //! (`build/nfkc.rs`), and, natively, SQLite itself (`build/sqlite.rs`).
 
 #[path = "build/nfkc.rs"]

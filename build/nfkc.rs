@@ -1,4 +1,4 @@
-//! Writes `$OUT_DIR/nfkc.bin`, the tables `src/nfkc.rs` normalizes with, from the
+//! Writes `$OUT_DIR/nfkc.bin`, the tables `src/base/nfkc.rs` normalizes with, from the
 //! `unicode-normalization` crate's data (a build dependency: the engine does not link it).
 //! The crate keeps its tables as hash tables of 32-bit entries, about 55 KB of the gzipped
 //! wasm module; written here as deltas in LEB128 they are about 14 KB gzipped.
@@ -19,14 +19,14 @@ use std::io::Write;
 use unicode_normalization::char::{canonical_combining_class, compose, decompose_compatible};
 use unicode_normalization::UnicodeNormalization;
 
-#[allow(dead_code)] // the arithmetic is src/nfkc.rs's; only the range is needed here
-#[path = "../src/nfkc/hangul.rs"]
+#[allow(dead_code)] // the arithmetic is src/base/nfkc.rs's; only the range is needed here
+#[path = "../src/base/nfkc/hangul.rs"]
 mod hangul;
 
 /// Writes `$OUT_DIR/nfkc.bin`.
 pub fn write() {
     println!("cargo::rerun-if-changed=build/nfkc.rs");
-    println!("cargo::rerun-if-changed=src/nfkc/hangul.rs");
+    println!("cargo::rerun-if-changed=src/base/nfkc/hangul.rs");
     let chars = || (0..=0x10FFFF).filter_map(char::from_u32);
     let mut out = Vec::new();
 

@@ -30,50 +30,62 @@
 #![warn(missing_docs)]
 
 mod api;
-mod associations;
-mod best;
-mod bm25;
-mod buckets;
-mod cipher;
-mod clock;
-mod data;
-mod declared;
-mod entities;
-mod error;
+mod base;
 mod graph;
-mod import;
-mod in_list;
-mod jsonl;
-mod lexical;
+mod indexes;
 mod memory;
-mod names;
-mod nfkc;
-mod normalize;
-mod recall;
-mod reconstruct;
-mod records;
-mod refs;
-mod schema;
-mod scope;
-mod scratch;
-mod sort;
-mod traverse;
-mod vectors;
-mod watch;
-/// Used by the wasm binding's OPFS memories; tested natively.
-#[cfg(any(target_arch = "wasm32", test))]
-mod write_back;
+mod read;
+mod storage;
+mod transfer;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use api::*;
-pub use cipher::Key;
-pub use clock::{format_iso, parse_iso, Clock, FixedClock, SystemClock};
-pub use error::{Error, Result};
+// The engine: [`Memory`], opened with a clock and, for an encrypted file, a key.
+pub use base::clock::{format_iso, parse_iso, Clock, FixedClock, SystemClock};
 pub use memory::Memory;
-pub use normalize::normalize;
-pub use recall::MAX_FALLBACK_TERMS;
-pub use refs::{Kind, Ref};
-pub use schema::SCHEMA_VERSION;
-pub use scope::{ReadScope, WriteScope};
+pub use read::recall::MAX_FALLBACK_TERMS;
+pub use storage::cipher::Key;
+pub use storage::schema::SCHEMA_VERSION;
+
+// What every operation shares: how it fails, names a record and scopes a call, the limits
+// on what it takes, and the normalization names are compared in.
+pub use api::error::{Error, Result};
+pub use api::refs::{Kind, Ref};
+pub use api::{
+    RecordId, Source, MAX_ALIASES, MAX_CALL_BYTES, MAX_CALL_VALUES, MAX_CONTENT, MAX_DIMENSION, MAX_HISTORY, MAX_ID, MAX_ITEMS,
+    MAX_METADATA, MAX_NAME, MAX_QUERY, MAX_REF, MAX_TEXT, MAX_TIMESTAMP, MAX_TURNS,
+};
+pub use base::normalize::normalize;
+pub use base::scope::{ReadScope, WriteScope};
+
+// The table of operations, and each operation's options and response (`src/api/`, a file
+// per operation).
+pub use api::archive_episode::{EpisodeOptions, EpisodeResponse, Turn};
+pub use api::declare_associations::{
+    Associations, DeclareOptions, DeclareReport, DeclareResponse, DeclaredBy, DeclaredEntity, Dropped, Drops, EntityDeclaration,
+    MentionRef, RelationDeclaration, Retract, Retracted, MAX_DROPPED,
+};
+pub use api::delete::{DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse};
+pub use api::delete_agent_data::{DeleteAgentDataOptions, DeleteAgentDataResponse};
+pub use api::embeddings::{
+    BacklogRecord, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EmbeddingItem, SetEmbeddingsOptions, SetEmbeddingsResponse,
+    BACKLOG_LIMIT, SET_EMBEDDINGS_MAX_ITEMS,
+};
+pub use api::export_memories::{ExportMemoriesOptions, ExportMemoriesResponse};
+pub use api::get_contents::{ContentItem, GetContentsOptions, GetContentsResponse, GET_CONTENTS_MAX_REFS};
+pub use api::import_memories::{ImportMemoriesOptions, ImportMemoriesResponse, MAX_EXPORT};
+pub use api::list_entities::{ListEntitiesOptions, ListEntitiesResponse, ListedEntity, LIST_ENTITIES_LIMIT};
+pub use api::list_memories::{ListMemoriesOptions, ListMemoriesResponse, ListedMemory, LIST_MEMORIES_LIMIT};
+pub use api::operations::{tool_names, Embedding, Operation, Scope, OPERATIONS};
+pub use api::recall::{MatchReason, Message, RecallOptions, RecallResponse, RECALL_LIMIT};
+pub use api::reconstruct::{
+    reconstruct_bounds, Applied, Claim, Cues, Excerpt, Item, QuoteBasis, ReconstructBounds, ReconstructOptions, ReconstructResponse, Role,
+    Shortfall, Trace, MAX_CUE_TERMS,
+};
+pub use api::store::{StoreItem, StoreOptions, StoreResponse};
+pub use api::store_many::{StoreManyOptions, StoreManyResponse, StoredItem, MAX_BATCH, MAX_BATCH_CONTENT};
+pub use api::traverse::{
+    Bounds, TraverseEntity, TraverseOptions, TraverseReason, TraverseRelation, TraverseResponse, TRAVERSE_HOPS, TRAVERSE_LIMIT,
+};
+pub use api::update_memory::{UpdateMemoryOptions, UpdateMemoryResponse};

@@ -5,22 +5,24 @@
 //! than `BEGIN`: alone it is the same transaction, and inside [`Memory::call_group`] it
 //! nests, so one failing call of a group rolls back only itself.
 
+use crate::api::error::{Error, Result};
 use crate::api::read::from_json;
+use crate::api::refs::{Kind, Ref};
 use crate::api::*;
-use crate::associations::Declarer;
-use crate::cipher::{self, Key};
-use crate::clock::{format_iso, Clock, SystemClock};
-use crate::declared::Declared;
-use crate::error::{Error, Result};
-use crate::lexical::LexicalIndex;
-use crate::names::NameIndex;
-use crate::records;
-use crate::refs::{Kind, Ref};
-use crate::schema::migrate;
-use crate::scratch::Scratch;
-use crate::vectors::VectorIndex;
-use crate::watch::{Kept, Watch};
-use crate::{data, entities, recall, reconstruct, traverse};
+use crate::base::clock::{format_iso, Clock, SystemClock};
+use crate::graph::associations::Declarer;
+use crate::graph::{entities, traverse};
+use crate::indexes::declared::Declared;
+use crate::indexes::lexical::LexicalIndex;
+use crate::indexes::names::NameIndex;
+use crate::indexes::vectors::VectorIndex;
+use crate::indexes::watch::{Kept, Watch};
+use crate::read::{recall, reconstruct};
+use crate::storage::cipher::{self, Key};
+use crate::storage::data;
+use crate::storage::records;
+use crate::storage::schema::migrate;
+use crate::storage::scratch::Scratch;
 use rusqlite::{Connection, MAIN_DB};
 use serde::Serialize;
 use serde_json::Value;
@@ -30,17 +32,17 @@ use serde_json::Value;
 pub struct Memory {
     pub(crate) conn: Connection,
     clock: Box<dyn Clock>,
-    /// The vector arm's in-memory index (`crate::vectors`), kept current by the writes below.
+    /// The vector arm's in-memory index (`crate::indexes::vectors`), kept current by the writes below.
     pub(crate) vectors: VectorIndex,
-    /// The lexical arm's in-memory text (`crate::lexical`), the entity names stage 1 of
-    /// reconstruct matches (`crate::names`) and whether anything is declared
-    /// (`crate::declared`), kept current through the connection's update hook
-    /// (`crate::watch`).
+    /// The lexical arm's in-memory text (`crate::indexes::lexical`), the entity names stage 1 of
+    /// reconstruct matches (`crate::indexes::names`) and whether anything is declared
+    /// (`crate::indexes::declared`), kept current through the connection's update hook
+    /// (`crate::indexes::watch`).
     lexical: LexicalIndex,
     names: NameIndex,
     declared: Kept<Declared>,
     watch: Watch,
-    /// The key of an encrypted memory (`crate::cipher`): its file's, or, held in memory,
+    /// The key of an encrypted memory (`crate::storage::cipher`): its file's, or, held in memory,
     /// the one its exports are encrypted with.
     key: Option<Key>,
 }
@@ -230,10 +232,10 @@ impl Memory {
     }
 
     /// One agent's whole memory as JSONL in the reference's export format
-    /// (`cpersona-export/1.1`, `crate::jsonl`).
+    /// (`cpersona-export/1.1`, `crate::transfer::jsonl`).
     pub fn export_memories(&self, opts: &ExportMemoriesOptions) -> Result<ExportMemoriesResponse> {
         opts.validate()?;
-        crate::jsonl::export(&self.conn, opts, &self.now())
+        crate::transfer::jsonl::export(&self.conn, opts, &self.now())
     }
 
     /// Brings in an export (ours or the reference's) under new ids, in one transaction:
@@ -243,7 +245,7 @@ impl Memory {
         opts.validate()?;
         let now = self.now();
         let tx = self.conn.savepoint()?;
-        let out = crate::jsonl::import(&tx, opts, &now)?;
+        let out = crate::transfer::jsonl::import(&tx, opts, &now)?;
         if !out.dry_run {
             tx.commit()?;
         }
@@ -411,7 +413,7 @@ impl Memory {
             if self.in_memory() {
                 // Plain pages cannot be backed up into an encrypted database: the rows are
                 // rebuilt there instead (the same rows, ids and derived tables).
-                drop(crate::import::rebuild(&self.conn.serialize(MAIN_DB)?, dest, PAGE_SIZE)?);
+                drop(crate::transfer::import::rebuild(&self.conn.serialize(MAIN_DB)?, dest, PAGE_SIZE)?);
             } else {
                 dest.pragma_update(None, "page_size", PAGE_SIZE)?;
                 // Exclusive: the copy is marked for WAL until the end (below), and a log
@@ -432,7 +434,7 @@ impl Memory {
     /// of a file in WAL mode is marked as a rollback-journal database: it has no log.
     pub fn export_decrypted(&mut self) -> Result<Vec<u8>> {
         let image = self.conn.serialize(MAIN_DB)?;
-        Ok(crate::import::without_wal(&image).into_owned())
+        Ok(crate::transfer::import::without_wal(&image).into_owned())
     }
 
     /// Replaces this memory's whole content with encrypted bytes from [`Memory::export`],
@@ -440,9 +442,9 @@ impl Memory {
     /// [`Memory::import`] checks plain bytes. The memory keeps its own key (or none).
     pub fn import_encrypted(&mut self, bytes: &[u8], key: &Key) -> Result<()> {
         let scratch = Scratch::with_bytes(bytes)?;
-        let plain = crate::import::damaged((|| {
+        let plain = crate::transfer::import::damaged((|| {
             let mut conn = scratch.open()?;
-            crate::import::distrust(&conn)?;
+            crate::transfer::import::distrust(&conn)?;
             // A file copied from a memory in WAL mode opens without the shared memory a
             // log needs elsewhere (no VFS in wasm has it) only under an exclusive lock.
             conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
@@ -457,7 +459,7 @@ impl Memory {
     /// The bytes are never adopted as they are: their schema must be exactly the one our
     /// migrations give their version, and their rows are copied into a fresh database
     /// built by our own migrations and checked against the engine's invariants
-    /// (`src/import.rs`). Only then is the result copied over this one, so bad bytes
+    /// (`src/transfer/import.rs`). Only then is the result copied over this one, so bad bytes
     /// change nothing; a refusal is `not_a_memory` saying what was wrong.
     pub fn import(&mut self, bytes: &[u8]) -> Result<()> {
         // An encrypted file takes pages only from another encrypted database: the rows
@@ -472,7 +474,7 @@ impl Memory {
                 (conn, Some(file))
             }
         };
-        let scratch = crate::import::rebuild(bytes, fresh, PAGE_SIZE)?;
+        let scratch = crate::transfer::import::rebuild(bytes, fresh, PAGE_SIZE)?;
         // The database is replaced below: the indexes are rebuilt from it on next use.
         self.vectors.clear();
         self.lexical.clear();
@@ -618,9 +620,9 @@ const PAGE_SIZE: i64 = 4096;
 fn tune(conn: &Connection) -> Result<()> {
     // The query planner stability guarantee: one plan per statement, whatever values are
     // bound. Without it SQLite's STAT4 build re-prepares a cached statement each time a
-    // bound value changes (a quarter of all instructions in the benchmark), and plans
-    // could differ between two databases holding the same rows.
+    // bound value changes, and plans could differ between two databases holding the same
+    // rows.
     conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
     conn.set_prepared_statement_cache_capacity(64);
-    crate::records::register_source_id(conn)
+    crate::storage::records::register_source_id(conn)
 }

@@ -239,7 +239,7 @@ fn operator_declarations_are_recorded_as_such() {
     assert!(t["relations"][0].get("anchor_ref").is_none());
 }
 
-/// The names reconstruct matches a query against are held in memory (`src/names.rs`), a
+/// The names reconstruct matches a query against are held in memory (`src/indexes/names.rs`), a
 /// cache of the database: an entity or alias declared after the first reconstruct, and one
 /// deleted with its agent, are what the next reconstruct sees.
 #[test]
@@ -277,7 +277,7 @@ fn record_relations_bundle_when_no_mention_is_stored() {
     assert_eq!(out["items"][0]["independence_reason"], "cluster:relation", "{out}");
 }
 
-/// Whether anything is declared is held in memory (`src/declared.rs`), a cache of the
+/// Whether anything is declared is held in memory (`src/indexes/declared.rs`), a cache of the
 /// database: relations and mentions declared after the first reconstruct are walked by the
 /// next one, and once retracted they are not.
 #[test]

@@ -161,7 +161,7 @@ fn with_vectors_a_clear_lexical_winner_stays_first_and_vectors_break_lexical_tie
     }
 }
 
-/// The lexical arm searches an in-memory copy of the records' text (`src/lexical.rs`),
+/// The lexical arm searches an in-memory copy of the records' text (`src/indexes/lexical.rs`),
 /// built by the first search: every later store, update and delete is found by the next
 /// one, inside a group of calls too.
 #[test]

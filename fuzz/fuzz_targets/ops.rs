@@ -3,7 +3,7 @@
 //!   to a project and channel the call can read;
 //! - no dangling declaration: after every write the export re-imports, and import refuses
 //!   any alias, mention or relation naming a missing row, an alias claimed twice in a
-//!   scope, or a normalized twin that is not its own (`src/import.rs`);
+//!   scope, or a normalized twin that is not its own (`src/transfer/import.rs`);
 //! - deterministic replay: the same sequence on a second memory gives the same answers and
 //!   the same bytes.
 #![no_main]

@@ -2,8 +2,8 @@
 
 use super::{at_most, embedding, nonempty, optional_text, scoped_options, text, timestamp};
 use super::{MAX_CONTENT, MAX_HISTORY, MAX_ID, MAX_TURNS};
-use crate::error::Error;
-use crate::error::Result;
+use crate::api::error::Error;
+use crate::api::error::Result;
 use serde::{Deserialize, Serialize};
 
 scoped_options! {

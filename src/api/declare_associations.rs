@@ -2,8 +2,8 @@
 //! fact, and retractions; and the report every declaration (a store's too) gives back.
 
 use super::{optional_text, scoped_options, MAX_REF};
-use crate::error::{Error, Result};
-use crate::refs::Ref;
+use crate::api::error::{Error, Result};
+use crate::api::refs::Ref;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -72,7 +72,7 @@ pub struct Associations {
     pub relations: Option<Vec<Value>>,
 }
 
-// Items are read leniently, by `crate::associations`; these two types declare their shape.
+// Items are read leniently, by `crate::graph::associations`; these two types declare their shape.
 /// One declared entity.
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields), serde(deny_unknown_fields))]
 pub struct EntityDeclaration {

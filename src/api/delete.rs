@@ -2,8 +2,8 @@
 //! depends on it.
 
 use super::{id_text, positive, RecordId};
-use crate::error::Result;
-use crate::refs::Kind;
+use crate::api::error::Result;
+use crate::api::refs::Kind;
 use serde::{Deserialize, Serialize};
 
 /// Declares the options of a delete: the owning agent and, under its name, what names the

@@ -1,6 +1,6 @@
 //! `delete_agent_data`: forgets an agent entirely.
 
-use crate::error::Result;
+use crate::api::error::Result;
 use serde::{Deserialize, Serialize};
 
 /// Deletes every memory, episode, entity (with its aliases and mentions) and relation of

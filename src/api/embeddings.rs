@@ -3,7 +3,7 @@
 //! memory owner's maintenance calls, not tools offered to a model.
 
 use super::{embedding, in_range, model_name, text, MAX_REF};
-use crate::error::{Error, Result};
+use crate::api::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// Records one `embedding_backlog` returns: by default, and at most.
@@ -122,9 +122,9 @@ impl SetEmbeddingsOptions {
 }
 
 /// A record's ref, `mem:<id>` or `ep:<id>`.
-fn record_ref(field: &str, given: &str) -> Result<crate::refs::Ref> {
+fn record_ref(field: &str, given: &str) -> Result<crate::api::refs::Ref> {
     text(field, given, MAX_REF)?;
-    crate::refs::Ref::parse(given)
+    crate::api::refs::Ref::parse(given)
         .ok_or_else(|| Error::Invalid { field: field.into(), reason: format!("must be `mem:<id>` or `ep:<id>`, got {given:?}") })
 }
 

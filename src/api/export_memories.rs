@@ -1,6 +1,6 @@
 //! `export_memories`: an agent's memory as portable JSONL, in the reference's export format.
 
-use crate::error::Result;
+use crate::api::error::Result;
 use serde::{Deserialize, Serialize};
 
 /// Exports every memory, episode, entity (with its aliases), mention and relation of one

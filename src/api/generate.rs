@@ -269,15 +269,37 @@ fn types_file() -> String {
     format!("{header}\n{}\n", declarations().join("\n\n"))
 }
 
+/// The types of the tool definitions, declared in the generated file itself so that it imports
+/// nothing: `tools.ts` imports them from it and exports them.
+const TOOL_TYPES: &str = "\
+/** A JSON Schema, as the tool definitions use it. */
+export interface JsonSchema {
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  [keyword: string]: unknown;
+}
+
+/** One tool for a function-calling model: its name, what it does, and its arguments. */
+export interface ToolDefinition {
+  name: ToolName;
+  description: string;
+  input_schema: JsonSchema & { type: 'object' };
+}
+";
+
 fn tools_file() -> String {
     let json = serde_json::to_string_pretty(&tool_definitions()).expect("schemas serialize");
     let names: Vec<String> = tools().iter().map(|(name, _)| format!("'{name}'")).collect();
     format!(
         "// Generated from the Rust option types (src/api/) by `cargo test --lib generated`; do not edit.\n\
          // `UPDATE_GENERATED=1 cargo test --lib generated` rewrites it.\n\n\
-         import type {{ ToolDefinition }} from './tools.js';\n\n\
          /** The tools `tools()` describes and `callTool` runs. */\n\
          export type ToolName = {};\n\n\
+         {TOOL_TYPES}\n\
          /** The tool definitions: each options type's JSON Schema, its doc comment the description. */\n\
          export const TOOL_DEFINITIONS: readonly ToolDefinition[] = {json};\n",
         names.join(" | ")

@@ -1,7 +1,7 @@
 //! `get_contents`: full records for refs.
 
 use super::{id_text, text, MAX_REF};
-use crate::error::{Error, Result};
+use crate::api::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

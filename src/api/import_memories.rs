@@ -1,7 +1,7 @@
 //! `import_memories`: a JSONL export (the reference's format, or ours) brought in.
 
 use super::{text, Drops};
-use crate::error::Result;
+use crate::api::error::Result;
 use serde::{Deserialize, Serialize};
 
 /// Characters of an export `import_memories` takes: 256 Mi, a few hundred thousand

@@ -1,7 +1,7 @@
 //! `list_entities`: a page of an agent's entities, for the explorer.
 
 use super::{in_range, optional_text, scoped_options, MAX_NAME};
-use crate::error::Result;
+use crate::api::error::Result;
 use serde::Serialize;
 
 /// Entities per page: by default, and at most.

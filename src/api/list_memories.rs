@@ -2,7 +2,7 @@
 //! agent reviewing what it keeps.
 
 use super::{in_range, scoped_options};
-use crate::error::Result;
+use crate::api::error::Result;
 use serde::Serialize;
 use serde_json::Value;
 

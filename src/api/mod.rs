@@ -13,28 +13,33 @@
 //! Field names are snake_case, as in the reference's tool contract, because responses are
 //! handed to language models verbatim; responses serialize in the compact form of the
 //! recorded scenarios, omitting defaults.
+//!
+//! Beside them, what every operation shares: how it names a record ([`refs::Ref`]) and how
+//! it fails ([`error::Error`], whose codes and messages are part of this contract).
 
-mod archive_episode;
-mod declare_associations;
-mod delete;
-mod delete_agent_data;
-mod embeddings;
-mod export_memories;
-mod get_contents;
-mod import_memories;
-mod list_entities;
-mod list_memories;
-mod operations;
+pub(crate) mod archive_episode;
+pub(crate) mod declare_associations;
+pub(crate) mod delete;
+pub(crate) mod delete_agent_data;
+pub(crate) mod embeddings;
+pub(crate) mod error;
+pub(crate) mod export_memories;
+pub(crate) mod get_contents;
+pub(crate) mod import_memories;
+pub(crate) mod list_entities;
+pub(crate) mod list_memories;
+pub(crate) mod operations;
 pub(crate) mod read;
-mod recall;
-mod reconstruct;
-mod store;
-mod store_many;
+pub(crate) mod recall;
+pub(crate) mod reconstruct;
+pub(crate) mod refs;
+pub(crate) mod store;
+pub(crate) mod store_many;
 /// Used by the wasm binding, which reads options as text; tested natively.
 #[cfg(any(target_arch = "wasm32", test))]
 mod text;
-mod traverse;
-mod update_memory;
+pub(crate) mod traverse;
+pub(crate) mod update_memory;
 pub(crate) mod write;
 
 // Writes the checked-in generated files: native only (wasm32 has no file system).
@@ -61,9 +66,9 @@ pub(crate) use text::{options_from_text, Unread};
 pub use traverse::*;
 pub use update_memory::*;
 
-use crate::clock::{format_iso, parse_iso};
-use crate::error::{Error, Result};
-use crate::refs::{Kind, Ref};
+use crate::api::error::{Error, Result};
+use crate::api::refs::{Kind, Ref};
+use crate::base::clock::{format_iso, parse_iso};
 
 /// Declares an option type whose first fields are the isolation axes (SPEC §2) of a read
 /// (`read`) or of a write (`write`), with a `scope()` that gives them to the engine. Every
@@ -83,8 +88,8 @@ macro_rules! scoped_options {
 
         impl $name {
             /// What the call may read.
-            pub fn scope(&self) -> crate::scope::ReadScope {
-                crate::scope::ReadScope {
+            pub fn scope(&self) -> crate::base::scope::ReadScope {
+                crate::base::scope::ReadScope {
                     agent_id: self.agent_id.clone(),
                     project_id: self.project_id.clone(),
                     channel: self.channel.clone(),
@@ -105,8 +110,8 @@ macro_rules! scoped_options {
 
         impl $name {
             /// The one bucket the call writes to.
-            pub fn scope(&self) -> crate::scope::WriteScope {
-                crate::scope::WriteScope {
+            pub fn scope(&self) -> crate::base::scope::WriteScope {
+                crate::base::scope::WriteScope {
                     agent_id: self.agent_id.clone(),
                     project_id: self.project_id.clone().unwrap_or_default(),
                     channel: self.channel.clone().unwrap_or_default(),
@@ -135,7 +140,7 @@ macro_rules! scoped_options {
 
         impl $name {
             /// Checks the isolation axes: a non-empty agent, each axis within [`crate::api::MAX_ID`].
-            fn validate_scope(&self) -> crate::error::Result<()> {
+            fn validate_scope(&self) -> crate::api::error::Result<()> {
                 crate::api::id_text("agent_id", &self.agent_id)?;
                 crate::api::optional_text("project_id", self.project_id.as_deref(), crate::api::MAX_ID)?;
                 crate::api::optional_text("channel", self.channel.as_deref(), crate::api::MAX_ID)
@@ -153,7 +158,7 @@ pub(crate) use scoped_options;
 // tool schemas (`maxLength`, `maxItems`). Lengths are in characters (Unicode scalar values),
 // as JSON Schema's `maxLength` counts them. Declarations are the exception: past their
 // bounds ([`MAX_ITEMS`], [`MAX_ALIASES`], [`MAX_TEXT`]) an item is dropped and reported, never
-// an error (design §2), by `crate::associations`.
+// an error (design §2), by `crate::graph::associations`.
 
 /// Items per declaration or retraction list.
 pub const MAX_ITEMS: usize = 64;
@@ -440,7 +445,7 @@ pub const MAX_CALL_VALUES: usize = 16 << 20;
 pub const MAX_DIMENSION: usize = 8192;
 
 /// An optional embedding, 1–[`MAX_DIMENSION`] finite numbers whose squared norm is finite
-/// in 32-bit floats ([`crate::vectors::unusable`]), and the optional name of the model that
+/// in 32-bit floats ([`crate::base::dot::unusable`]), and the optional name of the model that
 /// made it (field `<field>_model`), 1–[`MAX_ID`] characters, given only with it.
 fn embedding(field: &str, given: Option<&[f32]>, model: Option<&str>) -> Result<()> {
     let model_field = format!("{field}_model");
@@ -455,7 +460,7 @@ fn embedding(field: &str, given: Option<&[f32]>, model: Option<&str>) -> Result<
     if let Some(i) = v.iter().position(|f| !f.is_finite()) {
         return Err(Error::WrongType { field: format!("{field}[{i}]"), expected: "a finite number", got: v[i].to_string() });
     }
-    match crate::vectors::unusable(v) {
+    match crate::base::dot::unusable(v) {
         Some(reason) => Err(Error::Invalid { field: field.into(), reason: reason.into() }),
         None => Ok(()),
     }
@@ -495,6 +500,7 @@ impl Source {
 /// stored JSON as it is, so this type declares its shape for TypeScript only.
 #[cfg(test)]
 #[derive(ts_rs::TS)]
+#[allow(dead_code)] // its fields are read only by the derive
 pub struct RecordSource {
     /// The kind of source: `User`, `Agent`, `System`, `Episode`, a tool's name…
     #[ts(rename = "type")]

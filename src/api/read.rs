@@ -16,7 +16,7 @@
 //!
 //! Ranges and the rest are each option type's `validate()`, which the typed methods run too.
 
-use crate::error::{Error, Result};
+use crate::api::error::{Error, Result};
 use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 

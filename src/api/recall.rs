@@ -1,7 +1,7 @@
 //! `recall`: ranked records for a query (SPEC §4).
 
 use super::{embedding, in_range, nonempty, optional_text, scoped_options, text, MAX_ID, MAX_QUERY};
-use crate::error::Result;
+use crate::api::error::Result;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -50,7 +50,7 @@ impl RecallOptions {
     }
 
     /// The query vector and its model, when given.
-    pub fn query_vector(&self) -> Option<crate::vectors::QueryVector<'_>> {
+    pub fn query_vector(&self) -> Option<QueryVector<'_>> {
         query_vector(&self.query_embedding, &self.query_embedding_model)
     }
 
@@ -75,8 +75,17 @@ pub(super) fn query(query: &str, source_id: Option<&str>, (vector, model): (Opti
 }
 
 /// `query_embedding` and `query_embedding_model` as one query vector.
-pub(super) fn query_vector<'a>(vector: &'a Option<Vec<f32>>, model: &'a Option<String>) -> Option<crate::vectors::QueryVector<'a>> {
-    vector.as_deref().map(|vector| crate::vectors::QueryVector { vector, model: model.as_deref() })
+pub(super) fn query_vector<'a>(vector: &'a Option<Vec<f32>>, model: &'a Option<String>) -> Option<QueryVector<'a>> {
+    vector.as_deref().map(|vector| QueryVector { vector, model: model.as_deref() })
+}
+
+/// A query vector and the model that made it.
+#[derive(Debug, Clone, Copy)]
+pub struct QueryVector<'a> {
+    /// The floats.
+    pub vector: &'a [f32],
+    /// The model, as stores name theirs; `None`: not named.
+    pub model: Option<&'a str>,
 }
 
 /// Why recall returned a row.

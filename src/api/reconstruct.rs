@@ -2,7 +2,7 @@
 
 use super::recall::is_zero;
 use super::{in_range, scoped_options};
-use crate::error::Result;
+use crate::api::error::Result;
 use serde::Serialize;
 
 /// Extra terms stage 1 gives the lexical arm at most: the other names of the entities the
@@ -104,7 +104,7 @@ impl ReconstructOptions {
     }
 
     /// The query vector and its model, when given.
-    pub fn query_vector(&self) -> Option<crate::vectors::QueryVector<'_>> {
+    pub fn query_vector(&self) -> Option<super::QueryVector<'_>> {
         super::recall::query_vector(&self.query_embedding, &self.query_embedding_model)
     }
 

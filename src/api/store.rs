@@ -2,7 +2,7 @@
 
 use super::{at_most_chars, nonempty, scoped_options, text, DeclareReport, Source};
 use super::{MAX_CONTENT, MAX_METADATA};
-use crate::error::Result;
+use crate::api::error::Result;
 use serde::Serialize;
 use serde_json::{Map, Value};
 

@@ -1,7 +1,7 @@
 //! `store_many`: many memories in one transaction, for imports.
 
 use super::{at_most, scoped_options, DeclareReport, StoreItem};
-use crate::error::{Error, Result};
+use crate::api::error::{Error, Result};
 use serde::Serialize;
 
 /// Memories one `store_many` takes at most. An import of a larger file is several batches;

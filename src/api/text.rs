@@ -7,7 +7,7 @@
 //! would need a second JSON reader in the wasm module.
 
 use super::{MAX_CALL_BYTES, MAX_CALL_VALUES};
-use crate::error::Error;
+use crate::api::error::Error;
 use serde_json::Value;
 
 /// Why options could not be read from text.

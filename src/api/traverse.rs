@@ -1,7 +1,7 @@
 //! `traverse`: an entity's neighbourhood (design §4).
 
 use super::{in_range, optional_text, scoped_options, text, MAX_ID, MAX_NAME};
-use crate::error::Result;
+use crate::api::error::Result;
 use serde::Serialize;
 
 /// Traverse's hops: by default, and at most (design §4).

@@ -2,8 +2,8 @@
 //! rest on it (mentions, relations anchored on it) stay.
 
 use super::{embedding, nonempty, timestamp, RecordId};
-use crate::error::{Error, Result};
-use crate::refs::Kind;
+use crate::api::error::{Error, Result};
+use crate::api::refs::Kind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

@@ -5,8 +5,8 @@
 //!
 //! Why not serde_json's serializer: the wasm module is built for size, and there its string
 //! escaping (generic code, so compiled at this crate's opt-level) stayed a function call per
-//! byte and several per string; writing a recall's response was a fifth of a 1k recall in
-//! Node (`--cpu-prof`, BENCHMARKS.md). Here a string with nothing to escape is one copy.
+//! byte and several per string, on every string of every response. Here a string with
+//! nothing to escape is one copy.
 
 use serde::ser::{self, Serialize};
 

@@ -172,11 +172,11 @@ impl JsMemory {
         }
         claim.1 = Some(pool);
         // Over the pool's VFS, one that writes each commit's log frames to OPFS in one call
-        // (`src/write_back.rs`), and over that SQLite3 Multiple Ciphers' VFS,
+        // (`src/storage/write_back.rs`), and over that SQLite3 Multiple Ciphers' VFS,
         // `multipleciphers-write-back-<pool VFS>`; both made once per worker: the pool keeps
         // its VFS across `free()` and reopening.
         let write_back_vfs = format!("write-back-{vfs}");
-        crate::write_back::register(&write_back_vfs, &vfs, usize::MAX)
+        crate::storage::write_back::register(&write_back_vfs, &vfs, usize::MAX)
             .map_err(|e| js_error(&format!("cannot open the OPFS pool for {name:?}: {e}"), "opfs", None))?;
         let cipher_vfs = format!("multipleciphers-{write_back_vfs}");
         let c_name = |s: &str| std::ffi::CString::new(s).expect("the name was checked");

@@ -4,11 +4,8 @@
 import type { Memory } from './associative_memory.js';
 import { engine, engineCall, liveInstance } from './engine.js';
 import { memoryError } from './errors.js';
-import type { Progress } from './rpc.js';
+import type { Key, Progress } from './rpc.js';
 import { SharedOpfs } from './share.js';
-
-/** An encrypted memory's key: 32 bytes, or a passphrase. */
-export type Key = Uint8Array | string;
 
 export interface Backend {
   call(tool: string, options: object): Promise<unknown>;

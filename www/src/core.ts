@@ -5,8 +5,8 @@
 
 import type { EmbeddingBacklogResponse, StoreItem, StoreManyOptions, StoreManyResponse, ExportMemoriesResponse, ImportMemoriesOptions, ImportMemoriesResponse, DeleteAgentDataResponse } from './types.js';
 import { OPERATIONS, type Agented, type HandleMethods, type Operation, type OperationMethods, type OperationName, type Operations, type Scoped } from './operations.js';
-import type { Progress } from './rpc.js';
-import { localBackend, opfsBackend, type Backend, type Key } from './backend.js';
+import type { Key, Progress } from './rpc.js';
+import { localBackend, opfsBackend, type Backend } from './backend.js';
 import { engine, useGlue, type Glue } from './engine.js';
 import { memoryError } from './errors.js';
 import { checkToolCall, formatTools, toolDefinitions, type ToolDefinitions, type ToolFormat, type ToolName, type ToolsOptions } from './tools.js';

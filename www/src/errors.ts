@@ -3,7 +3,7 @@
 
 /** Every code an error of this package can carry. */
 export type ErrorCode =
-  // the engine's (`Error::code` in src/error.rs)
+  // the engine's (`Error::code` in src/api/error.rs)
   | 'missing_field' | 'wrong_type' | 'out_of_range' | 'bad_ref' | 'unknown_option' | 'invalid_value'
   | 'not_found' | 'unknown_tool' | 'newer_schema' | 'not_a_memory' | 'sqlite'
   /** An encrypted memory opened (or its export imported) without its key; a key that does not open it. */

@@ -5,6 +5,9 @@
 
 import { errorFromData, memoryError, type ErrorData } from './errors.js';
 
+/** An encrypted memory's key: 32 bytes, or a passphrase. */
+export type Key = Uint8Array | string;
+
 /**
  * The Web Lock the OPFS worker holds while it has memory `name` open. It is let go when the
  * worker ends, however it ends, which is how the main thread notices a worker that closed

@@ -19,10 +19,9 @@
 import { errorFromData, memoryError } from './errors.js';
 import { OPERATIONS } from './operations.js';
 import {
-  channelName, holderClosingLockName, holderIdLockName, holderLockName, keyDigest, PROTOCOL, RpcClient, type Progress, type ShareMessage,
+  channelName, holderClosingLockName, holderIdLockName, holderLockName, keyDigest, PROTOCOL, RpcClient, type Key, type Progress, type ShareMessage,
 } from './rpc.js';
 import type { WorkerApi } from './worker.js';
-import type { Key } from './backend.js';
 
 /**
  * How long a tab waits for the `gone` message of a holder that was closing when its lock came

@@ -1,10 +1,26 @@
 // Generated from the Rust option types (src/api/) by `cargo test --lib generated`; do not edit.
 // `UPDATE_GENERATED=1 cargo test --lib generated` rewrites it.
 
-import type { ToolDefinition } from './tools.js';
-
 /** The tools `tools()` describes and `callTool` runs. */
 export type ToolName = 'store' | 'recall' | 'reconstruct' | 'traverse' | 'declare_associations' | 'get_contents' | 'delete_memory' | 'list_memories' | 'update_memory' | 'delete_agent_data';
+
+/** A JSON Schema, as the tool definitions use it. */
+export interface JsonSchema {
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  [keyword: string]: unknown;
+}
+
+/** One tool for a function-calling model: its name, what it does, and its arguments. */
+export interface ToolDefinition {
+  name: ToolName;
+  description: string;
+  input_schema: JsonSchema & { type: 'object' };
+}
 
 /** The tool definitions: each options type's JSON Schema, its doc comment the description. */
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [

@@ -1,30 +1,12 @@
-// Tool definitions for function-calling models. The JSON Schemas are generated from the
-// engine's option types (tool-schemas.ts, by a Rust test), with the reference server's
-// argument names; `callTool` leaves checking the arguments to the engine, whose errors
-// name the offending argument.
+// Tool definitions for function-calling models. The JSON Schemas, and the types of the
+// definitions, are generated from the engine's option types (tool-schemas.ts, by a Rust
+// test), with the reference server's argument names; `callTool` leaves checking the
+// arguments to the engine, whose errors name the offending argument.
 
 import { memoryError } from './errors.js';
-import { TOOL_DEFINITIONS, type ToolName } from './tool-schemas.js';
+import { TOOL_DEFINITIONS, type JsonSchema, type ToolDefinition, type ToolName } from './tool-schemas.js';
 
-export type { ToolName };
-
-/** A JSON Schema, as the tool definitions use it. */
-export interface JsonSchema {
-  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
-  description?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: boolean | JsonSchema;
-  items?: JsonSchema;
-  [keyword: string]: unknown;
-}
-
-/** One tool for a function-calling model: its name, what it does, and its arguments. */
-export interface ToolDefinition {
-  name: ToolName;
-  description: string;
-  input_schema: JsonSchema & { type: 'object' };
-}
+export type { JsonSchema, ToolDefinition, ToolName };
 
 /** The function-calling formats `tools({ format })` writes the definitions in. */
 export type ToolFormat = 'anthropic' | 'openai' | 'mcp';

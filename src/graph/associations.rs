@@ -1,0 +1,341 @@
+//! Declaring the graph (design §2): entities with aliases, the records that mention them,
+//! and subject–predicate–object relations; and retracting them.
+//!
+//! Declarations are read leniently: a malformed item is reported in `dropped` as
+//! `{item, reason}` and skipped, never a reason to refuse the rest of the call or to lose
+//! the memory a `store` carries it on. Every list is bounded ([`MAX_ITEMS`],
+//! [`MAX_ALIASES`], [`MAX_TEXT`]) and whatever lies past a bound is reported, never cut
+//! silently. Two rules the schema cannot hold are held here: one normalized alias names
+//! at most one entity a reader sees, and a record endpoint or anchor must be a record of
+//! the declaring agent.
+
+use crate::api::read::as_int;
+use crate::api::{DeclareReport, DeclaredEntity, Retracted};
+// The bounds are declared with the other limits on what an operation takes.
+use crate::api::error::Result;
+use crate::api::refs::Ref;
+use crate::api::{MAX_ALIASES, MAX_ITEMS, MAX_TEXT};
+use crate::base::normalize::normalize;
+use crate::base::scope::WriteScope;
+use crate::graph::entities::{register, resolve};
+use rusqlite::{params, Connection};
+use serde_json::{Map, Value};
+
+/// Who declares, where, when and on what evidence: what every write of one call shares.
+pub struct Declarer<'a> {
+    /// The connection, inside the caller's transaction.
+    pub conn: &'a Connection,
+    /// The bucket declarations are filed in.
+    pub scope: &'a WriteScope,
+    /// `agent` or `operator`.
+    pub declared_by: &'a str,
+    /// The clock's now, one stamp for the whole call.
+    pub now: &'a str,
+}
+
+/// A declared string and its normalized twin.
+pub(crate) struct Name {
+    /// As written, trimmed.
+    pub text: String,
+    /// What lookups compare ([`normalize`]).
+    pub normalized: String,
+}
+
+/// A declared string within the bounds: trimmed, non-empty, at most [`MAX_TEXT`] characters
+/// both as written and normalized, free of NUL.
+pub(crate) fn name(v: Option<&Value>) -> std::result::Result<Name, String> {
+    let name = match v {
+        Some(Value::String(s)) => checked_name(s.trim(), MAX_TEXT)?,
+        None | Some(Value::Null) => return Err("is required".into()),
+        Some(_) => return Err("must be a string".into()),
+    };
+    if longer_than(&name.normalized, MAX_TEXT) {
+        return Err(format!("is longer than {MAX_TEXT} characters once normalized (Unicode NFKC, case folded)"));
+    }
+    Ok(name)
+}
+
+/// The longest text a stored name, alias or predicate can hold: a declared one is at most
+/// [`MAX_TEXT`] characters as written, and a stored predicate is normalized, which grows a
+/// character at most eighteen-fold (U+FDFA). An imported image's are checked against it.
+pub(crate) const MAX_STORED_TEXT: usize = 18 * MAX_TEXT;
+
+/// A name of at most `max` characters as written, free of NUL, normalized to something.
+/// The length is checked before the string is read further: normalization can grow a
+/// text eighteen-fold, so a long name normalized first could take the whole heap before
+/// its length was ever looked at.
+pub(crate) fn checked_name(t: &str, max: usize) -> std::result::Result<Name, String> {
+    if longer_than(t, max) {
+        return Err(format!("is longer than {max} characters"));
+    }
+    if t.contains('\0') {
+        // refused as in every option (`crate::api::text`), dropped here as declarations are
+        return Err("must not contain a NUL character (U+0000)".into());
+    }
+    let normalized = normalize(t);
+    if normalized.is_empty() {
+        return Err("must be a nonempty string".into());
+    }
+    Ok(Name { text: t.to_owned(), normalized })
+}
+
+/// Whether `t` holds more than `max` characters, read no further than it takes to tell.
+fn longer_than(t: &str, max: usize) -> bool {
+    // at most 4 bytes a character: only a string of more than `max` bytes can be longer
+    t.len() > max && t.chars().nth(max).is_some()
+}
+
+/// An integer id from a lenient declaration item: a JSON integer, not a boolean.
+fn item_id(v: Option<&Value>) -> Option<i64> {
+    v.and_then(as_int).filter(|n| *n > 0)
+}
+
+/// Drops what of `items` lies past its first `max`, the `i`-th named `label(i)`: listed
+/// while the report has room, counted past it, so a list of millions costs no more than
+/// its count.
+fn past_bound(items: &[Value], max: usize, label: impl Fn(usize) -> String, what: &str, report: &mut DeclareReport) {
+    if items.len() > max {
+        report.drops.add_run(items.len() - max, |k| label(max + k), &format!("beyond the {max}-{what} bound"));
+    }
+}
+
+/// The list under `key` of an associations object, or a drop when it is not a list.
+fn list<'v>(assoc: &'v Map<String, Value>, key: &str, report: &mut DeclareReport) -> &'v [Value] {
+    match assoc.get(key) {
+        None | Some(Value::Null) => &[],
+        Some(Value::Array(items)) => items,
+        Some(_) => {
+            report.drops.add(key, "must be a list");
+            &[]
+        }
+    }
+}
+
+impl Declarer<'_> {
+    /// Applies an associations object anchored on `anchor` (which the caller has checked
+    /// exists), returning what was declared and what was dropped.
+    pub fn declare(&self, associations: &Value, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
+        let Some(assoc) = associations.as_object() else {
+            report.drops.add("associations", "must be an object");
+            return Ok(());
+        };
+        for key in assoc.keys().filter(|k| *k != "entities" && *k != "relations") {
+            report.drops.add(key.as_str(), "unknown field; associations take entities and relations");
+        }
+        let entities = list(assoc, "entities", report);
+        let relations = list(assoc, "relations", report);
+        self.items(entities, relations, anchor, report)
+    }
+
+    /// Applies declared entity and relation items anchored on `anchor`. An anchor that is
+    /// not a record of the declaring agent is dropped (`anchor_ref`), and the items are
+    /// declared without it: every door that declares (a tool call, a store, an import) goes
+    /// through this check, so no declaration points at another agent's record.
+    pub fn items(&self, entities: &[Value], relations: &[Value], anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
+        let anchor = match anchor {
+            Some(a) if !self.owns(a)? => {
+                report.drops.add("anchor_ref", format_args!("{a} is not a record of this agent"));
+                None
+            }
+            a => a,
+        };
+        for (index, item) in entities.iter().take(MAX_ITEMS).enumerate() {
+            self.entity(index, item, anchor, false, report)?;
+        }
+        past_bound(entities, MAX_ITEMS, |i| format!("entities[{i}]"), "item", report);
+        for (index, item) in relations.iter().take(MAX_ITEMS).enumerate() {
+            self.relation(index, item, anchor, report)?;
+        }
+        past_bound(relations, MAX_ITEMS, |i| format!("relations[{i}]"), "item", report);
+        Ok(())
+    }
+
+    /// An entity restored from an export: registered in the declaring bucket itself unless
+    /// an entity of that bucket has its name, so two entities an export keeps apart (one in
+    /// a project, one it reads from the global pool by an alias) stay apart.
+    pub(crate) fn restore_entity(&self, item: &Value, report: &mut DeclareReport) -> Result<()> {
+        self.entity(0, item, None, true, report)
+    }
+
+    /// Declares entity `item`, the `index`-th of its list. With `exact` (or aliases to
+    /// attach, see [`register`]) only an entity of the declaring bucket is reused.
+    fn entity(&self, index: usize, item: &Value, anchor: Option<Ref>, exact: bool, report: &mut DeclareReport) -> Result<()> {
+        let label = format!("entities[{index}]");
+        let Some(obj) = item.as_object() else {
+            report.drops.add(label, "must be an object with a name");
+            return Ok(());
+        };
+        let entity = match name(obj.get("name")) {
+            Ok(name) => name,
+            Err(reason) => {
+                report.drops.add(format_args!("{label}.name"), reason);
+                return Ok(());
+            }
+        };
+        for key in obj.keys().filter(|k| *k != "name" && *k != "aliases") {
+            report.drops.add(format_args!("{label}.{key}"), "unknown field; entities take name and aliases");
+        }
+        let aliases: &[Value] = match obj.get("aliases") {
+            None | Some(Value::Null) => &[],
+            Some(Value::Array(a)) => a,
+            Some(_) => {
+                report.drops.add(format_args!("{label}.aliases"), "must be a list");
+                &[]
+            }
+        };
+        let checked: Vec<std::result::Result<Name, String>> = aliases.iter().take(MAX_ALIASES).map(|a| name(Some(a))).collect();
+        let carries_aliases = checked.iter().any(|a| a.is_ok());
+        let (id, created) = register(self.conn, self.scope, &entity, self.declared_by, self.now, exact || carries_aliases)?;
+        for (a_index, alias) in checked.into_iter().enumerate() {
+            match alias {
+                Err(reason) => report.drops.add(format_args!("{label}.aliases[{a_index}]"), reason),
+                // restored (`exact`), an alias is checked against its own bucket only: a file
+                // may hold the same alias in a project and in the global pool when the global
+                // one was declared after the project's, which reads from the global pool
+                // could not see
+                Ok(alias) => match resolve(self.conn, self.scope, &alias.normalized, exact)? {
+                    Some(owner) if owner != id => {
+                        report.drops.add(format_args!("{label}.aliases[{a_index}]"), "already names another entity in this scope")
+                    }
+                    _ => {
+                        self.conn
+                            .prepare_cached("INSERT OR IGNORE INTO entity_aliases (entity_id, alias, normalized) VALUES (?, ?, ?)")?
+                            .execute(params![id, alias.text, alias.normalized])?;
+                    }
+                },
+            }
+        }
+        past_bound(aliases, MAX_ALIASES, |i| format!("{label}.aliases[{i}]"), "alias", report);
+        if let Some(anchor) = anchor {
+            self.mention(id, anchor)?;
+            report.mentions += 1;
+        }
+        report.entities.push(DeclaredEntity { id, name: entity.text, created });
+        Ok(())
+    }
+
+    /// Records that `record` (checked by the caller) mentions entity `id`.
+    pub(crate) fn mention(&self, id: i64, record: Ref) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO entity_mentions (entity_id, ref_kind, ref_id, declared_by, created_at) VALUES (?, ?, ?, ?, ?)",
+            )?
+            .execute(params![id, record.kind, record.id, self.declared_by, self.now])?;
+        Ok(())
+    }
+
+    /// A relation endpoint: a record ref of this agent, or an entity name (registered if new).
+    fn endpoint(&self, v: Option<&Value>) -> Result<std::result::Result<(&'static str, i64), String>> {
+        if let Some(Value::String(s)) = v {
+            let s = s.trim();
+            if let Some(r) = Ref::parse(s) {
+                return Ok(if self.owns(r)? { Ok((r.kind.as_str(), r.id)) } else { Err(format!("{s} is not a record of this agent")) });
+            }
+            // Shaped as a ref but naming no record (`mem:`, `mem:-1`, `mem:1.5`, an id past
+            // SQLite's integer range): registering the string as an entity name would invent
+            // one. A kind prefix followed by a word (`ep:x`) is a name.
+            let id = s.strip_prefix("mem:").or_else(|| s.strip_prefix("ep:"));
+            if id.is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit() || b"+-.".contains(&b))) {
+                return Ok(Err(format!("{s} is not a record of this agent")));
+            }
+        }
+        match name(v) {
+            Ok(name) => Ok(Ok(("entity", register(self.conn, self.scope, &name, self.declared_by, self.now, false)?.0))),
+            Err(reason) => Ok(Err(format!("{reason}: an entity name or a record ref 'mem:<id>' / 'ep:<id>'"))),
+        }
+    }
+
+    fn relation(&self, index: usize, item: &Value, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
+        let label = format!("relations[{index}]");
+        let Some(obj) = item.as_object() else {
+            report.drops.add(label, "must be an object with subject, predicate and object");
+            return Ok(());
+        };
+        for key in obj.keys().filter(|k| !["subject", "predicate", "object"].contains(&k.as_str())) {
+            report.drops.add(format_args!("{label}.{key}"), "unknown field; relations take subject, predicate and object");
+        }
+        let predicate = match name(obj.get("predicate")) {
+            Ok(p) => p.normalized,
+            Err(reason) => {
+                report.drops.add(format_args!("{label}.predicate"), reason);
+                return Ok(());
+            }
+        };
+        let subject = match self.endpoint(obj.get("subject"))? {
+            Ok(s) => s,
+            Err(reason) => {
+                report.drops.add(format_args!("{label}.subject"), reason);
+                return Ok(());
+            }
+        };
+        let object = match self.endpoint(obj.get("object"))? {
+            Ok(o) => o,
+            Err(reason) => {
+                report.drops.add(format_args!("{label}.object"), reason);
+                return Ok(());
+            }
+        };
+        report.relations.push(self.relate(subject, &predicate, object, anchor)?);
+        Ok(())
+    }
+
+    /// Whether `record` is a record of the declaring agent: the one check every anchor and
+    /// record endpoint passes, whichever door declares it.
+    pub(crate) fn owns(&self, record: Ref) -> Result<bool> {
+        record.exists(self.conn, &self.scope.owner())
+    }
+
+    /// Stores a relation between two checked ends (`entity`, `mem` or `ep` and an id) with
+    /// a normalized predicate, anchored on a checked record; its id, new or existing.
+    pub(crate) fn relate(&self, subject: (&str, i64), predicate: &str, object: (&str, i64), anchor: Option<Ref>) -> Result<i64> {
+        let s = self.scope;
+        // no anchor is kind '' and id 0, which the unique key compares as it compares any
+        let (anchor_kind, anchor_id) = anchor.map_or(("", 0), |a| (a.kind.as_str(), a.id));
+        let key = params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor_kind, anchor_id];
+        self.conn.prepare_cached(
+            "INSERT OR IGNORE INTO relations (agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_kind, anchor_id, declared_by, declared_at) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )?
+        .execute(params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor_kind, anchor_id, self.declared_by, self.now])?;
+        let id: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT id FROM relations WHERE agent_id = ? AND project_id = ? AND channel = ? AND subject_kind = ? AND subject_id = ? \
+             AND predicate = ? AND object_kind = ? AND object_id = ? AND anchor_kind = ? AND anchor_id = ?",
+            )?
+            .query_row(key, |r| r.get(0))?;
+        Ok(id)
+    }
+
+    /// Removes this agent's relations by id and mentions by `{entity, ref}`; another
+    /// agent's ids are left alone and count nothing.
+    pub fn retract(&self, relations: &[Value], mentions: &[Value], report: &mut DeclareReport) -> Result<Retracted> {
+        let mut done = Retracted::default();
+        for (index, item) in relations.iter().take(MAX_ITEMS).enumerate() {
+            match item_id(Some(item)) {
+                None => report.drops.add(format_args!("retract.relations[{index}]"), "must be an integer relation id"),
+                Some(id) => {
+                    done.relations +=
+                        self.conn.execute("DELETE FROM relations WHERE id = ? AND agent_id = ?", params![id, self.scope.agent_id])? as u32
+                }
+            }
+        }
+        past_bound(relations, MAX_ITEMS, |i| format!("retract.relations[{i}]"), "item", report);
+        for (index, item) in mentions.iter().take(MAX_ITEMS).enumerate() {
+            let entity = item_id(item.get("entity"));
+            let r = item.get("ref").and_then(Value::as_str).and_then(Ref::parse);
+            match (entity, r) {
+                (Some(entity), Some(r)) => {
+                    done.mentions += self.conn.execute(
+                        "DELETE FROM entity_mentions WHERE entity_id = ? AND ref_kind = ? AND ref_id = ? \
+                         AND entity_id IN (SELECT id FROM entities WHERE agent_id = ?)",
+                        params![entity, r.kind, r.id, self.scope.agent_id],
+                    )? as u32
+                }
+                _ => report.drops.add(format_args!("retract.mentions[{index}]"), "needs an integer entity id and a record ref"),
+            }
+        }
+        past_bound(mentions, MAX_ITEMS, |i| format!("retract.mentions[{i}]"), "item", report);
+        Ok(done)
+    }
+}

@@ -1,0 +1,171 @@
+//! The graph reads that traverse and reconstruct share: the entity → entity relations
+//! around a set of entities, expanded breadth first in either direction, and the readable
+//! records that mention an entity.
+
+use crate::api::error::Result;
+use crate::api::refs::{Kind, Ref};
+use crate::base::scope::ReadScope;
+use rusqlite::types::Value;
+use rusqlite::{params_from_iter, Connection};
+use std::collections::BTreeMap;
+
+/// Entities one neighbourhood holds at most, whatever the hop bound: where it binds,
+/// expansion stops at that hop and the entities reached by less recent relations are
+/// treated as past the hop bound.
+pub const NEIGHBOURHOOD_MAX_ENTITIES: usize = 256;
+
+/// An entity → entity relation as the walk reads it.
+#[derive(Debug, Clone)]
+pub struct Edge {
+    /// Relation id.
+    pub id: i64,
+    /// Subject entity.
+    pub subject: i64,
+    /// Object entity.
+    pub object: i64,
+    /// Normalized predicate.
+    pub predicate: String,
+    /// When it was declared.
+    pub declared_at: String,
+    /// Its evidence, if it has one.
+    pub anchor_ref: Option<Ref>,
+    /// `agent` or `operator`.
+    pub declared_by: String,
+}
+
+/// What a breadth-first expansion found.
+#[derive(Debug, Default)]
+pub struct Neighbourhood {
+    /// Every relation touching an expanded entity, including those of entities at the
+    /// bound, so a caller can tell that one was left unfollowed.
+    pub edges: BTreeMap<i64, Edge>,
+    /// Entity → hops, for every entity within the bound.
+    pub distance: BTreeMap<i64, i64>,
+    /// Relation id → its position, most recently declared first, then lower id.
+    pub recency: BTreeMap<i64, usize>,
+}
+
+/// The relations in `scope` with both ends entities `scope` can read that touch `frontier`.
+fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Result<Vec<Edge>> {
+    let (r, s, o) = (scope.clause("r"), scope.clause("s"), scope.clause("o"));
+    let (marks, ids) = crate::base::in_list::padded(frontier.iter().map(|&id| Value::Integer(id)));
+    // The relations touching the frontier come from the endpoint indexes first; scoping
+    // then joins on their ids, so a hop never scans all of an agent's relations.
+    let sql = format!(
+        "SELECT r.id, r.subject_id, r.object_id, r.predicate, r.declared_at, r.anchor_kind, r.anchor_id, r.declared_by \
+         FROM (SELECT id FROM relations WHERE subject_kind = 'entity' AND subject_id IN ({marks}) \
+               UNION SELECT id FROM relations WHERE object_kind = 'entity' AND object_id IN ({marks})) AS hit \
+         CROSS JOIN relations r ON r.id = hit.id JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id \
+         WHERE {} AND {} AND {} AND r.subject_kind = 'entity' AND r.object_kind = 'entity' ORDER BY r.id",
+        r.sql, s.sql, o.sql
+    );
+    let params: Vec<Value> = ids.iter().chain(&ids).cloned().chain(r.params).chain(s.params).chain(o.params).collect();
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params_from_iter(params), |row| {
+        Ok(Edge {
+            id: row.get(0)?,
+            subject: row.get(1)?,
+            object: row.get(2)?,
+            predicate: row.get(3)?,
+            declared_at: row.get(4)?,
+            anchor_ref: Ref::stored(row.get_ref(5)?.as_str()?, row.get(6)?),
+            declared_by: row.get(7)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// Breadth first from `starts` over entity → entity relations in `scope`, either direction.
+pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_hops: i64) -> Result<Neighbourhood> {
+    let mut n = Neighbourhood { distance: starts.iter().map(|&e| (e, 0)).collect(), ..Default::default() };
+    let mut frontier: Vec<i64> = n.distance.keys().copied().collect();
+    for hop in 0..=max_hops {
+        if frontier.is_empty() {
+            break;
+        }
+        // entity → the most recent relation that reached it: (declared_at, -id), larger wins
+        let mut next: BTreeMap<i64, (String, i64)> = BTreeMap::new();
+        for chunk in frontier.chunks(250) {
+            for edge in edges_touching(conn, scope, chunk)? {
+                for end in [edge.subject, edge.object] {
+                    let key = (edge.declared_at.clone(), -edge.id);
+                    if !n.distance.contains_key(&end) && next.get(&end).is_none_or(|k| key > *k) {
+                        next.insert(end, key);
+                    }
+                }
+                n.edges.insert(edge.id, edge);
+            }
+        }
+        if hop == max_hops {
+            break; // entities one hop past the bound are known; their edges are not needed
+        }
+        let room = NEIGHBOURHOOD_MAX_ENTITIES.saturating_sub(n.distance.len());
+        if next.len() > room {
+            let mut newest: Vec<(&i64, &(String, i64))> = next.iter().collect();
+            crate::base::sort::sort_by(&mut newest, |a, b| (b.1, -b.0).cmp(&(a.1, -a.0)));
+            for (&e, _) in newest.into_iter().take(room) {
+                n.distance.insert(e, hop + 1);
+            }
+            break;
+        }
+        for &e in next.keys() {
+            n.distance.insert(e, hop + 1);
+        }
+        frontier = next.into_keys().collect();
+    }
+    let mut newest: Vec<&Edge> = n.edges.values().collect();
+    crate::base::sort::sort_by(&mut newest, |a, b| b.declared_at.cmp(&a.declared_at).then(a.id.cmp(&b.id)));
+    n.recency = newest.iter().enumerate().map(|(pos, e)| (e.id, pos)).collect();
+    Ok(n)
+}
+
+/// For each of `entities`, the refs of the records `scope` can read that mention it, lowest
+/// id first, at most `limit`, and how many there are in all: one statement per
+/// [`crate::base::in_list::MAX`] entities, each entity's window counted before its cut. An entity
+/// no readable record mentions is absent. Episodes are readable only without a `source_id`
+/// filter, since they have no source.
+pub fn mentioning(
+    conn: &Connection,
+    scope: &ReadScope,
+    source_id: &str,
+    entities: &[i64],
+    limit: i64,
+) -> Result<BTreeMap<i64, (Vec<Ref>, i64)>> {
+    let iso = scope.clause("t");
+    let mut out: BTreeMap<i64, (Vec<Ref>, i64)> = BTreeMap::new();
+    for chunk in entities.chunks(crate::base::in_list::MAX) {
+        let (marks, ids) = crate::base::in_list::padded(chunk.iter().map(|&id| Value::Integer(id)));
+        let join = |kind: Kind| {
+            format!(
+                "SELECT m.entity_id AS entity, m.ref_kind AS kind, t.id AS id FROM entity_mentions m JOIN {} t ON t.id = m.ref_id \
+                 WHERE m.entity_id IN ({marks}) AND m.ref_kind = '{}' AND {}",
+                kind.table(),
+                kind.as_str(),
+                iso.sql
+            )
+        };
+        let mut params: Vec<Value> = ids.iter().cloned().chain(iso.params.iter().cloned()).collect();
+        let records = if source_id.is_empty() {
+            params.extend(ids.iter().cloned().chain(iso.params.iter().cloned()));
+            format!("{} UNION ALL {}", join(Kind::Mem), join(Kind::Ep))
+        } else {
+            params.push(Value::Text(source_id.into()));
+            format!("{} AND source_id(t.source) = ?", join(Kind::Mem))
+        };
+        params.push(Value::Integer(limit));
+        let sql = format!(
+            "SELECT entity, kind, id, total FROM (SELECT entity, kind, id, count(*) OVER (PARTITION BY entity) AS total, \
+             row_number() OVER (PARTITION BY entity ORDER BY id, kind) AS n FROM ({records})) WHERE n <= ? ORDER BY entity, id, kind"
+        );
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows =
+            stmt.query_map(params_from_iter(params), |r| Ok((r.get::<_, i64>(0)?, Ref { kind: r.get(1)?, id: r.get(2)? }, r.get(3)?)))?;
+        for row in rows {
+            let (entity, at, total) = row?;
+            let (refs, all) = out.entry(entity).or_default();
+            refs.push(at);
+            *all = total;
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,101 @@
+//! `traverse` (design §4): an entity's neighbourhood as a graph — its aliases, the
+//! entity → entity relations declared on it up to the hop bound (followed from either
+//! end), the entities they reach, and the refs of the readable records that mention each.
+//!
+//! Entities come in the order the reconstruct walk cuts by: fewer hops, then the most
+//! recently declared relation that reached them, then the lower id. `limit` bounds both
+//! the entities returned and the refs listed per entity; what it cut is counted.
+
+use crate::api::error::Result;
+use crate::api::refs::Ref;
+use crate::api::{Bounds, TraverseEntity, TraverseOptions, TraverseReason, TraverseRelation, TraverseResponse};
+use crate::base::normalize::normalize;
+use crate::graph::entities::{aliases_of, names_of, starts};
+use crate::graph::reads::{mentioning, neighbourhood, Edge};
+use rusqlite::Connection;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Runs `traverse`.
+pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseResponse> {
+    let (scope, limit) = (opts.scope(), opts.limit());
+    let mut response = TraverseResponse {
+        entity: opts.entity.clone(),
+        max_hops: opts.max_hops(),
+        limit,
+        entities: Vec::new(),
+        relations: Vec::new(),
+        entities_omitted: None,
+        bounds: None,
+        reason: None,
+    };
+    let normalized = normalize(&opts.entity);
+    let starts = if normalized.is_empty() { Vec::new() } else { starts(conn, &scope, &normalized)? };
+    if starts.is_empty() {
+        response.reason = Some(TraverseReason::NoSuchEntity);
+        return Ok(response);
+    }
+    let n = neighbourhood(conn, &scope, &starts, opts.max_hops())?;
+
+    // The relation that reached each entity from one hop closer, most recent first.
+    let mut reached_by: BTreeMap<i64, usize> = BTreeMap::new();
+    for edge in n.edges.values() {
+        for (near, far) in [(edge.subject, edge.object), (edge.object, edge.subject)] {
+            if let (Some(dn), Some(df)) = (n.distance.get(&near), n.distance.get(&far)) {
+                if *df == dn + 1 {
+                    let pos = n.recency[&edge.id];
+                    reached_by.entry(far).and_modify(|p| *p = (*p).min(pos)).or_insert(pos);
+                }
+            }
+        }
+    }
+    let mut order: Vec<i64> = n.distance.keys().copied().collect();
+    crate::base::sort::sort_by_key(&mut order, |e| (n.distance[e], reached_by.get(e).map_or(-1, |&p| p as i64), *e));
+    let kept: Vec<i64> = order.iter().take(limit as usize).copied().collect();
+    let kept_set: BTreeSet<i64> = kept.iter().copied().collect();
+
+    let mut aliases = aliases_of(conn, &kept)?;
+    let mut names = names_of(conn, &kept)?;
+    let mut mentioned = mentioning(conn, &scope, opts.source_id(), &kept, limit)?;
+    let mut mentions_cut = false;
+    for &id in &kept {
+        let name = names.remove(&id).unwrap_or_default();
+        let (mentions, total) = mentioned.remove(&id).unwrap_or_default();
+        let omitted = total - mentions.len() as i64;
+        mentions_cut |= omitted > 0;
+        response.entities.push(TraverseEntity {
+            id,
+            name,
+            hops: n.distance[&id],
+            aliases: aliases.remove(&id).unwrap_or_default(),
+            mentions: mentions.iter().map(Ref::to_string).collect(),
+            mentions_omitted: (omitted > 0).then_some(omitted),
+        });
+    }
+    let mut by_recency: Vec<&Edge> = n.edges.values().collect();
+    crate::base::sort::sort_by_key(&mut by_recency, |e| n.recency[&e.id]);
+    response.relations = by_recency
+        .into_iter()
+        .filter(|e| kept_set.contains(&e.subject) && kept_set.contains(&e.object))
+        .map(|e| TraverseRelation {
+            id: e.id,
+            subject: e.subject,
+            predicate: e.predicate.clone(),
+            object: e.object,
+            declared_by: e.declared_by.clone(),
+            declared_at: e.declared_at.clone(),
+            anchor_ref: e.anchor_ref.map(|a| a.to_string()).unwrap_or_default(),
+        })
+        .collect();
+
+    let mut omitted = Vec::new();
+    if n.edges.values().any(|e| !n.distance.contains_key(&e.subject) || !n.distance.contains_key(&e.object)) {
+        omitted.push("max_hops");
+    }
+    let entities_cut = order.len() - kept.len();
+    if entities_cut > 0 || mentions_cut {
+        omitted.push("limit");
+    }
+    response.entities_omitted = (entities_cut > 0).then_some(entities_cut as i64);
+    response.bounds = (!omitted.is_empty()).then_some(Bounds { omitted });
+    Ok(response)
+}

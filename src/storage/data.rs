@@ -1,0 +1,106 @@
+//! The reference's data tools: listing an agent's memories, correcting one in place, and
+//! forgetting an agent. (Export and import of whole databases are [`crate::Memory::export`]
+//! and [`crate::Memory::import`].)
+
+use crate::api::error::{Error, Result};
+use crate::api::refs::{Kind, Ref};
+use crate::api::{
+    canonical_time, DeleteAgentDataOptions, DeleteAgentDataResponse, ListMemoriesOptions, ListMemoriesResponse, ListedMemory,
+    UpdateMemoryOptions, UpdateMemoryResponse,
+};
+use crate::storage::records::source_json;
+use rusqlite::types::Value;
+use rusqlite::{params, params_from_iter, Connection};
+
+/// A page of the memories the call can read, newest first: by timestamp, then by id so
+/// that memories of one instant keep one order.
+pub fn list_memories(conn: &Connection, opts: &ListMemoriesOptions) -> Result<ListMemoriesResponse> {
+    let iso = opts.scope().clause("m");
+    let (limit, offset) = (opts.limit(), opts.offset.unwrap_or(0));
+    let total: i64 =
+        conn.query_row(&format!("SELECT count(*) FROM memories m WHERE {}", iso.sql), params_from_iter(iso.params.clone()), |r| r.get(0))?;
+    let sql = format!(
+        "SELECT m.id, m.content, m.timestamp, m.created_at, m.source, m.metadata, m.project_id, m.channel \
+         FROM memories m WHERE {} ORDER BY m.timestamp DESC, m.id DESC LIMIT ? OFFSET ?",
+        iso.sql
+    );
+    let params = iso.params.into_iter().chain([Value::Integer(limit), Value::Integer(offset)]);
+    let mut stmt = conn.prepare(&sql)?;
+    let memories = stmt
+        .query_map(params_from_iter(params), |r| {
+            let id: i64 = r.get(0)?;
+            let metadata: Option<String> = r.get(5)?;
+            Ok(ListedMemory {
+                id,
+                content: r.get(1)?,
+                timestamp: r.get(2)?,
+                created_at: r.get(3)?,
+                source: source_json(r.get(4)?, Ref { kind: Kind::Mem, id }),
+                metadata: metadata.and_then(|m| serde_json::from_str(&m).ok()),
+                project_id: r.get(6)?,
+                channel: r.get(7)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let count = memories.len() as i64;
+    let end = offset + count;
+    Ok(ListMemoriesResponse { memories, count, total, next_offset: (end < total).then_some(end) })
+}
+
+/// Rewrites the given fields of memory `id` of the agent (`opts.memory_id`, checked). The
+/// triggers of `schema.rs` keep the FTS index and the agent's text statistics in step with a
+/// new content; mentions and relations name the memory by id, so they stay.
+pub fn update_memory(conn: &Connection, id: i64, opts: &UpdateMemoryOptions) -> Result<UpdateMemoryResponse> {
+    let exists: bool = conn
+        .query_row("SELECT count(*) FROM memories WHERE id = ? AND agent_id = ?", params![id, opts.agent_id], |r| r.get::<_, i64>(0))?
+        > 0;
+    if !exists {
+        return Err(Error::NotFound { field: "memory_id".into(), what: format!("memory {id}") });
+    }
+    if let Some(content) = &opts.content {
+        conn.execute("UPDATE memories SET content = ? WHERE id = ? AND content IS NOT ?", params![content, id, content])?;
+        if opts.embedding.is_none() && conn.changes() > 0 {
+            // the stored vector described the old text; a stale one would rank it wrongly
+            conn.execute("UPDATE memories SET embedding = NULL, embedding_dim = NULL, embedding_model = NULL WHERE id = ?", [id])?;
+        }
+    }
+    if let Some(metadata) = &opts.metadata {
+        conn.execute(
+            "UPDATE memories SET metadata = ? WHERE id = ?",
+            params![serde_json::Value::Object(metadata.clone()).to_string(), id],
+        )?;
+    }
+    if let Some(stamp) = opts.timestamp.as_deref().and_then(canonical_time) {
+        conn.execute("UPDATE memories SET timestamp = ? WHERE id = ?", params![stamp, id])?;
+    }
+    if let Some(v) = &opts.embedding {
+        let blob: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
+        conn.execute(
+            "UPDATE memories SET embedding = ?, embedding_dim = ?, embedding_model = ? WHERE id = ?",
+            params![blob, v.len() as i64, opts.embedding_model, id],
+        )?;
+    }
+    Ok(UpdateMemoryResponse { ok: true, updated_id: id })
+}
+
+/// Deletes every row of one agent. Relations and entities are counted before the records
+/// go, since the cascade triggers take some relations along with the records.
+pub fn delete_agent_data(conn: &Connection, opts: &DeleteAgentDataOptions) -> Result<DeleteAgentDataResponse> {
+    let agent = &opts.agent_id;
+    let count = |table: &str| conn.query_row(&format!("SELECT count(*) FROM {table} WHERE agent_id = ?"), [agent], |r| r.get::<_, i64>(0));
+    let deleted_relations = count("relations")?;
+    let deleted_entities = count("entities")?;
+    conn.execute("DELETE FROM relations WHERE agent_id = ?", [agent])?;
+    conn.execute("DELETE FROM entities WHERE agent_id = ?", [agent])?;
+    let deleted_memories = conn.execute("DELETE FROM memories WHERE agent_id = ?", [agent])? as i64;
+    let deleted_episodes = conn.execute("DELETE FROM episodes WHERE agent_id = ?", [agent])? as i64;
+    conn.execute("DELETE FROM text_stats WHERE agent_id = ?", [agent])?;
+    Ok(DeleteAgentDataResponse {
+        ok: true,
+        agent_id: agent.clone(),
+        deleted_memories,
+        deleted_episodes,
+        deleted_entities,
+        deleted_relations,
+    })
+}

@@ -1,0 +1,13 @@
+//! What is kept, and how: the schema and its migrations, the records (memories and
+//! episodes) and the operations that write, read and delete them, the cipher that encrypts
+//! the file, the scratch file encrypted bytes are made in, and the write-back layer of the
+//! wasm binding's OPFS files.
+
+pub(crate) mod cipher;
+pub(crate) mod data;
+pub(crate) mod records;
+pub(crate) mod schema;
+pub(crate) mod scratch;
+/// Used by the wasm binding's OPFS memories; tested natively.
+#[cfg(any(target_arch = "wasm32", test))]
+pub(crate) mod write_back;
