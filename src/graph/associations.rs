@@ -17,7 +17,7 @@ use crate::api::refs::Ref;
 use crate::api::{MAX_ALIASES, MAX_ITEMS, MAX_TEXT};
 use crate::base::normalize::normalize;
 use crate::base::scope::WriteScope;
-use crate::graph::entities::{register, resolve};
+use crate::graph::entities::{register, resolve, Name};
 use rusqlite::{params, Connection};
 use serde_json::{Map, Value};
 
@@ -31,14 +31,6 @@ pub struct Declarer<'a> {
     pub declared_by: &'a str,
     /// The clock's now, one stamp for the whole call.
     pub now: &'a str,
-}
-
-/// A declared string and its normalized twin.
-pub(crate) struct Name {
-    /// As written, trimmed.
-    pub text: String,
-    /// What lookups compare ([`normalize`]).
-    pub normalized: String,
 }
 
 /// A declared string within the bounds: trimmed, non-empty, at most [`MAX_TEXT`] characters

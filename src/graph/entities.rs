@@ -6,10 +6,17 @@ use crate::api::error::{Error, Result};
 use crate::api::{DeleteResponse, ListEntitiesOptions, ListEntitiesResponse, ListedEntity};
 use crate::base::normalize::normalize;
 use crate::base::scope::{Clause, ReadScope, WriteScope};
-use crate::graph::associations::Name;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection, OptionalExtension};
 use std::collections::BTreeMap;
+
+/// A declared string and its normalized twin.
+pub(crate) struct Name {
+    /// As written, trimmed.
+    pub text: String,
+    /// What lookups compare ([`normalize`]).
+    pub normalized: String,
+}
 
 /// The ids of entities a normalized name or alias names (two `?` for the name), each side
 /// read through its own index; scoping joins on these ids, so a lookup never scans an
