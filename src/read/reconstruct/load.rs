@@ -16,9 +16,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The records at `refs`, in the order given (the readable ones: the walk lists nothing
 /// else), taken from `read`: what one [`Reader::read_many`](crate::storage::records::Reader::read_many)
-/// read for every item of a call. A ref is taken once.
-pub fn records(read: &mut BTreeMap<Ref, Record>, refs: impl IntoIterator<Item = Ref>) -> Vec<Record> {
-    refs.into_iter().filter_map(|r| read.remove(&r)).collect()
+/// read for every item of a call. One row in one place is the walk's to hold (it never
+/// reaches a ref twice), not this lookup's.
+pub fn records(read: &BTreeMap<Ref, Record>, refs: impl IntoIterator<Item = Ref>) -> Vec<Record> {
+    refs.into_iter().filter_map(|r| read.get(&r).cloned()).collect()
 }
 
 /// Declared record → record relations in scope whose both ends are in `pool`, by id.

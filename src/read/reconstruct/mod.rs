@@ -181,10 +181,10 @@ impl Call<'_> {
             load::graph(self.conn, &self.scope, self.opts.source_id(), &self.bounds, &all_starts, &pool)?
         };
         let (reached, cuts) = walk::walk(&starts, &pool, &graph, self.bounds.max_hops);
-        let mut records = crate::storage::records::Reader::new(self.conn, &self.scope).read_many(reached.iter().flatten().map(|r| r.at))?;
+        let records = crate::storage::records::Reader::new(self.conn, &self.scope).read_many(reached.iter().flatten().map(|r| r.at))?;
         let mut read = Vec::with_capacity(reached.len());
         for reached in reached {
-            let got = load::records(&mut records, reached.iter().map(|r| r.at));
+            let got = load::records(&records, reached.iter().map(|r| r.at));
             read.push(got.into_iter().zip(reached).collect());
         }
         Ok(Walked { reached: read, cuts })
