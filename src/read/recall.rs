@@ -475,21 +475,21 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    /// A database holding one agent: the scores are FTS5's `bm25()` (negated) bit for bit,
-    /// over memories (one column) and episodes (two), with repeated, overlapping, accented
-    /// and multi-word phrases, and rows of every length.
-    #[test]
-    fn one_agents_scores_are_fts5_bm25_exactly() {
-        let (conn, _) = crate::indexes::watch::watched_database();
-        let words = ["ledger", "Ledger", "LEDGERS", "über", "Straße", "kaito mori", "aaa", "ab", "payments", "台帳", "台帳台帳", "x"];
-        let mut seed = 7u64;
-        let mut next = |n: usize| {
+    /// A seeded generator: each call gives a number below its argument.
+    fn seeded(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) as usize % n
-        };
-        for i in 0..120 {
-            let text: Vec<&str> = (0..1 + next(12)).map(|_| words[next(words.len())]).collect();
-            let (project, channel) = (["", "p"][next(2)], ["", "c"][next(2)]);
+        }
+    }
+
+    /// `rows` records of agent `a`, each of one to `max_words` of `words`: every fourth an
+    /// episode (one more word its keywords), the others memories (every third with its words
+    /// run together); in a random project and channel when `scoped`.
+    fn fill(conn: &Connection, words: &[&str], rows: usize, max_words: usize, scoped: bool, next: &mut impl FnMut(usize) -> usize) {
+        for i in 0..rows {
+            let text: Vec<&str> = (0..1 + next(max_words)).map(|_| words[next(words.len())]).collect();
+            let (project, channel) = if scoped { (["", "p"][next(2)], ["", "c"][next(2)]) } else { ("", "") };
             if i % 4 == 0 {
                 conn.execute(
                     "INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, created_at) VALUES ('a', ?, ?, ?, ?, '')",
@@ -497,10 +497,24 @@ mod tests {
                 )
                 .unwrap();
             } else {
-                conn.execute("INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at) VALUES ('a', ?, ?, ?, '{}', '', '')",
-                    [project, channel, &text.join(if i % 3 == 0 { "" } else { " " })]).unwrap();
+                conn.execute(
+                    "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at) VALUES ('a', ?, ?, ?, '{}', '', '')",
+                    [project, channel, &text.join(if i % 3 == 0 { "" } else { " " })],
+                )
+                .unwrap();
             }
         }
+    }
+
+    /// A database holding one agent: the scores are FTS5's `bm25()` (negated) bit for bit,
+    /// over memories (one column) and episodes (two), with repeated, overlapping, accented
+    /// and multi-word phrases, and rows of every length.
+    #[test]
+    fn one_agents_scores_are_fts5_bm25_exactly() {
+        let (conn, _) = crate::indexes::watch::watched_database();
+        let words = ["ledger", "Ledger", "LEDGERS", "über", "Straße", "kaito mori", "aaa", "ab", "payments", "台帳", "台帳台帳", "x"];
+        let mut next = seeded(7);
+        fill(&conn, &words, 120, 12, true, &mut next);
         let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
         // normalized terms as a query gives them, and a cue's multi-word phrase
         for query in
@@ -563,27 +577,8 @@ mod tests {
             "µs",
             "ﬁ",
         ];
-        let mut seed = 11u64;
-        let mut next = |n: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
-        for i in 0..80 {
-            let text: Vec<&str> = (0..1 + next(6)).map(|_| words[next(words.len())]).collect();
-            if i % 4 == 0 {
-                conn.execute(
-                    "INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, created_at) VALUES ('a', '', '', ?, ?, '')",
-                    [&text.join(" "), words[next(words.len())]],
-                )
-                .unwrap();
-            } else {
-                conn.execute(
-                    "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at) VALUES ('a', '', '', ?, '{}', '', '')",
-                    [&text.join(if i % 3 == 0 { "" } else { " " })],
-                )
-                .unwrap();
-            }
-        }
+        let mut next = seeded(11);
+        fill(&conn, &words, 80, 6, false, &mut next);
         let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
         let (index, lexical_index) = (VectorIndex::default(), LexicalIndex::default());
         let req = Request::new(&scope, "", "", None, 1000, false, &index, &lexical_index);

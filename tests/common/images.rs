@@ -223,41 +223,14 @@ pub fn replace(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
 pub fn populated() -> Memory {
     let mut m = Memory::open_in_memory_with_clock(Box::new(FixedClock::new(1_767_225_600_000))).unwrap();
     for (tool, args) in probe_writes() {
-        m.call(tool, &args).unwrap_or_else(|e| panic!("{tool}: {e}"));
+        m.call(&tool, &args).unwrap_or_else(|e| panic!("{tool}: {e}"));
     }
     m
 }
 
-fn probe_writes() -> Vec<(&'static str, Value)> {
-    vec![
-        (
-            "store",
-            json!({"agent_id": "a", "content": "Kaito Mori wrote the ingestion service.", "embedding": [1.0, 0.0, 0.5, 0.25],
-            "associations": {"entities": [{"name": "Kaito Mori", "aliases": ["海斗"]}],
-                             "relations": [{"subject": "Kaito Mori", "predicate": "maintains", "object": "Ingestion"}]}}),
-        ),
-        ("store", json!({"agent_id": "a", "content": "インジェストはキューが満杯だとイベントを落とす。", "metadata": {"k": 1}})),
-        (
-            "store",
-            json!({"agent_id": "a", "content": "The ingestion queue was resized.", "project_id": "p",
-            "associations": {"entities": [{"name": "Ingestion", "aliases": ["インジェスト"]}], "relations": [{"subject": "mem:3", "predicate": "corrects", "object": "mem:2"}]}}),
-        ),
-        ("store", json!({"agent_id": "b", "content": "Agent b keeps its own ingestion notes."})),
-        ("store", json!({"agent_id": "a", "content": "a memory that is deleted"})),
-        ("delete_memory", json!({"agent_id": "a", "memory_id": 5})),
-        ("archive_episode", json!({"agent_id": "a", "summary": "ingestion review", "keywords": "ingest queue"})),
-        (
-            "declare_associations",
-            json!({"agent_id": "a", "anchor_ref": "ep:1", "associations": {"entities": [{"name": "Queue", "aliases": ["キュー"]}],
-            "relations": [{"subject": "Queue", "predicate": "part_of", "object": "Ingestion"}, {"subject": "ep:1", "predicate": "supports", "object": "mem:3"}]}}),
-        ),
-        (
-            "store",
-            json!({"agent_id": "b", "content": "Agent b reconciles its ledger weekly.",
-            "associations": {"entities": [{"name": "Ledger", "aliases": ["台帳"]}]}}),
-        ),
-        ("archive_episode", json!({"agent_id": "b", "summary": "ledger reconciliation", "keywords": "ledger weekly"})),
-    ]
+/// The writes of `tests/fixtures/schemas/writes.json`, each a tool and its options.
+fn probe_writes() -> Vec<(String, Value)> {
+    serde_json::from_str(include_str!("../fixtures/schemas/writes.json")).expect("writes.json is a list of [tool, options]")
 }
 
 /// Reads (and one write) whose answers must be the original's after an import.
