@@ -49,8 +49,10 @@ pub use storage::cipher::Key;
 pub use storage::schema::SCHEMA_VERSION;
 
 // What every operation shares: how it fails, names a record and scopes a call, the limits
-// on what it takes, and the normalization names are compared in.
+// on what it takes (declarations read within theirs), and the normalization names are
+// compared in.
 pub use api::error::{Error, Result};
+pub use api::lenient::{Cut, Lenient, MAX_DEPTH, MAX_FIELDS};
 pub use api::refs::{Kind, Ref};
 pub use api::{
     RecordId, Source, MAX_ALIASES, MAX_CALL_BYTES, MAX_CALL_VALUES, MAX_CONTENT, MAX_DIMENSION, MAX_HISTORY, MAX_ID, MAX_ITEMS,

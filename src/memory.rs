@@ -6,6 +6,7 @@
 //! nests, so one failing call of a group rolls back only itself.
 
 use crate::api::error::{Error, Result};
+use crate::api::lenient::{Cut, Lenient};
 use crate::api::read::from_json;
 use crate::api::refs::{Kind, Ref};
 use crate::api::*;
@@ -274,11 +275,19 @@ impl Memory {
         let declared_by = opts.declared_by.unwrap_or_default().as_str();
         let declarer = Declarer { conn: &tx, scope: &scope, declared_by, now: &now };
         let mut report = DeclareReport::default();
-        let (entities, relations) = opts.associations.as_ref().map_or((&[][..], &[][..]), |a| (list(&a.entities), list(&a.relations)));
-        declarer.items(entities, relations, opts.anchor()?, &mut report)?;
+        let mut cut = Cut::default();
+        let (entities, relations) = match &opts.associations {
+            None => (&[][..], &[][..]),
+            Some(a) => (list(&a.entities, "entities", &mut cut), list(&a.relations, "relations", &mut cut)),
+        };
+        declarer.items(entities, relations, &cut, opts.anchor()?, &mut report)?;
         let retracted = match &opts.retract {
             None => None,
-            Some(r) => Some(declarer.retract(list(&r.relations), list(&r.mentions), &mut report)?),
+            Some(r) => {
+                let relations = list(&r.relations, "retract.relations", &mut cut);
+                let mentions = list(&r.mentions, "retract.mentions", &mut cut);
+                Some(declarer.retract(relations, mentions, &cut, &mut report)?)
+            }
         };
         tx.commit()?;
         Ok(DeclareResponse { ok: true, result: "declared", report, retracted })
@@ -592,7 +601,6 @@ impl Memory {
     crate::api::with_operations!(dispatch);
 }
 
-/// A lenient list of declaration items, empty when absent.
 /// Writes one memory and the declarations riding on it, inside the caller's transaction.
 fn store_in(tx: &Connection, opts: &StoreOptions, now: &str) -> Result<(i64, Option<DeclareReport>)> {
     let id = records::insert_memory(tx, opts, now)?;
@@ -609,8 +617,12 @@ fn store_in(tx: &Connection, opts: &StoreOptions, now: &str) -> Result<(i64, Opt
     Ok((id, associations))
 }
 
-fn list(items: &Option<Vec<Value>>) -> &[Value] {
-    items.as_deref().unwrap_or_default()
+/// A lenient list of declaration items, empty when absent (its options' `validate` has
+/// refused one that is not a list), what reading it cut added to `cut` under `path`.
+fn list<'a>(items: &'a Option<Lenient>, path: &str, cut: &mut Cut) -> &'a [Value] {
+    let Some(items) = items else { return &[] };
+    cut.extend(items.cut.under(path));
+    items.value.as_array().map_or(&[], Vec::as_slice)
 }
 
 /// The page size of every database this crate creates.

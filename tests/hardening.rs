@@ -140,6 +140,55 @@ fn reports_of_dropped_items_are_bounded() {
     assert_eq!(imported["dropped_omitted"], 200);
 }
 
+/// A declaration list past its bound is cut as it is read (a store of 100,000 aliases copies
+/// 64 of them, not all), and reported at its length as written; an object with more fields
+/// than a declaration takes is dropped whole. The memory is stored; a list option that is
+/// not a list is refused, naming it.
+#[test]
+fn declarations_past_their_bounds_are_cut_on_reading_and_counted_as_written() {
+    let mut f = fixture();
+    let aliases: Vec<String> = (0..100_000).map(|i| format!("a{i}")).collect();
+    let mut wide: serde_json::Map<String, Value> = (0..20).map(|i| (format!("f{i:02}"), json!(i))).collect();
+    wide.insert("name".into(), json!("wide"));
+    let relations: Vec<Value> = (0..1000).map(|i| json!({"subject": "n", "predicate": "p", "object": format!("o{i}")})).collect();
+    let stored = f.ok(
+        "store",
+        json!({"agent_id": "a", "content": "x", "associations": {"entities": [wide, {"name": "n", "aliases": aliases}], "relations": relations}}),
+    );
+    let report = &stored["associations"];
+    let got = dropped(report);
+    let reason = |r: &str| r.to_owned();
+    assert_eq!(got[0], ("entities[0]".to_owned(), reason("has 21 fields, more than 8; entities take name and aliases")));
+    assert_eq!(got[1], ("entities[1].aliases[32]".to_owned(), reason("beyond the 32-alias bound")));
+    assert_eq!(got.len(), 100);
+    assert_eq!(report["dropped_omitted"], (100_000 - 32) + (1000 - 64) - 99);
+    assert_eq!(report["entities"].as_array().unwrap().len(), 1);
+    assert_eq!(report["relations"].as_array().unwrap().len(), 64);
+
+    let mut wide: serde_json::Map<String, Value> = (0..9).map(|i| (format!("f{i}"), json!(i))).collect();
+    wide.insert("entities".into(), json!([{"name": "lost"}]));
+    let stored = f.ok("store", json!({"agent_id": "a", "content": "y", "associations": wide}));
+    assert_eq!(
+        dropped(&stored["associations"]),
+        [("associations".to_owned(), reason("has 10 fields, more than 8; associations take entities and relations"))]
+    );
+    assert_eq!(f.ok("list_memories", json!({"agent_id": "a"}))["total"], 2);
+
+    let ids: Vec<i64> = (1..=100_000).collect();
+    let report = f.ok("declare_associations", json!({"agent_id": "a", "retract": {"relations": ids}}));
+    assert_eq!(report["retracted"]["relations"], 64);
+    assert_eq!(dropped(&report)[0], ("retract.relations[64]".to_owned(), reason("beyond the 64-item bound")));
+    assert_eq!(report["dropped_omitted"], 100_000 - 64 - 100);
+    for (field, args) in [
+        ("associations.entities", json!({"associations": {"entities": "Ada"}})),
+        ("retract.mentions", json!({"retract": {"mentions": {"entity": 1}}})),
+    ] {
+        let mut args = args;
+        args["agent_id"] = json!("a");
+        assert_eq!(f.err("declare_associations", args), ("wrong_type".to_owned(), Some(field.to_owned())));
+    }
+}
+
 /// A JSONL file cannot make one agent's declaration name another agent's record: a mention
 /// and a relation anchored on alice's memory by mallory's entity are dropped, exactly as
 /// `declare_associations` drops them, so alice's deletes touch only her own, and the

@@ -1,11 +1,11 @@
 //! `declare_associations`: entities, aliases, mentions and relations declared after the
 //! fact, and retractions; and the report every declaration (a store's too) gives back.
 
+use super::lenient::Lenient;
 use super::{optional_text, scoped_options, MAX_REF};
 use crate::api::error::{Error, Result};
 use crate::api::refs::Ref;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 scoped_options! {
     write,
@@ -35,6 +35,16 @@ impl DeclareOptions {
     pub fn validate(&self) -> Result<()> {
         self.validate_scope()?;
         optional_text("anchor_ref", self.anchor_ref.as_deref(), MAX_REF)?;
+        let (a, r) = (self.associations.as_ref(), self.retract.as_ref());
+        let lists = [
+            ("associations.entities", a.and_then(|a| a.entities.as_ref())),
+            ("associations.relations", a.and_then(|a| a.relations.as_ref())),
+            ("retract.relations", r.and_then(|r| r.relations.as_ref())),
+            ("retract.mentions", r.and_then(|r| r.mentions.as_ref())),
+        ];
+        if let Some((field, got)) = lists.into_iter().find_map(|(f, l)| l.filter(|l| !l.value.is_array()).map(|l| (f, &l.value))) {
+            return Err(Error::WrongType { field: field.into(), expected: "an array", got: crate::api::read::type_name(got) });
+        }
         self.anchor().map(|_| ())
     }
 
@@ -62,14 +72,14 @@ pub struct Associations {
         ts(as = "Option<Vec<EntityDeclaration>>"),
         schemars(with = "Option<Vec<EntityDeclaration>>", length(max = crate::api::MAX_ITEMS))
     )]
-    pub entities: Option<Vec<Value>>,
+    pub entities: Option<Lenient>,
     /// Facts as subject–predicate–object. At most 64; more are dropped.
     #[cfg_attr(
         test,
         ts(as = "Option<Vec<RelationDeclaration>>"),
         schemars(with = "Option<Vec<RelationDeclaration>>", length(max = crate::api::MAX_ITEMS))
     )]
-    pub relations: Option<Vec<Value>>,
+    pub relations: Option<Lenient>,
 }
 
 // Items are read leniently, by `crate::graph::associations`; these two types declare their shape.
@@ -109,10 +119,10 @@ pub struct RelationDeclaration {
 pub struct Retract {
     /// Ids of relations to remove. At most 64; more are dropped.
     #[cfg_attr(test, ts(as = "Option<Vec<i64>>"), schemars(with = "Option<Vec<i64>>", length(max = crate::api::MAX_ITEMS)))]
-    pub relations: Option<Vec<Value>>,
+    pub relations: Option<Lenient>,
     /// Mentions to remove. At most 64; more are dropped.
     #[cfg_attr(test, ts(as = "Option<Vec<MentionRef>>"), schemars(with = "Option<Vec<MentionRef>>", length(max = crate::api::MAX_ITEMS)))]
-    pub mentions: Option<Vec<Value>>,
+    pub mentions: Option<Lenient>,
 }
 
 /// One mention to retract.

@@ -26,6 +26,7 @@ pub(crate) mod error;
 pub(crate) mod export_memories;
 pub(crate) mod get_contents;
 pub(crate) mod import_memories;
+pub(crate) mod lenient;
 pub(crate) mod list_entities;
 pub(crate) mod list_memories;
 pub(crate) mod operations;

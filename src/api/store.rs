@@ -54,7 +54,7 @@ with_memory_fields! {
     /// What the text mentions and asserts. Read leniently: a malformed item is listed in
     /// `associations.dropped` and skipped; it never blocks the store.
     #[cfg_attr(test, ts(as = "Option<super::Associations>"), schemars(with = "Option<super::Associations>"))]
-    pub associations: Option<Value>,
+    pub associations: Option<super::lenient::Lenient>,
 }
 
 impl StoreOptions {

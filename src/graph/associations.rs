@@ -5,7 +5,8 @@
 //! `{item, reason}` and skipped, never a reason to refuse the rest of the call or to lose
 //! the memory a `store` carries it on. Every list is bounded ([`MAX_ITEMS`],
 //! [`MAX_ALIASES`], [`MAX_TEXT`]) and whatever lies past a bound is reported, never cut
-//! silently. Two rules the schema cannot hold are held here: one normalized alias names
+//! silently; what was cut on reading ([`Lenient`]) is counted at its length as written.
+//! Two rules the schema cannot hold are held here: one normalized alias names
 //! at most one entity a reader sees, and a record endpoint or anchor must be a record of
 //! the declaring agent.
 
@@ -13,6 +14,7 @@ use crate::api::read::as_int;
 use crate::api::{DeclareReport, DeclaredEntity, Retracted};
 // The bounds are declared with the other limits on what an operation takes.
 use crate::api::error::Result;
+use crate::api::lenient::{Cut, Lenient, MAX_FIELDS};
 use crate::api::refs::Ref;
 use crate::api::{MAX_ALIASES, MAX_ITEMS, MAX_TEXT};
 use crate::base::normalize::normalize;
@@ -82,12 +84,26 @@ fn item_id(v: Option<&Value>) -> Option<i64> {
     v.and_then(as_int).filter(|n| *n > 0)
 }
 
-/// Drops what of `items` lies past its first `max`, the `i`-th named `label(i)`: listed
-/// while the report has room, counted past it, so a list of millions costs no more than
-/// its count.
-fn past_bound(items: &[Value], max: usize, label: impl Fn(usize) -> String, what: &str, report: &mut DeclareReport) {
-    if items.len() > max {
-        report.drops.add_run(items.len() - max, |k| label(max + k), &format!("beyond the {max}-{what} bound"));
+/// Drops what of the list at `path` lies past its first `max` (its length as written:
+/// `items` may have been cut on reading), the `i`-th named `{path}[i]`: listed while the
+/// report has room, counted past it, so a list of millions costs no more than its count.
+fn past_bound(items: &[Value], cut: &Cut, path: &str, max: usize, what: &str, report: &mut DeclareReport) {
+    let len = cut.len(path, items.len());
+    if len > max {
+        report.drops.add_run(len - max, |k| format!("{path}[{}]", max + k), &format!("beyond the {max}-{what} bound"));
+    }
+}
+
+/// Drops an object cut on reading: it had more fields than any declaration takes.
+fn too_many_fields(cut: &Cut, path: &str, takes: &str, report: &mut DeclareReport) -> bool {
+    match cut.at(path) {
+        Some(n) => {
+            report
+                .drops
+                .add(if path.is_empty() { "associations" } else { path }, format_args!("has {n} fields, more than {MAX_FIELDS}; {takes}"));
+            true
+        }
+        None => false,
     }
 }
 
@@ -106,24 +122,29 @@ fn list<'v>(assoc: &'v Map<String, Value>, key: &str, report: &mut DeclareReport
 impl Declarer<'_> {
     /// Applies an associations object anchored on `anchor` (which the caller has checked
     /// exists), returning what was declared and what was dropped.
-    pub fn declare(&self, associations: &Value, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
-        let Some(assoc) = associations.as_object() else {
+    pub fn declare(&self, associations: &Lenient, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
+        const TAKES: &str = "associations take entities and relations";
+        let Some(assoc) = associations.value.as_object() else {
             report.drops.add("associations", "must be an object");
             return Ok(());
         };
+        if too_many_fields(&associations.cut, "", TAKES, report) {
+            return Ok(());
+        }
         for key in assoc.keys().filter(|k| *k != "entities" && *k != "relations") {
-            report.drops.add(key.as_str(), "unknown field; associations take entities and relations");
+            report.drops.add(key.as_str(), format_args!("unknown field; {TAKES}"));
         }
         let entities = list(assoc, "entities", report);
         let relations = list(assoc, "relations", report);
-        self.items(entities, relations, anchor, report)
+        self.items(entities, relations, &associations.cut, anchor, report)
     }
 
     /// Applies declared entity and relation items anchored on `anchor`. An anchor that is
     /// not a record of the declaring agent is dropped (`anchor_ref`), and the items are
     /// declared without it: every door that declares (a tool call, a store, an import) goes
     /// through this check, so no declaration points at another agent's record.
-    pub fn items(&self, entities: &[Value], relations: &[Value], anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
+    /// `cut` is what reading them cut, by path from `entities` and `relations`.
+    pub fn items(&self, entities: &[Value], relations: &[Value], cut: &Cut, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
         let anchor = match anchor {
             Some(a) if !self.owns(a)? => {
                 report.drops.add("anchor_ref", format_args!("{a} is not a record of this agent"));
@@ -132,13 +153,13 @@ impl Declarer<'_> {
             a => a,
         };
         for (index, item) in entities.iter().take(MAX_ITEMS).enumerate() {
-            self.entity(index, item, anchor, false, report)?;
+            self.entity(index, item, cut, anchor, false, report)?;
         }
-        past_bound(entities, MAX_ITEMS, |i| format!("entities[{i}]"), "item", report);
+        past_bound(entities, cut, "entities", MAX_ITEMS, "item", report);
         for (index, item) in relations.iter().take(MAX_ITEMS).enumerate() {
-            self.relation(index, item, anchor, report)?;
+            self.relation(index, item, cut, anchor, report)?;
         }
-        past_bound(relations, MAX_ITEMS, |i| format!("relations[{i}]"), "item", report);
+        past_bound(relations, cut, "relations", MAX_ITEMS, "item", report);
         Ok(())
     }
 
@@ -146,17 +167,21 @@ impl Declarer<'_> {
     /// an entity of that bucket has its name, so two entities an export keeps apart (one in
     /// a project, one it reads from the global pool by an alias) stay apart.
     pub(crate) fn restore_entity(&self, item: &Value, report: &mut DeclareReport) -> Result<()> {
-        self.entity(0, item, None, true, report)
+        self.entity(0, item, Cut::NONE, None, true, report)
     }
 
     /// Declares entity `item`, the `index`-th of its list. With `exact` (or aliases to
     /// attach, see [`register`]) only an entity of the declaring bucket is reused.
-    fn entity(&self, index: usize, item: &Value, anchor: Option<Ref>, exact: bool, report: &mut DeclareReport) -> Result<()> {
+    fn entity(&self, index: usize, item: &Value, cut: &Cut, anchor: Option<Ref>, exact: bool, report: &mut DeclareReport) -> Result<()> {
+        const TAKES: &str = "entities take name and aliases";
         let label = format!("entities[{index}]");
         let Some(obj) = item.as_object() else {
             report.drops.add(label, "must be an object with a name");
             return Ok(());
         };
+        if too_many_fields(cut, &label, TAKES, report) {
+            return Ok(());
+        }
         let entity = match name(obj.get("name")) {
             Ok(name) => name,
             Err(reason) => {
@@ -165,7 +190,7 @@ impl Declarer<'_> {
             }
         };
         for key in obj.keys().filter(|k| *k != "name" && *k != "aliases") {
-            report.drops.add(format_args!("{label}.{key}"), "unknown field; entities take name and aliases");
+            report.drops.add(format_args!("{label}.{key}"), format_args!("unknown field; {TAKES}"));
         }
         let aliases: &[Value] = match obj.get("aliases") {
             None | Some(Value::Null) => &[],
@@ -197,7 +222,7 @@ impl Declarer<'_> {
                 },
             }
         }
-        past_bound(aliases, MAX_ALIASES, |i| format!("{label}.aliases[{i}]"), "alias", report);
+        past_bound(aliases, cut, &format!("{label}.aliases"), MAX_ALIASES, "alias", report);
         if let Some(anchor) = anchor {
             self.mention(id, anchor)?;
             report.mentions += 1;
@@ -237,14 +262,18 @@ impl Declarer<'_> {
         }
     }
 
-    fn relation(&self, index: usize, item: &Value, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
+    fn relation(&self, index: usize, item: &Value, cut: &Cut, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
+        const TAKES: &str = "relations take subject, predicate and object";
         let label = format!("relations[{index}]");
         let Some(obj) = item.as_object() else {
             report.drops.add(label, "must be an object with subject, predicate and object");
             return Ok(());
         };
+        if too_many_fields(cut, &label, TAKES, report) {
+            return Ok(());
+        }
         for key in obj.keys().filter(|k| !["subject", "predicate", "object"].contains(&k.as_str())) {
-            report.drops.add(format_args!("{label}.{key}"), "unknown field; relations take subject, predicate and object");
+            report.drops.add(format_args!("{label}.{key}"), format_args!("unknown field; {TAKES}"));
         }
         let predicate = match name(obj.get("predicate")) {
             Ok(p) => p.normalized,
@@ -301,7 +330,8 @@ impl Declarer<'_> {
 
     /// Removes this agent's relations by id and mentions by `{entity, ref}`; another
     /// agent's ids are left alone and count nothing.
-    pub fn retract(&self, relations: &[Value], mentions: &[Value], report: &mut DeclareReport) -> Result<Retracted> {
+    /// `cut` is what reading them cut, by path from `retract`.
+    pub fn retract(&self, relations: &[Value], mentions: &[Value], cut: &Cut, report: &mut DeclareReport) -> Result<Retracted> {
         let mut done = Retracted::default();
         for (index, item) in relations.iter().take(MAX_ITEMS).enumerate() {
             match item_id(Some(item)) {
@@ -312,7 +342,7 @@ impl Declarer<'_> {
                 }
             }
         }
-        past_bound(relations, MAX_ITEMS, |i| format!("retract.relations[{i}]"), "item", report);
+        past_bound(relations, cut, "retract.relations", MAX_ITEMS, "item", report);
         for (index, item) in mentions.iter().take(MAX_ITEMS).enumerate() {
             let entity = item_id(item.get("entity"));
             let r = item.get("ref").and_then(Value::as_str).and_then(Ref::parse);
@@ -327,7 +357,7 @@ impl Declarer<'_> {
                 _ => report.drops.add(format_args!("retract.mentions[{index}]"), "needs an integer entity id and a record ref"),
             }
         }
-        past_bound(mentions, MAX_ITEMS, |i| format!("retract.mentions[{i}]"), "item", report);
+        past_bound(mentions, cut, "retract.mentions", MAX_ITEMS, "item", report);
         Ok(done)
     }
 }
