@@ -77,6 +77,7 @@ pub use api::embeddings::{
 pub use api::export_memories::{ExportMemoriesOptions, ExportMemoriesResponse};
 pub use api::get_contents::{ContentItem, GetContentsOptions, GetContentsResponse, GET_CONTENTS_MAX_REFS};
 pub use api::import_memories::{ImportMemoriesOptions, ImportMemoriesResponse, MAX_EXPORT};
+pub use api::list_agents::{ListAgentsOptions, ListAgentsResponse, ListedAgent, LIST_AGENTS_LIMIT};
 pub use api::list_entities::{ListEntitiesOptions, ListEntitiesResponse, ListedEntity, LIST_ENTITIES_LIMIT};
 pub use api::list_memories::{ListMemoriesOptions, ListMemoriesResponse, ListedMemory, LIST_MEMORIES_LIMIT};
 pub use api::operations::{tool_names, Embedding, Operation, Scope, OPERATIONS};

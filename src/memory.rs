@@ -358,6 +358,29 @@ impl Memory {
         entities::list(&self.conn, opts)
     }
 
+    /// A page of the agents the memory holds, with their counts, by `agent_id`: what each
+    /// holds in every table a record, an entity or a relation lives in.
+    pub fn list_agents(&self, opts: &ListAgentsOptions) -> Result<ListAgentsResponse> {
+        opts.validate()?;
+        let mut stmt = self.conn.prepare(
+            "SELECT agent_id, sum(m), sum(e), sum(n), sum(r) FROM ( \
+             SELECT agent_id, count(*) AS m, 0 AS e, 0 AS n, 0 AS r FROM memories GROUP BY agent_id \
+             UNION ALL SELECT agent_id, 0, count(*), 0, 0 FROM episodes GROUP BY agent_id \
+             UNION ALL SELECT agent_id, 0, 0, count(*), 0 FROM entities GROUP BY agent_id \
+             UNION ALL SELECT agent_id, 0, 0, 0, count(*) FROM relations GROUP BY agent_id) \
+             GROUP BY agent_id ORDER BY agent_id",
+        )?;
+        let all = stmt.query_map([], |r| {
+            Ok(ListedAgent { agent_id: r.get(0)?, memories: r.get(1)?, episodes: r.get(2)?, entities: r.get(3)?, relations: r.get(4)? })
+        })?;
+        let all = all.collect::<rusqlite::Result<Vec<_>>>()?;
+        let (total, offset) = (all.len() as i64, opts.offset.unwrap_or(0));
+        let agents: Vec<ListedAgent> =
+            all.into_iter().skip(usize::try_from(offset).unwrap_or(usize::MAX)).take(opts.limit() as usize).collect();
+        let end = offset.saturating_add(agents.len() as i64);
+        Ok(ListAgentsResponse { agents, total, next_offset: (end < total).then_some(end) })
+    }
+
     /// A page of the agent's memories, newest first.
     pub fn list_memories(&self, opts: &ListMemoriesOptions) -> Result<ListMemoriesResponse> {
         opts.validate()?;

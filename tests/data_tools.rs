@@ -200,3 +200,28 @@ fn typed_methods_validate_as_call_does() {
     let e = memory.update_memory(&UpdateMemoryOptions { agent_id: "a".into(), memory_id: 1.into(), ..Default::default() }).unwrap_err();
     assert_eq!(e.code(), "missing_field");
 }
+
+/// `list_agents`: every agent holding a record, an entity or a relation, by `agent_id`
+/// whatever its projects, each counted per table; paged; an agent whose data is deleted
+/// is gone from the list.
+#[test]
+fn list_agents_counts_every_agent_by_id_and_pages() {
+    let mut f = fixture();
+    assert_eq!(f.ok("list_agents", json!({})), json!({"agents": [], "total": 0}));
+    f.ok("store", json!({"agent_id": "zed", "content": "one", "project_id": "p"}));
+    f.ok("store", json!({"agent_id": "zed", "content": "two", "associations": {"relations": [{"subject": "Kaito", "predicate": "maintains", "object": "ledger"}]}}));
+    f.ok("archive_episode", json!({"agent_id": "Alice", "summary": "a talk"}));
+    f.ok("declare_associations", json!({"agent_id": "bob", "associations": {"entities": [{"name": "Rin"}]}}));
+    let agent =
+        |id: &str, m: i64, e: i64, n: i64, r: i64| json!({"agent_id": id, "memories": m, "episodes": e, "entities": n, "relations": r});
+    // byte order: upper case first
+    let all = [agent("Alice", 0, 1, 0, 0), agent("bob", 0, 0, 1, 0), agent("zed", 2, 0, 2, 1)];
+    assert_eq!(f.ok("list_agents", json!({})), json!({"agents": all, "total": 3}));
+    assert_eq!(f.ok("list_agents", json!({"limit": 2})), json!({"agents": all[..2], "total": 3, "next_offset": 2}));
+    assert_eq!(f.ok("list_agents", json!({"offset": 2})), json!({"agents": all[2..], "total": 3}));
+    assert_eq!(f.ok("list_agents", json!({"offset": i64::MAX})), json!({"agents": [], "total": 3}));
+    f.ok("delete_agent_data", json!({"agent_id": "bob"}));
+    assert_eq!(f.ok("list_agents", json!({}))["agents"], json!([all[0], all[2]]));
+    assert_eq!(f.err("list_agents", json!({"limit": 1001})), ("out_of_range".to_owned(), Some("limit".to_owned())));
+    assert_eq!(f.err("list_agents", json!({"agent_id": "zed"})), ("unknown_option".to_owned(), Some("agent_id".to_owned())));
+}

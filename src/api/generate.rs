@@ -45,9 +45,43 @@ impl Types {
     }
 }
 
+/// An operation of the table with its types. The generated files read the table's rows a
+/// second time for the types, so the table itself knows nothing of them.
+struct Typed {
+    op: &'static Operation,
+    types: Types,
+}
+
+impl std::ops::Deref for Typed {
+    type Target = Operation;
+    fn deref(&self) -> &Operation {
+        self.op
+    }
+}
+
+/// Declares `TYPES` from the table's rows: each operation's name and types.
+macro_rules! types_const {
+    ($($name:ident($options:ty $(, $extra:expr)*) -> $response:ty { $($fact:ident: $value:expr),* })*) => {
+        const TYPES: &[(&str, Types)] = &[$((stringify!($name), Types::of::<$options, $response>())),*];
+    };
+}
+with_operations!(types_const);
+
+/// Every operation with its types, in the table's order.
+fn operations() -> Vec<Typed> {
+    OPERATIONS
+        .iter()
+        .zip(TYPES)
+        .map(|(op, (name, types))| {
+            assert_eq!(op.name, *name, "the table read twice gives one order");
+            Typed { op, types: *types }
+        })
+        .collect()
+}
+
 /// The tools offered to function-calling models, in their places: name and options schema.
 fn tools() -> Vec<(&'static str, Value)> {
-    let mut tools: Vec<&Operation> = OPERATIONS.iter().filter(|o| o.tool.is_some()).collect();
+    let mut tools: Vec<Typed> = operations().into_iter().filter(|o| o.tool.is_some()).collect();
     tools.sort_by_key(|o| o.tool);
     tools.into_iter().map(|o| (o.name, (o.types.schema)())).collect()
 }
@@ -58,7 +92,7 @@ fn declarations() -> Vec<String> {
     let mut d = Declarations::default();
     listed(&mut d);
     d.reach = true;
-    for op in OPERATIONS {
+    for op in operations() {
         (op.types.visit)(&mut d);
     }
     d.out
@@ -314,28 +348,30 @@ fn camel(name: &str) -> String {
 }
 
 /// An operation's options doc comment as a member's, indented under an interface.
-fn member_docs(op: &Operation) -> String {
+fn member_docs(op: &Typed) -> String {
     let docs = (op.types.docs)().expect("every options type is documented");
     docs.lines().map(|line| format!("  {line}\n")).collect()
 }
 
 /// Whether every field of the operation's options but the isolation axes may be omitted,
 /// so that a scoped handle's method may be called without options.
-fn only_axes_required(op: &Operation) -> bool {
+/// Whether every option `op` requires is one of `axes`: with none given, whether it
+/// requires nothing, so its method's options may be left out.
+fn only_required(op: &Typed, axes: &[&str]) -> bool {
     let schema = (op.types.schema)();
     let required = schema["required"].as_array().cloned().unwrap_or_default();
-    required.iter().all(|r| ["agent_id", "project_id", "channel"].contains(&r.as_str().unwrap_or_default()))
+    required.iter().all(|r| axes.contains(&r.as_str().unwrap_or_default()))
 }
 
 fn operations_file() -> String {
-    let mut types: Vec<String> = OPERATIONS.iter().flat_map(|o| [(o.types.options)(), (o.types.response)()]).collect();
+    let mut types: Vec<String> = operations().iter().flat_map(|o| [(o.types.options)(), (o.types.response)()]).collect();
     types.sort();
     types.dedup();
-    let table: Vec<String> = OPERATIONS
+    let table: Vec<String> = operations()
         .iter()
         .map(|o| format!("  {}: {{ options: {}; response: {} }};\n", o.name, (o.types.options)(), (o.types.response)()))
         .collect();
-    let rows: Vec<String> = OPERATIONS
+    let rows: Vec<String> = operations()
         .iter()
         .map(|o| {
             let method = if o.method { format!("'{}'", camel(o.name)) } else { "null".into() };
@@ -353,17 +389,26 @@ fn operations_file() -> String {
             format!("  {{ tool: '{}', method: {method}, writes: {}, scope: '{scope}', embedding: {embedding} }},\n", o.name, o.writes)
         })
         .collect();
-    let methods: Vec<String> = OPERATIONS
+    let methods: Vec<String> = operations()
         .iter()
         .filter(|o| o.method)
-        .map(|o| format!("{}  {}(options: {}): Promise<{}>;\n", member_docs(o), camel(o.name), (o.types.options)(), (o.types.response)()))
+        .map(|o| {
+            let optional = if only_required(o, &[]) { "?" } else { "" };
+            format!(
+                "{}  {}(options{optional}: {}): Promise<{}>;\n",
+                member_docs(o),
+                camel(o.name),
+                (o.types.options)(),
+                (o.types.response)()
+            )
+        })
         .collect();
-    let handle_methods: Vec<String> = OPERATIONS
+    let handle_methods: Vec<String> = operations()
         .iter()
         .filter(|o| o.method && o.scope != Scope::Owner)
         .map(|o| {
             let wrap = if o.scope == Scope::Axes { "Scoped" } else { "Agented" };
-            let optional = if only_axes_required(o) { "?" } else { "" };
+            let optional = if only_required(o, &["agent_id", "project_id", "channel"]) { "?" } else { "" };
             let (options, response) = ((o.types.options)(), (o.types.response)());
             format!("{}  {}(options{optional}: {wrap}<{options}>): Promise<{response}>;\n", member_docs(o), camel(o.name))
         })
@@ -455,7 +500,7 @@ fn every_tool_schema_names_what_the_engine_reads() {
 
 #[test]
 fn the_table_of_operations_matches_their_options() {
-    for op in OPERATIONS {
+    for op in operations() {
         let schema = (op.types.schema)();
         let has = |field: &str| schema["properties"].get(field).is_some();
         let axes = (has("agent_id"), has("project_id"), has("channel"));

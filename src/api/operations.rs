@@ -6,7 +6,9 @@
 //! definitions offered to models and the package's `www/src/operations.ts` (both written by
 //! the `generate` test), from which the package's methods, its scoped handles, its embedding
 //! of texts and its OPFS worker's list of reads come. Adding an operation takes its file in
-//! this module (options and response types), a row here, and its method on `Memory`.
+//! this module (options and response types), a row here, and its method on `Memory`; then
+//! its types' line in the public surface (`src/lib.rs`) and its row in the README's table,
+//! which `tests/docs.rs` asks for. `list_agents` was added so.
 
 /// Which isolation axes (SPEC §2) an operation's options carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,9 +50,6 @@ pub struct Operation {
     /// Whether the package's memory object has a method for it (`false`: only the package's
     /// own code calls it, as `reembed` calls the embedding backlog).
     pub method: bool,
-    /// Its types, for the generated files.
-    #[cfg(all(test, not(target_arch = "wasm32")))]
-    pub(crate) types: super::generate::Types,
 }
 
 /// Hands the table to `$callback`, a macro taking its rows: the one list of operations.
@@ -99,6 +98,9 @@ macro_rules! with_operations {
             list_entities(ListEntitiesOptions) -> ListEntitiesResponse {
                 writes: false, scope: Axes, embedding: None, tool: None, method: true
             }
+            list_agents(ListAgentsOptions) -> ListAgentsResponse {
+                writes: false, scope: Owner, embedding: None, tool: None, method: true
+            }
             list_memories(ListMemoriesOptions) -> ListMemoriesResponse {
                 writes: false, scope: Axes, embedding: None, tool: Some(8), method: true
             }
@@ -132,15 +134,10 @@ macro_rules! operations_const {
         pub const OPERATIONS: &[Operation] = &[$(Operation {
             name: stringify!($name),
             $($fact: $value,)*
-            #[cfg(all(test, not(target_arch = "wasm32")))]
-            types: super::generate::Types::of::<$options, $response>(),
         }),*];
     };
 }
 
-// The types are read only by the generated files' test.
-#[cfg(all(test, not(target_arch = "wasm32")))]
-use super::*;
 use Scope::{Agent, Axes, Owner};
 
 with_operations!(operations_const);

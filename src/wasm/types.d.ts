@@ -1713,3 +1713,63 @@ export type ReconstructResponse = {
    */
   trace?: Trace,
 };
+
+/**
+ * A page of the agents that hold anything in the memory (a record, an entity or a
+ * relation), by `agent_id` in byte order, each with how many of each it holds. Every
+ * agent is listed: it is the memory owner's call, not a tool offered to a model.
+ */
+export type ListAgentsOptions = {
+  /**
+   * Agents to skip.
+   */
+  offset?: number,
+  /**
+   * Agents per page, 1–1000 (default 100).
+   */
+  limit?: number,
+};
+
+/**
+ * The response of `list_agents`.
+ */
+export type ListAgentsResponse = {
+  /**
+   * One page, by `agent_id`.
+   */
+  agents: Array<ListedAgent>,
+  /**
+   * Agents in all.
+   */
+  total: number,
+  /**
+   * The `offset` of the next page, when there is one.
+   */
+  next_offset?: number,
+};
+
+/**
+ * One agent of `list_agents`, its counts over every project and channel.
+ */
+export type ListedAgent = {
+  /**
+   * Its id.
+   */
+  agent_id: string,
+  /**
+   * Memories it holds.
+   */
+  memories: number,
+  /**
+   * Episodes it holds.
+   */
+  episodes: number,
+  /**
+   * Entities it registered.
+   */
+  entities: number,
+  /**
+   * Relations it declared.
+   */
+  relations: number,
+};

@@ -2,7 +2,7 @@
 // do not edit. `UPDATE_GENERATED=1 cargo test --lib generated` rewrites it.
 
 import type {
-  DeclareOptions, DeclareResponse, DeleteAgentDataOptions, DeleteAgentDataResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EpisodeOptions, EpisodeResponse, ExportMemoriesOptions, ExportMemoriesResponse, GetContentsOptions, GetContentsResponse, ImportMemoriesOptions, ImportMemoriesResponse, ListEntitiesOptions, ListEntitiesResponse, ListMemoriesOptions, ListMemoriesResponse, RecallOptions, RecallResponse, ReconstructOptions, ReconstructResponse, SetEmbeddingsOptions, SetEmbeddingsResponse, StoreManyOptions, StoreManyResponse, StoreOptions, StoreResponse, TraverseOptions, TraverseResponse, UpdateMemoryOptions, UpdateMemoryResponse
+  DeclareOptions, DeclareResponse, DeleteAgentDataOptions, DeleteAgentDataResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EpisodeOptions, EpisodeResponse, ExportMemoriesOptions, ExportMemoriesResponse, GetContentsOptions, GetContentsResponse, ImportMemoriesOptions, ImportMemoriesResponse, ListAgentsOptions, ListAgentsResponse, ListEntitiesOptions, ListEntitiesResponse, ListMemoriesOptions, ListMemoriesResponse, RecallOptions, RecallResponse, ReconstructOptions, ReconstructResponse, SetEmbeddingsOptions, SetEmbeddingsResponse, StoreManyOptions, StoreManyResponse, StoreOptions, StoreResponse, TraverseOptions, TraverseResponse, UpdateMemoryOptions, UpdateMemoryResponse
 } from './types.js';
 
 /** Options of an operation with the axes a scoped handle fixes left out. */
@@ -24,6 +24,7 @@ export interface Operations {
   delete_episode: { options: DeleteEpisodeOptions; response: DeleteResponse };
   delete_entity: { options: DeleteEntityOptions; response: DeleteResponse };
   list_entities: { options: ListEntitiesOptions; response: ListEntitiesResponse };
+  list_agents: { options: ListAgentsOptions; response: ListAgentsResponse };
   list_memories: { options: ListMemoriesOptions; response: ListMemoriesResponse };
   update_memory: { options: UpdateMemoryOptions; response: UpdateMemoryResponse };
   delete_agent_data: { options: DeleteAgentDataOptions; response: DeleteAgentDataResponse };
@@ -64,6 +65,7 @@ export const OPERATIONS: readonly Operation[] = [
   { tool: 'delete_episode', method: 'deleteEpisode', writes: true, scope: 'agent', embedding: null },
   { tool: 'delete_entity', method: 'deleteEntity', writes: true, scope: 'agent', embedding: null },
   { tool: 'list_entities', method: 'listEntities', writes: false, scope: 'axes', embedding: null },
+  { tool: 'list_agents', method: 'listAgents', writes: false, scope: 'owner', embedding: null },
   { tool: 'list_memories', method: 'listMemories', writes: false, scope: 'axes', embedding: null },
   { tool: 'update_memory', method: 'updateMemory', writes: true, scope: 'agent', embedding: { into: 'embedding', from: 'content', items: false } },
   { tool: 'delete_agent_data', method: 'deleteAgentData', writes: true, scope: 'agent', embedding: null },
@@ -156,6 +158,13 @@ export interface OperationMethods {
    * name then id.
    */
   listEntities(options: ListEntitiesOptions): Promise<ListEntitiesResponse>;
+
+  /**
+   * A page of the agents that hold anything in the memory (a record, an entity or a
+   * relation), by `agent_id` in byte order, each with how many of each it holds. Every
+   * agent is listed: it is the memory owner's call, not a tool offered to a model.
+   */
+  listAgents(options?: ListAgentsOptions): Promise<ListAgentsResponse>;
 
   /**
    * A page of the agent's memories, newest first (by timestamp, then id), with their

@@ -160,6 +160,9 @@ describe('the packed package in Node', () => {
     const viaTool = await alpha.callTool('traverse', { entity: 'friday release' });
     assert.deepEqual(viaTool.entities[0].mentions, [`mem:${id}`]);
     await rejects(alpha.callTool('traverse', { entity: 'x', agent_id: 'someone-else' }), 'unknown_option', 'agent_id');
+    // the memory owner lists every agent; an agent handle has no such method
+    assert.deepEqual(await memory.listAgents(), { agents: [{ agent_id: 'pm-bot', memories: 1, episodes: 0, entities: 1, relations: 0 }], total: 1 });
+    assert.equal(alpha.listAgents, undefined);
   });
 
   it('calls embed for store, recall and reconstruct, and passes the vectors on', async () => {
