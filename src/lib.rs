@@ -46,6 +46,7 @@ pub use base::clock::{format_iso, parse_iso, Clock, FixedClock, SystemClock};
 pub use memory::Memory;
 pub use read::recall::MAX_FALLBACK_TERMS;
 pub use storage::cipher::Key;
+pub use storage::pages::{PageStore, CHUNK as PAGE_CHUNK};
 pub use storage::schema::SCHEMA_VERSION;
 
 // What every operation shares: how it fails, names a record and scopes a call, the limits

@@ -21,6 +21,7 @@ use crate::indexes::watch::{Kept, Watch};
 use crate::read::{recall, reconstruct};
 use crate::storage::cipher::{self, Key};
 use crate::storage::data;
+use crate::storage::pages::{self, PageStore};
 use crate::storage::records;
 use crate::storage::schema::migrate;
 use crate::storage::scratch::Scratch;
@@ -46,6 +47,9 @@ pub struct Memory {
     /// The key of an encrypted memory (`crate::storage::cipher`): its file's, or, held in memory,
     /// the one its exports are encrypted with.
     key: Option<Key>,
+    /// A memory kept in a page store: its hold on the store's name, let go after the
+    /// connection (declared first) is closed.
+    _pages: Option<pages::Claim>,
 }
 
 impl std::fmt::Debug for Memory {
@@ -162,7 +166,29 @@ impl Memory {
         let watch = Watch::default();
         watch.install(&mut conn)?;
         let (lexical, names, declared) = (LexicalIndex::new(watch.clone()), NameIndex::new(watch.clone()), Declared::kept(watch.clone()));
-        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, names, declared, watch, key })
+        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, names, declared, watch, key, _pages: None })
+    }
+
+    /// The memory kept in `store` (`crate::storage::pages`: a Durable Object's storage, through
+    /// the binding), created if the store is empty, encrypted with `key` if given (as
+    /// [`Memory::from_keyed_connection`]). `name` tells it from the other memories open in
+    /// this program: a second open of a name still open is [`Error::AlreadyOpen`].
+    ///
+    /// SQLite keeps its rollback journal in memory, so each page a commit changes reaches
+    /// the store once; the host commits a call's writes to its storage together, or none.
+    pub fn open_pages(name: &str, store: std::rc::Rc<dyn PageStore>, key: Option<Key>, clock: Box<dyn Clock>) -> Result<Self> {
+        let claim = pages::Claim::take(name, store).ok_or_else(|| Error::AlreadyOpen(name.to_owned()))?;
+        let vfs = pages::register().and_then(|()| cipher::over(pages::VFS)).map_err(Error::Storage)?;
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_CREATE;
+        let conn = Connection::open_with_flags_and_vfs(name, flags, vfs.as_str())?;
+        // One connection holds the store: SQLite may keep its lock and page cache across
+        // transactions, and its journal in memory (set once the key has opened the file: the
+        // journal mode reads it).
+        conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE")?;
+        let mut memory = Self::from_keyed_connection(conn, key, clock)?;
+        memory.conn.pragma_update(None, "journal_mode", "MEMORY")?;
+        memory._pages = Some(claim);
+        Ok(memory)
     }
 
     /// Whether the memory is encrypted: its file at rest, or, held in memory, its exports.

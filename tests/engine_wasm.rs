@@ -21,6 +21,8 @@ mod export_import;
 mod hardening;
 #[path = "invariants.rs"]
 mod invariants;
+#[path = "pages.rs"]
+mod pages;
 #[path = "properties.rs"]
 mod properties;
 #[path = "recall.rs"]

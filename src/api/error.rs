@@ -90,6 +90,13 @@ pub enum Error {
     /// encrypted. The key itself is never part of the message.
     #[error("the key does not open this memory (a wrong key, or a memory that is not encrypted)")]
     WrongKey,
+    /// A memory of this name is open in this program already (a page store's, see
+    /// [`crate::Memory::open_pages`]); close it first.
+    #[error("the memory {0:?} is already open here; close it first")]
+    AlreadyOpen(String),
+    /// The storage a memory is kept in could not be set up.
+    #[error("storage: {0}")]
+    Storage(String),
     /// SQLite failed; the call was rolled back.
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
@@ -136,12 +143,17 @@ impl Error {
             Error::NotAMemory(_) => "not_a_memory",
             Error::Encrypted => "encrypted",
             Error::WrongKey => "wrong_key",
+            Error::AlreadyOpen(_) => "already_open",
+            Error::Storage(_) => "storage",
             Error::Sqlite(_) => "sqlite",
         }
     }
 
     /// The option the error concerns, when it concerns one.
     pub fn field(&self) -> Option<&str> {
+        if let Error::AlreadyOpen(_) = self {
+            return Some("name");
+        }
         with_field!(self, field => Some(field), _ => None)
     }
 }

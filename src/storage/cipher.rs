@@ -17,6 +17,24 @@ extern "C" {
     // libsqlite3-sys's bindings, so declared here for both targets.
     fn sqlite3_key_v2(db: *mut ffi::sqlite3, name: *const c_char, key: *const c_void, n: c_int) -> c_int;
     fn sqlite3_rekey_v2(db: *mut ffi::sqlite3, name: *const c_char, key: *const c_void, n: c_int) -> c_int;
+    fn sqlite3mc_vfs_create(name: *const c_char, make_default: c_int) -> c_int;
+}
+
+/// The name of the cipher's VFS over the registered VFS `below`, which it makes unless it
+/// exists: a database opened through it can be encrypted. The VFS lives as long as the
+/// program.
+pub(crate) fn over(below: &str) -> std::result::Result<String, String> {
+    let name = format!("multipleciphers-{below}");
+    let c_name = |s: &str| std::ffi::CString::new(s).map_err(|_| format!("a VFS name holds NUL: {s:?}"));
+    // SAFETY: NUL-terminated names; callers open connections on one thread (wasm) or
+    // register before opening.
+    if unsafe { ffi::sqlite3_vfs_find(c_name(&name)?.as_ptr()) }.is_null() {
+        let code = unsafe { sqlite3mc_vfs_create(c_name(below)?.as_ptr(), 0) };
+        if code != ffi::SQLITE_OK {
+            return Err(format!("the cipher VFS over {below} failed ({code})"));
+        }
+    }
+    Ok(name)
 }
 
 /// The key of an encrypted memory: 32 raw bytes, used as the cipher key directly, or a

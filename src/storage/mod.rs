@@ -1,10 +1,11 @@
 //! What is kept, and how: the schema and its migrations, the records (memories and
 //! episodes) and the operations that write, read and delete them, the cipher that encrypts
-//! the file, the scratch file encrypted bytes are made in, and the write-back layer of the
-//! wasm binding's OPFS files.
+//! the file, the scratch file encrypted bytes are made in, the VFS that keeps a database in a
+//! host's page store, and the write-back layer of the wasm binding's OPFS files.
 
 pub(crate) mod cipher;
 pub(crate) mod data;
+pub mod pages;
 pub(crate) mod records;
 pub(crate) mod schema;
 pub(crate) mod scratch;

@@ -423,10 +423,6 @@ mod tests {
         WRITES.with(|w| std::mem::take(&mut *w.borrow_mut()))
     }
 
-    extern "C" {
-        fn sqlite3mc_vfs_create(below: *const c_char, make_default: c_int) -> c_int;
-    }
-
     /// The files a process leaves if it dies now: whatever this layer holds is lost.
     fn crash_copy(db: &Path, to: &Path) {
         for suffix in ["", "-wal"] {
@@ -449,17 +445,14 @@ mod tests {
         // SAFETY: the default VFS outlives the program; its name is NUL-terminated.
         let platform = unsafe { std::ffi::CStr::from_ptr((*ffi::sqlite3_vfs_find(std::ptr::null())).zName) };
         register("write-back-test", platform.to_str().unwrap(), 1 << 16).unwrap();
-        let cipher = CString::new("write-back-test").unwrap();
-        if unsafe { ffi::sqlite3_vfs_find(c"multipleciphers-write-back-test".as_ptr()) }.is_null() {
-            assert_eq!(unsafe { sqlite3mc_vfs_create(cipher.as_ptr(), 0) }, ffi::SQLITE_OK);
-        }
+        let cipher = crate::storage::cipher::over("write-back-test").unwrap();
         for key in [None, Some(Key::passphrase("held frames").unwrap())] {
             let dir = std::env::temp_dir().join(format!("am-write-back-{}-{}", std::process::id(), key.is_some()));
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(&dir).unwrap();
             let db = dir.join("memory.sqlite3");
             let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_CREATE;
-            let conn = rusqlite::Connection::open_with_flags_and_vfs(&db, flags, "multipleciphers-write-back-test").unwrap();
+            let conn = rusqlite::Connection::open_with_flags_and_vfs(&db, flags, cipher.as_str()).unwrap();
             conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE").unwrap();
             let mut memory = Memory::from_keyed_connection(conn, key.clone(), Box::new(FixedClock::new(0))).unwrap();
             memory.use_wal().unwrap();

@@ -178,15 +178,8 @@ impl JsMemory {
         let write_back_vfs = format!("write-back-{vfs}");
         crate::storage::write_back::register(&write_back_vfs, &vfs, usize::MAX)
             .map_err(|e| js_error(&format!("cannot open the OPFS pool for {name:?}: {e}"), "opfs", None))?;
-        let cipher_vfs = format!("multipleciphers-{write_back_vfs}");
-        let c_name = |s: &str| std::ffi::CString::new(s).expect("the name was checked");
-        // SAFETY: NUL-terminated names; wasm here is single-threaded.
-        if unsafe { sqlite_wasm_rs::sqlite3_vfs_find(c_name(&cipher_vfs).as_ptr()) }.is_null() {
-            let code = unsafe { sqlite_wasm_rs::sqlite3mc_vfs_create(c_name(&write_back_vfs).as_ptr(), 0) };
-            if code != sqlite_wasm_rs::SQLITE_OK {
-                return Err(js_error(&format!("cannot open the OPFS pool for {name:?}: the cipher VFS failed ({code})"), "opfs", None));
-            }
-        }
+        let cipher_vfs = crate::storage::cipher::over(&write_back_vfs)
+            .map_err(|e| js_error(&format!("cannot open the OPFS pool for {name:?}: {e}"), "opfs", None))?;
         let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_CREATE;
         let conn = rusqlite::Connection::open_with_flags_and_vfs("/memory.sqlite3", flags, cipher_vfs.as_str())
             .map_err(|e| to_js_error(e.into()))?;
@@ -206,6 +199,31 @@ impl JsMemory {
         // the WAL frames up to the last whole commit. README.md, "Durability".
         inner.use_wal().map_err(to_js_error)?;
         Ok(JsMemory { inner, _opfs: Some(claim), clock_at })
+    }
+
+    /// Opens the memory kept in `store` (a Durable Object's storage, say), creating it if the
+    /// store is empty. Its rollback journal stays in memory, so each page a commit changes
+    /// is written to the store once, inside the call that commits it: the host makes a
+    /// call's writes durable together (a Durable Object's `transactionSync`), and a memory
+    /// reopened from the store after any call is the memory as that call left it.
+    ///
+    /// @param name - what tells it from other memories open in this module (a Durable
+    /// Object's id); a second open of a name still open throws `already_open` (field `name`).
+    /// @param store - the chunks' store: `read`, `write`, `truncate`, `count`, synchronous.
+    /// @param clock - optional function returning epoch milliseconds (defaults to `Date.now`).
+    /// @param key - optional: 32 bytes or a passphrase: every chunk in the store is then
+    /// encrypted; `wrong_key` when it does not open it, `encrypted` when none was given.
+    #[wasm_bindgen(js_name = openPages)]
+    pub fn open_pages(
+        name: String,
+        store: super::pages::JsPageStore,
+        #[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | string | undefined")] key: JsValue,
+    ) -> Result<JsMemory, JsValue> {
+        let key = optional_key(key)?;
+        let (clock, clock_at) = JsClock::new(clock);
+        let inner = Memory::open_pages(&name, Rc::new(store), key, clock).map_err(to_js_error)?;
+        Ok(JsMemory { inner, _opfs: None, clock_at })
     }
 
     /// Copies the write-ahead log into the database file and flushes both: every write

@@ -8,5 +8,6 @@
 mod convert;
 mod error;
 mod memory;
+mod pages;
 
 pub use memory::JsMemory;

@@ -1,7 +1,8 @@
-// Where a memory's engine runs: on this thread ('memory'), or in the dedicated Worker of
-// the tab holding an OPFS database ('opfs'). Both answer the same seven requests.
+// Where a memory's engine runs: on this thread ('memory', or a Durable Object's pages), or
+// in the dedicated Worker of the tab holding an OPFS database ('opfs'). All answer the same
+// seven requests.
 
-import type { Memory } from './associative_memory.js';
+import type { Memory, PageStore } from './associative_memory.js';
 import { engine, engineCall, liveInstance } from './engine.js';
 import { memoryError } from './errors.js';
 import type { Key, Progress } from './rpc.js';
@@ -23,12 +24,25 @@ export interface Backend {
  * `engineCall`: once the realm's engine trapped, calls reject with `engine_crashed`.
  */
 export function localBackend(clock?: () => number, key?: Key): Backend {
+  return threadBackend('openMemory', () => engine().Memory.openInMemory(clock, key));
+}
+
+/**
+ * The engine on this thread, its database kept in `store` chunk by chunk (a Durable
+ * Object's storage): each call runs inside `transact` (the object's `transactionSync`), so
+ * the pages it writes are kept together, or none of them if it throws or traps.
+ */
+export function pagesBackend(name: string, store: PageStore, transact: <T>(f: () => T) => T, clock?: () => number, key?: Key): Backend {
+  return threadBackend('openPages', () => engine().Memory.openPages(name, store, clock, key), transact);
+}
+
+function threadBackend(opening: string, open: () => Memory, transact: <T>(f: () => T) => T = (f) => f()): Backend {
   const instance = liveInstance();
-  let memory: Memory | null = engineCall(instance, 'openMemory', () => engine().Memory.openInMemory(clock, key));
+  let memory: Memory | null = engineCall(instance, opening, () => transact(open));
   instance.open++;
   const run = <T>(during: string, f: (m: Memory) => T): T => {
     const m = memory ?? (() => { throw memoryError('closed', 'this memory is closed'); })();
-    return engineCall(instance, during, () => f(m));
+    return engineCall(instance, during, () => transact(() => f(m)));
   };
   return {
     call: async (tool, options) => run(tool, (m) => m.call(tool, options)),

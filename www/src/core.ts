@@ -28,6 +28,9 @@ export interface NamedEmbed {
   embed: Embed;
 }
 
+/** Where a memory's database lives. */
+export type Storage = 'memory' | 'opfs' | 'durable-object';
+
 /** Options of `openMemory`. */
 export interface OpenOptions {
   /**
@@ -242,13 +245,13 @@ export class AssociativeMemory {
   #closed = false;
   readonly #embed?: Embed;
   readonly #model?: string;
-  /** Where the database lives: `'memory'` or `'opfs'`. */
-  readonly storage: 'memory' | 'opfs';
-  /** The OPFS memory's name; undefined in memory. */
+  /** Where the database lives: `'memory'`, `'opfs'`, or a Durable Object's storage. */
+  readonly storage: Storage;
+  /** The OPFS memory's name, or the Durable Object's id; undefined in memory. */
   readonly name?: string;
 
-  /** @internal Use `openMemory`. */
-  constructor(backend: Backend, storage: 'memory' | 'opfs', name: string | undefined, embedder?: { embed: Embed; model?: string }) {
+  /** @internal Use `openMemory` (or, in a Durable Object, `MemoryObject`). */
+  constructor(backend: Backend, storage: Storage, name: string | undefined, embedder?: { embed: Embed; model?: string }) {
     this.#backend = backend;
     this.storage = storage;
     this.name = name;

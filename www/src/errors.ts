@@ -12,8 +12,12 @@ export type ErrorCode =
   | 'opfs_unavailable'
   /** The OPFS pool could not be opened. */
   | 'opfs'
-  /** Another page or worker holds this OPFS memory open. */
+  /** Another page or worker holds this OPFS memory open; or a memory of this name is open here. */
   | 'already_open'
+  /** The storage a memory is kept in could not be set up (a Durable Object's pages). */
+  | 'storage'
+  /** A `MemoryObject`'s HTTP face: a body that is not JSON, one over its limit, no such route, an error of its own. */
+  | 'invalid_json' | 'body_too_large' | 'internal'
   /** The memory was closed, or its worker ended. */
   | 'closed' | 'worker_crashed'
   /**

@@ -3,7 +3,7 @@
 // Vite, esbuild and webpack follow without configuration.
 
 export { init, openMemory, AssociativeMemory, AgentMemory } from './core.js';
-export type { OpenOptions, ExportOptions, ImportOptions, Embed, NamedEmbed, ReembedOptions, Scope, WasmSource, Scoped, Agented, StoreManyProgress, StoreManyCallOptions } from './core.js';
+export type { Storage, OpenOptions, ExportOptions, ImportOptions, Embed, NamedEmbed, ReembedOptions, Scope, WasmSource, Scoped, Agented, StoreManyProgress, StoreManyCallOptions } from './core.js';
 export type { Key } from './rpc.js';
 export type { ToolDefinition, ToolName, JsonSchema, ToolFormat, ToolsOptions, ToolDefinitions, OpenAiToolDefinition, McpToolDefinition } from './tools.js';
 export type { AssociativeMemoryError, ErrorCode } from './errors.js';

@@ -46,21 +46,37 @@ function freePort() {
 
 /**
  * Bundles the edge worker `entry` the way wrangler does (esbuild, conditions
- * workerd/worker/browser, the .wasm left as a module import) and starts workerd on it
- * (127.0.0.1, a free port); returns its URL, process and log.
+ * workerd/worker/browser, the .wasm and `cloudflare:` modules left as imports) and starts
+ * workerd on it (127.0.0.1, a free port); returns its URL, process and log, and `restart`,
+ * which kills it (`signal`, SIGKILL by default: as a crash would) and starts it again on the
+ * same port and storage.
+ *
+ * With `objects` (class names the worker exports), each is a Durable Object namespace with
+ * SQLite storage, bound under its name in upper case (`MemoryObject` → `MEMORY_OBJECT`
+ * unless `binding` names it), kept on disk in `storage`; `text` adds text bindings
+ * (a secret's stand-in).
  */
-export async function startWorkerd(entry = join(CONSUMER, 'edge', 'worker.js'), bundling = {}) {
+export async function startWorkerd(entry = join(CONSUMER, 'edge', 'worker.js'), bundling = {}, { objects = [], binding = {}, storage, text = {} } = {}) {
   const DIST = join(dirname(entry), 'dist');
   mkdirSync(DIST, { recursive: true });
   await build({
     entryPoints: [entry], bundle: true, format: 'esm', platform: 'neutral', outfile: join(DIST, 'worker.js'),
-    conditions: ['workerd', 'worker', 'browser'], external: ['*.wasm'], logLevel: 'warning', ...bundling,
+    conditions: ['workerd', 'worker', 'browser'], external: ['*.wasm', 'cloudflare:*'], logLevel: 'warning', ...bundling,
   });
   copyFileSync(join(CONSUMER, 'node_modules/associative-memory/associative_memory_bg.wasm'), join(DIST, 'associative_memory_bg.wasm'));
   const port = await freePort();
+  const upper = (name) => binding[name] ?? name.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+  const bindings = [
+    ...objects.map((name) => `(name = "${upper(name)}", durableObjectNamespace = "${name}")`),
+    ...Object.entries(text).map(([name, value]) => `(name = "${name}", text = ${JSON.stringify(value)})`),
+  ];
+  const durable = objects.length === 0 ? '' : `
+  durableObjectNamespaces = [${objects.map((name) => `(className = "${name}", uniqueKey = "${name}", enableSql = true)`).join(', ')}],
+  durableObjectStorage = (localDisk = "storage"),`;
+  if (storage) mkdirSync(storage, { recursive: true });
   writeFileSync(join(DIST, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [(name = "main", worker = .edge)],
+  services = [(name = "main", worker = .edge)${storage ? `, (name = "storage", disk = (path = ${JSON.stringify(storage)}, writable = true))` : ''}],
   sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
 );
 const edge :Workerd.Worker = (
@@ -68,27 +84,39 @@ const edge :Workerd.Worker = (
     (name = "worker.js", esModule = embed "worker.js"),
     (name = "associative_memory_bg.wasm", wasm = embed "associative_memory_bg.wasm"),
   ],
-  compatibilityDate = "2025-09-01",
+  compatibilityDate = "2025-09-01",${durable}
+  bindings = [${bindings.join(', ')}],
 );
 `);
   const bin = createRequire(join(CONSUMER, 'index.js')).resolve('workerd/bin/workerd');
   // npm's postinstall replaces the JS launcher with the native binary; run either.
   const native = readFileSync(bin).subarray(0, 4).toString('latin1') === '\x7fELF';
   const args = ['serve', join(DIST, 'config.capnp'), '--verbose'];
-  const child = native ? spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stdout.on('data', (d) => { log += d; });
-  child.stderr.on('data', (d) => { log += d; });
   const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`workerd exited ${child.exitCode}:\n${log}`);
-    try { await fetch(url, { method: 'HEAD' }); break; } catch { /* not listening yet */ }
-    if (i > 200) throw new Error(`workerd did not listen within 20 s:\n${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { url, child, log: () => log };
+  const server = { url, child: null, log: () => log };
+  let log = '';
+  const spawnIt = async () => {
+    const child = native ? spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => { log += d; });
+    child.stderr.on('data', (d) => { log += d; });
+    server.child = child;
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null) throw new Error(`workerd exited ${child.exitCode}:\n${log}`);
+      try { await fetch(url, { method: 'HEAD' }); break; } catch { /* not listening yet */ }
+      if (i > 200) throw new Error(`workerd did not listen within 20 s:\n${log}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  server.restart = async (signal = 'SIGKILL') => {
+    const child = server.child;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await exited;
+    await spawnIt();
+  };
+  await spawnIt();
+  return server;
 }
-
 
 /**
  * Builds the driver app (consumer/driver) with Vite, serves it with `vite preview` and opens
