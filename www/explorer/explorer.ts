@@ -1,7 +1,7 @@
 // The explorer: see, search and curate an agent's memory. Built on the package's public API
 // only ('associative-memory' and 'associative-memory/view'); bundled by www/explorer/build.mjs.
 
-import { importMcpMemoryGraph, openMemory, storeBatches, type AssociativeMemory, type AgentMemory, type Associations, type ReconstructResponse, type Source, type StoreItem } from 'associative-memory';
+import { importMcpMemoryGraph, openMemory, storeBatches, type AssociativeMemory, type AgentMemory, type Associations, type ReconstructResponse, type Source, type Storage, type StoreItem } from 'associative-memory';
 import { mountGraphView, type GraphSelection, type GraphState, type RecordMark, type ViewEntity } from 'associative-memory/view';
 import corpus from './corpus.json';
 import { describeError, h, plural, shortTime, sourceText } from './dom.js';
@@ -577,9 +577,9 @@ async function importMcpGraph(file: File): Promise<void> {
  * characters of content). An OPFS memory runs in its worker, so the page paints its
  * progress as it goes: one transaction of up to the engine's limit. An in-memory one runs on
  * this thread, which cannot paint during a call: batches of 1,000 with a pause between them
- * let the bar move.
+ * let the bar move. A hosted memory (the explorer opens none yet) takes the engine's batches.
  */
-const IMPORT_BATCH = { opfs: 10_000, memory: 1_000 } as const;
+const IMPORT_BATCH: Record<Storage, number> = { opfs: 10_000, memory: 1_000, remote: 10_000, 'durable-object': 10_000 };
 
 /**
  * A JSON file of memories — an array of store items, or an object holding one under `items`

@@ -4,8 +4,9 @@
 
 import type { Memory, PageStore } from './associative_memory.js';
 import { engine, engineCall, liveInstance } from './engine.js';
-import { memoryError } from './errors.js';
+import { memoryError, type ErrorCode } from './errors.js';
 import type { Key, Progress } from './rpc.js';
+import { OPERATIONS } from './operations.js';
 import { SharedOpfs } from './share.js';
 
 export interface Backend {
@@ -85,5 +86,61 @@ export async function opfsBackend(name: string, clock?: () => number, key?: Key)
     rekey: (key) => shared.rekey(key),
     check: () => shared.request('check', []) as Promise<string[]>,
     close: () => shared.close(),
+  };
+}
+
+/** How often a request that met a network error is sent again, and the first wait (ms, tripled each time). */
+const RETRIES = 3;
+const FIRST_WAIT = 100;
+
+const WRITES = new Set<string>(OPERATIONS.filter((op) => op.writes).map((op) => op.tool));
+
+/**
+ * A memory hosted elsewhere (a `MemoryObject`, associative-memory/durable-object), reached
+ * over HTTP at `url` with a bearer `token`. A request that meets a network error is sent
+ * again, up to three times; a write carries an `Idempotency-Key`, so one sent again after its
+ * answer was lost is run once. Errors are the host's typed errors, and `network` when it
+ * cannot be reached.
+ */
+export function remoteBackend(url: string, token: string): Backend {
+  const base = url.endsWith('/') ? url : `${url}/`;
+  const send = async (path: string, init: RequestInit): Promise<Response> => {
+    const headers = { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) };
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await fetch(new URL(path, base), { ...init, headers });
+      } catch (e) {
+        if (attempt >= RETRIES) throw memoryError('network', `cannot reach the memory at ${base}: ${(e as Error).message}`);
+        await new Promise((r) => setTimeout(r, FIRST_WAIT * 3 ** attempt));
+        continue;
+      }
+      if (res.ok) return res;
+      const failed = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; field?: string | null } } | null;
+      const { code = 'network', message = `the memory at ${base} answered HTTP ${res.status}`, field } = failed?.error ?? {};
+      throw memoryError(code as ErrorCode, message, field ?? undefined);
+    }
+  };
+  const call = async (tool: string, options: object): Promise<unknown> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (WRITES.has(tool)) headers['idempotency-key'] = crypto.randomUUID();
+    return (await send('call', { method: 'POST', headers, body: JSON.stringify({ tool, options }) })).json();
+  };
+  return {
+    call,
+    storeMany: async (options, onProgress) => {
+      const stored = (await call('store_many', options)) as { items: unknown[] };
+      onProgress?.({ done: stored.items.length, total: stored.items.length });
+      return stored;
+    },
+    exportBytes: async () => new Uint8Array(await (await send('export', {})).arrayBuffer()),
+    importBytes: async (bytes) => {
+      await send('import', { method: 'POST', body: bytes as Uint8Array<ArrayBuffer> });
+    },
+    rekey: async () => {
+      throw memoryError('invalid_value', "a hosted memory's key is its host's (the Worker's MEMORY_KEY secret)", 'key');
+    },
+    check: async () => ((await (await send('check', {})).json()) as { problems: string[] }).problems,
+    close: async () => {},
   };
 }

@@ -6,7 +6,7 @@
 import type { EmbeddingBacklogResponse, StoreItem, StoreManyOptions, StoreManyResponse, ExportMemoriesResponse, ImportMemoriesOptions, ImportMemoriesResponse, DeleteAgentDataResponse } from './types.js';
 import { OPERATIONS, type Agented, type HandleMethods, type Operation, type OperationMethods, type OperationName, type Operations, type Scoped } from './operations.js';
 import type { Key, Progress } from './rpc.js';
-import { localBackend, opfsBackend, type Backend } from './backend.js';
+import { localBackend, opfsBackend, remoteBackend, type Backend } from './backend.js';
 import { engine, useGlue, type Glue } from './engine.js';
 import { memoryError } from './errors.js';
 import { checkToolCall, formatTools, toolDefinitions, type ToolDefinitions, type ToolFormat, type ToolName, type ToolsOptions } from './tools.js';
@@ -29,7 +29,7 @@ export interface NamedEmbed {
 }
 
 /** Where a memory's database lives. */
-export type Storage = 'memory' | 'opfs' | 'durable-object';
+export type Storage = 'memory' | 'opfs' | 'remote' | 'durable-object';
 
 /** Options of `openMemory`. */
 export interface OpenOptions {
@@ -41,14 +41,23 @@ export interface OpenOptions {
    * out of memory), calls reject with `engine_crashed`: in memory, every later call of the
    * realm's memories too (their contents are lost; a memory opened after gets a new engine);
    * in OPFS, the worker is restarted on the file, which keeps every acknowledged write.
+   * `'remote'`: a memory hosted elsewhere (a `MemoryObject` of
+   * `associative-memory/durable-object`), at `url` with `token`, in any runtime with `fetch`.
    */
-  storage?: 'memory' | 'opfs';
+  storage?: 'memory' | 'opfs' | 'remote';
   /**
    * The OPFS memory's name (1–64 of `A–Z a–z 0–9 . _ -`), default `'default'`. Every tab
    * may open it: one holds it (its worker), the others' calls go to that worker, and
    * another takes over when it closes.
    */
   name?: string;
+  /**
+   * With storage `'remote'`: the hosted memory's URL, the prefix its routes hang from
+   * (`https://example.com/m/team`, which answers `POST …/call`).
+   */
+  url?: string;
+  /** With storage `'remote'`: the bearer token (an agent's, or the owner's `ADMIN_SECRET`). */
+  token?: string;
   /** The time in epoch milliseconds, for every write's stamp; default `Date.now`. */
   clock?: () => number;
   /**
@@ -165,20 +174,37 @@ function notLoadable(e: unknown): unknown {
  * `invalid_value`.
  */
 export async function openMemory(options: OpenOptions = {}): Promise<AssociativeMemory> {
-  const { storage = 'memory', name = 'default', clock, embed, key } = options;
+  const { storage = 'memory', name = 'default', clock, embed, key, url, token } = options;
   for (const option of Object.keys(options)) {
-    if (!['storage', 'name', 'clock', 'embed', 'key'].includes(option)) throw memoryError('unknown_option', `openMemory has no option ${JSON.stringify(option)}`, option);
+    if (!['storage', 'name', 'clock', 'embed', 'key', 'url', 'token'].includes(option)) throw memoryError('unknown_option', `openMemory has no option ${JSON.stringify(option)}`, option);
   }
   checkKey(key, true);
   const embedder = checkEmbed(embed);
   let backend: Backend;
+  if (storage === 'remote') {
+    for (const [field, value] of [['url', url], ['token', token]] as const) {
+      if (typeof value !== 'string' || value.length === 0) throw memoryError(value === undefined ? 'missing_field' : 'invalid_value', `storage 'remote' needs ${field}, a string`, field);
+    }
+    for (const [field, value] of [['clock', clock], ['key', key]] as const) {
+      if (value !== undefined) throw memoryError('invalid_value', `storage 'remote' takes no ${field}: the host's ${field === 'key' ? 'MEMORY_KEY' : 'clock'} is used`, field);
+    }
+    try {
+      new URL(url!);
+    } catch {
+      throw memoryError('invalid_value', `url must be an absolute URL, got ${JSON.stringify(url)}`, 'url');
+    }
+    return new AssociativeMemory(remoteBackend(url!, token!), 'remote', url, embedder);
+  }
+  for (const [field, value] of [['url', url], ['token', token]] as const) {
+    if (value !== undefined) throw memoryError('invalid_value', `${field} is for storage 'remote'`, field);
+  }
   if (storage === 'memory') {
     await init();
     backend = localBackend(clock, key);
   } else if (storage === 'opfs') {
     backend = await opfsBackend(name, clock, key);
   } else {
-    throw memoryError('invalid_value', `storage must be 'memory' or 'opfs', got ${JSON.stringify(storage)}`, 'storage');
+    throw memoryError('invalid_value', `storage must be 'memory', 'opfs' or 'remote', got ${JSON.stringify(storage)}`, 'storage');
   }
   return new AssociativeMemory(backend, storage, storage === 'opfs' ? name : undefined, embedder);
 }
@@ -247,7 +273,7 @@ export class AssociativeMemory {
   readonly #model?: string;
   /** Where the database lives: `'memory'`, `'opfs'`, or a Durable Object's storage. */
   readonly storage: Storage;
-  /** The OPFS memory's name, or the Durable Object's id; undefined in memory. */
+  /** The OPFS memory's name, the remote memory's URL, or the Durable Object's id; undefined in memory. */
   readonly name?: string;
 
   /** @internal Use `openMemory` (or, in a Durable Object, `MemoryObject`). */

@@ -18,6 +18,10 @@ export type ErrorCode =
   | 'storage'
   /** A `MemoryObject`'s HTTP face: a body that is not JSON, one over its limit, no such route, an error of its own. */
   | 'invalid_json' | 'body_too_large' | 'internal'
+  /** A hosted memory's caller: no token or one that does not open it / a token that may not make this call. */
+  | 'unauthorized' | 'forbidden'
+  /** A hosted memory (storage 'remote') could not be reached, after three retries. */
+  | 'network'
   /** The memory was closed, or its worker ended. */
   | 'closed' | 'worker_crashed'
   /**

@@ -1,29 +1,49 @@
-// The package's `MemoryObject` (associative-memory/durable-object) in workerd from npm, with
-// SQLite-backed Durable Objects kept on disk: a memory survives a restart and a kill -9, a
+// The package's `MemoryObject` (associative-memory/durable-object) in workerd from npm, behind
+// the deployable example's router (examples/edge/worker.js), with SQLite-backed Durable
+// Objects kept on disk: a memory survives a restart and a kill -9, a
 // call that fails writes nothing, HTTP and RPC answer with the engine's typed errors, memories
 // keep apart, and with a key the object's file on disk holds no plaintext.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSUMER } from './pack.mjs';
+import { CONSUMER, importPackage } from './pack.mjs';
 import { startWorkerd } from './harness.mjs';
 
 const WORKER = join(CONSUMER, 'edge-do', 'worker.js');
+
+/** The example's Worker, beside the tests' one, where it resolves the installed package. */
+function example() {
+  copyFileSync(new URL('../../examples/edge/worker.js', import.meta.url), join(CONSUMER, 'edge-do', 'example.js'));
+}
 
 /** Every file under `dir`, recursively. */
 function files(dir) {
   return readdirSync(dir).flatMap((f) => statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]);
 }
 
-async function post(server, path, body) {
-  const res = await fetch(new URL(path, server.url), { method: 'POST', body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body) });
+/** The owner's secret the tests' workerd holds (`ADMIN_SECRET`). */
+const ADMIN = 'the owner secret of these tests';
+
+async function post(server, path, body, { token = ADMIN, headers = {} } = {}) {
+  const res = await fetch(new URL(path, server.url), {
+    method: 'POST', headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 
-const call = (server, memory, tool, options) => post(server, `m/${memory}/call`, { tool, options });
+const get = (server, path, token = ADMIN) => fetch(new URL(path, server.url), { headers: { authorization: `Bearer ${token}` } });
+const call = (server, memory, tool, options, auth) => post(server, `m/${memory}/call`, { tool, options }, auth);
+
+/** Whether `pending` rejects with the package's typed error `code` (and `field`). */
+const rejects = (pending, code, field) => assert.rejects(pending, (e) => {
+  assert.equal(e.name, 'AssociativeMemoryError', e.stack);
+  assert.deepEqual([e.code, e.field], [code, field], e.message);
+  return true;
+});
 const rpc = (server, memory, method, ...args) => post(server, `m/${memory}/rpc`, { method, args }).then((r) => r.body);
 
 describe('a memory in a Durable Object (workerd, storage on disk)', () => {
@@ -31,7 +51,8 @@ describe('a memory in a Durable Object (workerd, storage on disk)', () => {
   let storage;
   before(async () => {
     storage = mkdtempSync(join(tmpdir(), 'am-do-'));
-    server = await startWorkerd(WORKER, {}, { objects: ['MemoryObject'], storage });
+    example();
+    server = await startWorkerd(WORKER, {}, { objects: ['MemoryObject'], storage, text: { ADMIN_SECRET: ADMIN } });
   });
   after(() => {
     server?.child.kill('SIGKILL');
@@ -46,14 +67,14 @@ describe('a memory in a Durable Object (workerd, storage on disk)', () => {
     assert.equal(stored.status, 200, JSON.stringify(stored.body) + server.log());
     assert.equal(stored.body.result, 'stored');
     const ask = async () => {
-      const res = await fetch(new URL('m/team/call', server.url), { method: 'POST', body: JSON.stringify({ tool: 'reconstruct', options: { agent_id: 'edge-bot', query: 'who maintains the ledger service' } }) });
+      const res = await fetch(new URL('m/team/call', server.url), { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ tool: 'reconstruct', options: { agent_id: 'edge-bot', query: 'who maintains the ledger service' } }) });
       return res.text();
     };
     const before = await ask();
     assert.match(before, /Kaito Mori took over/);
     await server.restart('SIGKILL');
     assert.equal(await ask(), before);
-    assert.deepEqual((await (await fetch(new URL('m/team/check', server.url))).json()), { ok: true, problems: [] });
+    assert.deepEqual((await (await get(server, 'm/team/check')).json()), { ok: true, problems: [] });
   });
 
   it('answers bad input with the engine typed errors and writes nothing', async () => {
@@ -89,6 +110,97 @@ describe('a memory in a Durable Object (workerd, storage on disk)', () => {
     assert.deepEqual((await rpc(server, 'rpc', 'check')).value, { ok: true, problems: [] });
   });
 
+  it('lets an agent token call only as its agent, and refuses every bad token', async () => {
+    const mint = async (memory, asked) => (await post(server, `m/${memory}/tokens`, asked)).body;
+    const alice = await mint('shared', { agent_id: 'alice', label: 'alice laptop' });
+    const bob = await mint('shared', { agent_id: 'bob' });
+    const elsewhere = await mint('other', { agent_id: 'alice' });
+    const scoped = await mint('shared', { agent_id: 'alice', project_id: 'launch' });
+    assert.match(alice.token ?? JSON.stringify(alice), /^am_[\w-]{43}$/);
+    const as = (t) => ({ token: t.token });
+    assert.equal((await call(server, 'shared', 'store', { content: 'alice keeps the launch date' }, as(alice))).status, 200);
+    assert.equal((await call(server, 'shared', 'store', { content: 'bob keeps the budget' }, as(bob))).status, 200);
+    const seen = async (t) => (await call(server, 'shared', 'list_memories', {}, as(t))).body.memories.map((m) => m.content);
+    assert.deepEqual(await seen(alice), ['alice keeps the launch date']);
+    assert.deepEqual(await seen(bob), ['bob keeps the budget']);
+    assert.deepEqual((await call(server, 'shared', 'recall', { query: 'budget' }, as(alice))).body.messages, []);
+    const refused = [
+      [call(server, 'shared', 'list_memories', { agent_id: 'bob' }, as(alice)), 403, 'forbidden', 'agent_id'],
+      [call(server, 'shared', 'list_agents', {}, as(alice)), 403, 'forbidden', null],
+      [call(server, 'shared', 'import_memories', { jsonl: '' }, as(alice)), 403, 'forbidden', null],
+      [call(server, 'shared', 'store', { content: 'x', project_id: 'other' }, as(scoped)), 403, 'forbidden', 'project_id'],
+      [call(server, 'shared', 'get_contents', { refs: ['mem:1'] }, as(scoped)), 403, 'forbidden', null],
+      [post(server, 'm/shared/import', new Uint8Array(8), as(alice)), 403, 'forbidden', null],
+      [post(server, 'm/shared/tokens', { agent_id: 'mallory' }, as(alice)), 403, 'forbidden', null],
+      [call(server, 'shared', 'list_memories', {}, { token: null }), 401, 'unauthorized', null],
+      [call(server, 'shared', 'list_memories', {}, { token: 'am_not-a-token' }), 401, 'unauthorized', null],
+      [call(server, 'shared', 'list_memories', {}, as(elsewhere)), 401, 'unauthorized', null],
+      [post(server, 'm/shared/tokens', { project_id: 'p' }), 400, 'missing_field', 'agent_id'],
+    ];
+    for (const [pending, status, code, field] of refused) {
+      const { status: got, body } = await pending;
+      assert.deepEqual([got, body.error?.code, body.error?.field], [status, code, field], JSON.stringify(body));
+    }
+    assert.equal((await call(server, 'shared', 'store', { content: 'alice in the launch project' }, as(scoped))).status, 200);
+    const unrouted = await fetch(new URL('m/not a name!/call', server.url), { method: 'POST' });
+    assert.equal(unrouted.status, 404);
+    const listed = (await (await get(server, 'm/shared/tokens')).json()).tokens;
+    assert.deepEqual(listed.map((t) => [t.agent_id, t.label]), [['alice', 'alice laptop'], ['bob', ''], ['alice', '']]);
+    assert.ok(!JSON.stringify(listed).includes(alice.token));
+    const revoked = await fetch(new URL(`m/shared/tokens/${bob.id}`, server.url), { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } });
+    assert.equal(revoked.status, 200);
+    assert.equal((await call(server, 'shared', 'list_memories', {}, as(bob))).status, 401);
+    // the owner sees every agent; nothing a refused call sent was written
+    assert.deepEqual((await call(server, 'shared', 'list_agents', {})).body.agents.map((a) => [a.agent_id, a.memories]), [['alice', 2], ['bob', 1]]);
+  });
+
+  it('runs a write sent twice with one Idempotency-Key once', async () => {
+    const headers = { 'idempotency-key': 'retry-7' };
+    const first = await post(server, 'm/retries/call', { tool: 'store', options: { agent_id: 'a', content: 'sent twice' } }, { headers });
+    const again = await post(server, 'm/retries/call', { tool: 'store', options: { agent_id: 'a', content: 'sent twice' } }, { headers });
+    assert.equal(first.status, 200);
+    assert.deepEqual(again.body, first.body);
+    assert.equal((await call(server, 'retries', 'list_memories', { agent_id: 'a' })).body.total, 1);
+    const other = await post(server, 'm/retries/call', { tool: 'store', options: { agent_id: 'a', content: 'sent twice' } }, { headers: { 'idempotency-key': 'retry-8' } });
+    assert.notEqual(other.body.id, first.body.id);
+  });
+
+  it("is one of the package's storages: openMemory({ storage: 'remote', url, token })", async () => {
+    const { openMemory } = await importPackage();
+    const alice = (await post(server, 'm/remote/tokens', { agent_id: 'alice' })).body;
+    const url = new URL('m/remote', server.url).href;
+    const memory = await openMemory({ storage: 'remote', url, token: alice.token });
+    assert.equal(memory.storage, 'remote');
+    const bot = memory.agent('alice');
+    await bot.store({
+      content: 'Kaito Mori took over the ledger service this sprint.',
+      associations: { entities: [{ name: 'Kaito Mori' }, { name: 'Ledger Service', aliases: ['台帳サービス'] }], relations: [{ subject: 'Kaito Mori', predicate: 'maintains', object: 'Ledger Service' }] },
+    });
+    const reports = [];
+    const batch = await bot.storeMany(Array.from({ length: 50 }, (_, i) => ({ content: `ledger note ${i}` })), { onProgress: (p) => reports.push(p) });
+    assert.equal(batch.items.length, 50);
+    assert.deepEqual(reports.at(-1), { done: 50, total: 50 });
+    assert.deepEqual((await bot.traverse({ entity: '台帳サービス' })).relations.map((r) => r.predicate), ['maintains']);
+    assert.equal((await bot.listMemories({ limit: 1 })).total, 51);
+    await rejects(bot.store({ content: '' }), 'invalid_value', 'content');
+    await rejects(memory.store({ agent_id: 'bob', content: 'not mine' }), 'forbidden', 'agent_id');
+    await rejects(memory.export(), 'forbidden', undefined);
+    await rejects(memory.rekey('k'), 'invalid_value', 'key');
+    // the owner's token reaches everything: the database, imported here into a local memory
+    const owner = await openMemory({ storage: 'remote', url, token: ADMIN });
+    const local = await openMemory();
+    await local.import(await owner.export());
+    assert.equal((await local.agent('alice').listMemories({ limit: 1 })).total, 51);
+    assert.deepEqual(await owner.check(), { ok: true, problems: [] });
+    const stranger = await openMemory({ storage: 'remote', url, token: 'am_unknown' });
+    await rejects(stranger.agent('alice').recall({ query: 'ledger' }), 'unauthorized', undefined);
+    const nowhere = await openMemory({ storage: 'remote', url: 'http://127.0.0.1:9/m/x', token: alice.token });
+    await rejects(nowhere.agent('alice').recall({ query: 'ledger' }), 'network', undefined);
+    await rejects(openMemory({ storage: 'remote', url }), 'missing_field', 'token');
+    await rejects(openMemory({ storage: 'remote', url, token: 't', clock: () => 0 }), 'invalid_value', 'clock');
+    await rejects(openMemory({ url }), 'invalid_value', 'url');
+  });
+
   it('keeps memories apart: one object never reads another', async () => {
     await call(server, 'alice', 'store', { agent_id: 'a', content: 'alice keeps the launch date' });
     await call(server, 'bob', 'store', { agent_id: 'a', content: 'bob keeps the budget' });
@@ -106,7 +218,7 @@ describe('a memory in a Durable Object (workerd, storage on disk)', () => {
     await server.restart('SIGKILL');
     await pending;
     assert.ok([1, 5001].includes(await total()), `after the kill: ${await total()}`);
-    assert.deepEqual((await (await fetch(new URL('m/batch/check', server.url))).json()), { ok: true, problems: [] });
+    assert.deepEqual((await (await get(server, 'm/batch/check')).json()), { ok: true, problems: [] });
     // and a batch that is not interrupted is all there
     await call(server, 'batch', 'store_many', { agent_id: 'a', items: items.slice(0, 100) });
     assert.ok([101, 5101].includes(await total()));
@@ -118,7 +230,8 @@ describe('an encrypted memory in a Durable Object', () => {
   let storage;
   before(async () => {
     storage = mkdtempSync(join(tmpdir(), 'am-do-key-'));
-    server = await startWorkerd(WORKER, {}, { objects: ['MemoryObject'], storage, text: { MEMORY_KEY: 'a passphrase held as a Worker secret' } });
+    example();
+    server = await startWorkerd(WORKER, {}, { objects: ['MemoryObject'], storage, text: { MEMORY_KEY: 'a passphrase held as a Worker secret', ADMIN_SECRET: ADMIN } });
   });
   after(() => {
     server?.child.kill('SIGKILL');

@@ -1,0 +1,22 @@
+// A Worker that hosts memories at the edge: one Durable Object per memory (the package's
+// `MemoryObject`, its memory in the object's own SQLite storage), reached at
+// `/m/<memory>/…` from any device with a token. Copy this folder to deploy it (README.md).
+import { MemoryObject } from 'associative-memory/durable-object';
+
+export { MemoryObject };
+
+/** A memory's name in the URL: 1–64 of A–Z a–z 0–9 . _ - */
+const NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+export default {
+  /** Routes `/m/<memory>/<route>` to the object named `<memory>`, as `/<route>`. */
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    const route = /^\/m\/([^/]+)(\/.*)?$/.exec(url.pathname);
+    if (!route || !NAME.test(route[1])) {
+      return Response.json({ error: { code: 'not_found', message: 'routes are /m/<memory>/call, /export, /import, /check, /tokens', field: null } }, { status: 404 });
+    }
+    const stub = env.MEMORY_OBJECT.get(env.MEMORY_OBJECT.idFromName(route[1]));
+    return stub.fetch(new Request(new URL(route[2] ?? '/', url), request));
+  },
+};
