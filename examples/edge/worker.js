@@ -1,9 +1,11 @@
 // A Worker that hosts memories at the edge: one Durable Object per memory (the package's
-// `MemoryObject`, its memory in the object's own SQLite storage), reached at
-// `/m/<memory>/…` from any device with a token. Copy this folder to deploy it (README.md).
-import { MemoryObject } from 'associative-memory/durable-object';
+// `MemoryObject`, its memory in the object's own SQLite storage, with its MCP face), reached
+// at `/m/<memory>/…` from any device with a token. Copy this folder to deploy it (README.md).
+// A Worker that serves no MCP exports `MemoryObject` from 'associative-memory/durable-object'
+// instead, and needs no MCP SDK.
+import { McpMemoryObject } from 'associative-memory/durable-object-mcp';
 
-export { MemoryObject };
+export { McpMemoryObject as MemoryObject };
 
 /** A memory's name in the URL: 1–64 of A–Z a–z 0–9 . _ - */
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
@@ -14,7 +16,7 @@ export default {
     const url = new URL(request.url);
     const route = /^\/m\/([^/]+)(\/.*)?$/.exec(url.pathname);
     if (!route || !NAME.test(route[1])) {
-      return Response.json({ error: { code: 'not_found', message: 'routes are /m/<memory>/call, /export, /import, /check, /tokens', field: null } }, { status: 404 });
+      return Response.json({ error: { code: 'not_found', message: 'routes are /m/<memory>/call, /mcp, /export, /import, /check, /tokens', field: null } }, { status: 404 });
     }
     const stub = env.MEMORY_OBJECT.get(env.MEMORY_OBJECT.idFromName(route[1]));
     return stub.fetch(new Request(new URL(route[2] ?? '/', url), request));

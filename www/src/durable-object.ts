@@ -10,7 +10,7 @@ import type { PageStore } from './associative_memory.js';
 import { pagesBackend, type Backend } from './backend.js';
 import { OPERATIONS, type Operation } from './operations.js';
 import { memoryError, type ErrorCode } from './errors.js';
-import { AssociativeMemory, init } from './workerd.js';
+import { AssociativeMemory, init, type AgentMemory } from './workerd.js';
 import type { Key, Progress } from './rpc.js';
 import type { StoreManyOptions, StoreManyResponse } from './types.js';
 
@@ -156,6 +156,8 @@ function scoped(caller: Caller, tool: string, options: Record<string, unknown>):
  *   may not, 404 unknown tool, 413 a body over `MAX_BODY`, 500 the engine or storage). A
  *   write with an `Idempotency-Key` header is run once: a retry with the key gets the first
  *   answer. An agent's token scopes every call to its agent (and project).
+ * - MCP over Streamable HTTP at `/mcp`, with a bearer token (`McpMemoryObject`): an agent's
+ *   token gets its agent's tools, which take no `agent_id`.
  * - HTTP, for the owner (the Worker's `ADMIN_SECRET` as the bearer token): every operation,
  *   `GET /export` (the database's bytes), `POST /import` (bytes), `GET /check`
  *   (`{ ok, problems }`), and tokens: `POST /tokens` with `{ "agent_id", "project_id"?,
@@ -323,6 +325,15 @@ export class MemoryObject extends DurableObject<MemoryObjectEnv> {
     throw memoryError('not_found', `no route ${request.method} ${path}`);
   }
 
+  /**
+   * The MCP face at `/mcp`, for `memory` as the caller's token sees it (an agent's handle:
+   * its tools take no `agent_id`). Served by `McpMemoryObject`
+   * (`associative-memory/durable-object-mcp`), which brings the MCP SDK; here, `not_found`.
+   */
+  protected async mcp(_request: Request, _memory: AssociativeMemory | AgentMemory): Promise<Response> {
+    throw memoryError('not_found', "this object serves no MCP: export McpMemoryObject from 'associative-memory/durable-object-mcp' instead of MemoryObject");
+  }
+
   /** The HTTP face (see the class). */
   async fetch(request: Request): Promise<Response> {
     const path = new URL(request.url).pathname.replace(/\/+$/, '');
@@ -342,6 +353,11 @@ export class MemoryObject extends DurableObject<MemoryObjectEnv> {
         const options = parsed.options ?? {};
         if (typeof options !== 'object' || options === null || Array.isArray(options)) throw memoryError('wrong_type', 'options must be an object', 'options');
         return Response.json(await this.#httpCall(caller, parsed.tool, options as Record<string, unknown>, request.headers.get('idempotency-key')));
+      }
+      if (path.endsWith('/mcp')) {
+        const { memory } = await this.#open();
+        const scope = caller.owner || caller.project_id === null ? undefined : { project_id: caller.project_id };
+        return await this.mcp(request, caller.owner ? memory : memory.agent(caller.agent_id, scope));
       }
       if (!caller.owner) throw memoryError('forbidden', `${request.method} ${path} is the memory owner's: an agent's token only calls operations`);
       if (request.method === 'GET' && path.endsWith('/export')) {

@@ -9,10 +9,14 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CONSUMER, importPackage } from './pack.mjs';
 import { startWorkerd } from './harness.mjs';
 
 const WORKER = join(CONSUMER, 'edge-do', 'worker.js');
+// the MCP SDK's dependencies (ajv) publish `main` only, which wrangler's bundler reads
+const BUNDLING = { mainFields: ['browser', 'module', 'main'] };
 
 /** The example's Worker, beside the tests' one, where it resolves the installed package. */
 function example() {
@@ -52,7 +56,7 @@ describe('a memory in a Durable Object (workerd, storage on disk)', () => {
   before(async () => {
     storage = mkdtempSync(join(tmpdir(), 'am-do-'));
     example();
-    server = await startWorkerd(WORKER, {}, { objects: ['MemoryObject'], storage, text: { ADMIN_SECRET: ADMIN } });
+    server = await startWorkerd(WORKER, BUNDLING, { objects: ['MemoryObject'], storage, text: { ADMIN_SECRET: ADMIN } });
   });
   after(() => {
     server?.child.kill('SIGKILL');
@@ -201,6 +205,30 @@ describe('a memory in a Durable Object (workerd, storage on disk)', () => {
     await rejects(openMemory({ url }), 'invalid_value', 'url');
   });
 
+  it('serves MCP over Streamable HTTP: an agent token gets its own tools, without agent_id', async () => {
+    const mint = async (agent) => (await post(server, 'm/mcp/tokens', { agent_id: agent })).body.token;
+    const connect = async (token) => {
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL('m/mcp/mcp', server.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      return client;
+    };
+    const text = (out) => JSON.parse(out.content[0].text);
+    const alice = await connect(await mint('alice'));
+    const { tools } = await alice.listTools();
+    assert.ok(tools.some((t) => t.name === 'store'));
+    for (const t of tools) assert.ok(!('agent_id' in (t.inputSchema.properties ?? {})), `${t.name} asks for agent_id`);
+    const stored = text(await alice.callTool({ name: 'store', arguments: { content: 'alice reached it over MCP' } }));
+    assert.equal(stored.result, 'stored');
+    const refused = await alice.callTool({ name: 'list_memories', arguments: { agent_id: 'bob' } });
+    assert.equal(refused.isError, true);
+    assert.equal(text(refused).error, 'unknown_option');
+    const bob = await connect(await mint('bob'));
+    assert.deepEqual(text(await bob.callTool({ name: 'list_memories', arguments: {} })).memories, []);
+    assert.deepEqual(text(await alice.callTool({ name: 'list_memories', arguments: {} })).memories.map((m) => m.content), ['alice reached it over MCP']);
+    await assert.rejects(connect('am_unknown'), /401|unauthorized/i);
+    await Promise.all([alice.close(), bob.close()]);
+  });
+
   it('keeps memories apart: one object never reads another', async () => {
     await call(server, 'alice', 'store', { agent_id: 'a', content: 'alice keeps the launch date' });
     await call(server, 'bob', 'store', { agent_id: 'a', content: 'bob keeps the budget' });
@@ -231,7 +259,7 @@ describe('an encrypted memory in a Durable Object', () => {
   before(async () => {
     storage = mkdtempSync(join(tmpdir(), 'am-do-key-'));
     example();
-    server = await startWorkerd(WORKER, {}, { objects: ['MemoryObject'], storage, text: { MEMORY_KEY: 'a passphrase held as a Worker secret', ADMIN_SECRET: ADMIN } });
+    server = await startWorkerd(WORKER, BUNDLING, { objects: ['MemoryObject'], storage, text: { MEMORY_KEY: 'a passphrase held as a Worker secret', ADMIN_SECRET: ADMIN } });
   });
   after(() => {
     server?.child.kill('SIGKILL');
