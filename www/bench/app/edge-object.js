@@ -1,0 +1,49 @@
+// The edge bench's Worker (edge-bench.mjs bundles it for workerd with SQLite-backed Durable
+// Objects on disk): `?mode=memory` replays the workload on an in-memory memory in this
+// isolate, `?mode=object` through Workers RPC on a fresh MemoryObject (its memory in the
+// object's storage); `?mode=fill&n=` stores n memories in the object `bench-cold` and
+// `?mode=cold` times its first recall (after a restart of workerd: the object and the
+// module loaded anew, the memory opened from storage, its indexes built).
+import { openMemory } from 'associative-memory';
+import { MemoryObject } from 'associative-memory/durable-object';
+import workload from './workload.json';
+import { replay, workloadClock } from './replay.mjs';
+
+export { MemoryObject };
+
+export default {
+  async fetch(request, env) {
+    const params = new URL(request.url).searchParams;
+    const mode = params.get('mode');
+    const clock = workloadClock(workload);
+    if (mode === 'memory') {
+      const memory = await openMemory({ clock: () => clock.now() });
+      const run = await replay((tool, args) => memory.call(tool, args), workload, clock);
+      await memory.close();
+      return Response.json(run);
+    }
+    if (mode === 'object') {
+      const stub = env.MEMORY_OBJECT.get(env.MEMORY_OBJECT.newUniqueId());
+      return Response.json(await replay((tool, args) => stub.call(tool, args), workload, clock));
+    }
+    const cold = env.MEMORY_OBJECT.get(env.MEMORY_OBJECT.idFromName('bench-cold'));
+    if (mode === 'fill') {
+      const n = Number(params.get('n'));
+      const words = ['ledger', 'service', 'release', 'budget', 'review', 'launch', 'incident', 'migration', 'design', 'kaito', 'rin', 'planner'];
+      for (let start = 0; start < n; start += 5000) {
+        const items = Array.from({ length: Math.min(5000, n - start) }, (_, k) => {
+          const i = start + k;
+          return { content: `note ${i}: ${words[i % 12]} ${words[(i * 7) % 12]} ${words[(i * 5 + 3) % 12]} item${i}` };
+        });
+        await cold.storeMany({ agent_id: 'a', items });
+      }
+      return Response.json({ stored: n });
+    }
+    if (mode === 'cold') {
+      const t0 = performance.now();
+      const out = await cold.call('recall', { agent_id: 'a', query: 'ledger migration item17' });
+      return Response.json({ ms: performance.now() - t0, first: out.messages[0]?.content });
+    }
+    return new Response('modes: memory, object, fill, cold', { status: 404 });
+  },
+};
