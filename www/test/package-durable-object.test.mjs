@@ -128,6 +128,13 @@ describe('a memory in a Durable Object (workerd, storage on disk)', () => {
     assert.deepEqual(await seen(alice), ['alice keeps the launch date']);
     assert.deepEqual(await seen(bob), ['bob keeps the budget']);
     assert.deepEqual((await call(server, 'shared', 'recall', { query: 'budget' }, as(alice))).body.messages, []);
+    // nor each other's entities and relations
+    const declared = await call(server, 'shared', 'declare_associations', { associations: {
+      entities: [{ name: 'Project Lantern', aliases: ['lantern'] }], relations: [{ subject: 'alice', predicate: 'leads', object: 'Project Lantern' }] } }, as(alice));
+    assert.equal(declared.body.relations.length, 1, JSON.stringify(declared.body));
+    assert.equal((await call(server, 'shared', 'list_entities', {}, as(bob))).body.total, 0);
+    assert.equal((await call(server, 'shared', 'traverse', { entity: 'lantern' }, as(bob))).body.entities.length, 0);
+    assert.deepEqual((await call(server, 'shared', 'traverse', { entity: 'lantern' }, as(alice))).body.relations.map((r) => r.predicate), ['leads']);
     const refused = [
       [call(server, 'shared', 'list_memories', { agent_id: 'bob' }, as(alice)), 403, 'forbidden', 'agent_id'],
       [call(server, 'shared', 'list_agents', {}, as(alice)), 403, 'forbidden', null],
