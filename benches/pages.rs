@@ -5,40 +5,17 @@
 //!
 //! Usage: `cargo bench --bench pages [-- --workload PATH] [-- --encrypted]`
 
+#[path = "../tests/common/page_store.rs"]
+mod page_store;
 #[path = "../tests/common/replay.rs"]
 mod replay;
 
 use associative_memory::{Key, Memory, PageStore};
+use page_store::MapStore;
 use replay::{Replayer, Step};
 use serde_json::Value;
-use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
-
-/// Chunks in a map, writes counted.
-#[derive(Default)]
-struct Map {
-    chunks: RefCell<BTreeMap<u64, Vec<u8>>>,
-    writes: Cell<usize>,
-}
-
-impl PageStore for Map {
-    fn read(&self, index: u64) -> Result<Option<Vec<u8>>, String> {
-        Ok(self.chunks.borrow().get(&index).cloned())
-    }
-    fn write(&self, index: u64, bytes: &[u8]) -> Result<(), String> {
-        self.writes.set(self.writes.get() + 1);
-        self.chunks.borrow_mut().insert(index, bytes.to_vec());
-        Ok(())
-    }
-    fn truncate(&self, count: u64) -> Result<(), String> {
-        self.chunks.borrow_mut().retain(|i, _| *i < count);
-        Ok(())
-    }
-    fn count(&self) -> Result<u64, String> {
-        Ok(self.chunks.borrow().keys().next_back().map_or(0, |i| i + 1))
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -48,7 +25,7 @@ fn main() {
     let encrypted = args.iter().any(|a| a == "--encrypted");
     let workload: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("read the workload")).expect("workload JSON");
     let replayer = Replayer::new(&workload);
-    let store = Rc::new(Map::default());
+    let store = Rc::new(MapStore::default());
     let key = encrypted.then(|| Key::Raw([7; 32]));
     let mut memory = Memory::open_pages("bench", store.clone(), key, Box::new(replayer.clock.clone())).expect("open_pages");
     let mut per_kind: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -57,10 +34,10 @@ fn main() {
             replayer.done(op);
             continue;
         };
-        store.writes.set(0);
+        store.take_writes();
         memory.call(&tool, &args).expect("the workload's calls succeed");
         replayer.done(op);
-        per_kind.entry(op["op"].as_str().unwrap_or("?").to_owned()).or_default().push(store.writes.get());
+        per_kind.entry(op["op"].as_str().unwrap_or("?").to_owned()).or_default().push(store.take_writes().len());
     }
     println!("{} ({}), chunks written per call", path.rsplit('/').next().unwrap_or(&path), if encrypted { "encrypted" } else { "plain" });
     println!("| op | n | median | p95 | max |");

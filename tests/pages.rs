@@ -2,54 +2,15 @@
 //! call's commit is in the store when it returns, each page reaches the store at most once
 //! a call, the store reopens to the same memory, and memories of one program keep apart.
 
-use associative_memory::{FixedClock, Key, Memory, PageStore, PAGE_CHUNK};
+#[path = "common/page_store.rs"]
+mod page_store;
+
+use associative_memory::{FixedClock, Key, Memory};
+use page_store::MapStore as Map;
 use serde_json::{json, Value};
-use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-
-/// Chunks in a map, as a host keeps them, with every write counted.
-#[derive(Default)]
-struct Map {
-    chunks: RefCell<BTreeMap<u64, Vec<u8>>>,
-    writes: RefCell<Vec<u64>>,
-}
-
-impl Map {
-    /// A copy of the chunks as they are now: what the host holds if the program dies here.
-    fn copy(&self) -> Rc<Map> {
-        Rc::new(Map { chunks: RefCell::new(self.chunks.borrow().clone()), writes: RefCell::default() })
-    }
-
-    fn take_writes(&self) -> Vec<u64> {
-        std::mem::take(&mut *self.writes.borrow_mut())
-    }
-
-    fn holds(&self, needle: &[u8]) -> bool {
-        self.chunks.borrow().values().any(|c| c.windows(needle.len()).any(|w| w == needle))
-    }
-}
-
-impl PageStore for Map {
-    fn read(&self, index: u64) -> Result<Option<Vec<u8>>, String> {
-        Ok(self.chunks.borrow().get(&index).cloned())
-    }
-    fn write(&self, index: u64, bytes: &[u8]) -> Result<(), String> {
-        assert!(bytes.len() as u64 <= PAGE_CHUNK);
-        self.writes.borrow_mut().push(index);
-        self.chunks.borrow_mut().insert(index, bytes.to_vec());
-        Ok(())
-    }
-    fn truncate(&self, count: u64) -> Result<(), String> {
-        self.chunks.borrow_mut().retain(|i, _| *i < count);
-        Ok(())
-    }
-    fn count(&self) -> Result<u64, String> {
-        Ok(self.chunks.borrow().keys().next_back().map_or(0, |i| i + 1))
-    }
-}
 
 fn open(name: &str, store: &Rc<Map>, key: Option<Key>) -> Memory {
     Memory::open_pages(name, store.clone(), key, Box::new(FixedClock::new(1_700_000_000_000))).unwrap()

@@ -18,9 +18,21 @@ const WORKER = join(CONSUMER, 'edge-do', 'worker.js');
 // the MCP SDK's dependencies (ajv) publish `main` only, which wrangler's bundler reads
 const BUNDLING = { mainFields: ['browser', 'module', 'main'] };
 
-/** The example's Worker, beside the tests' one, where it resolves the installed package. */
-function example() {
+/**
+ * workerd serving the example's Worker (copied beside the tests' one, where it resolves the
+ * installed package) with `secrets`, its objects' storage in a fresh folder; `stop()` kills it
+ * and removes the folder.
+ */
+async function hosting(secrets) {
   copyFileSync(new URL('../../examples/edge/worker.js', import.meta.url), join(CONSUMER, 'edge-do', 'example.js'));
+  const storage = mkdtempSync(join(tmpdir(), 'am-do-'));
+  const server = await startWorkerd(WORKER, BUNDLING, { objects: ['MemoryObject'], storage, text: secrets });
+  server.storage = storage;
+  server.stop = () => {
+    server.child.kill('SIGKILL');
+    rmSync(storage, { recursive: true, force: true });
+  };
+  return server;
 }
 
 /** Every file under `dir`, recursively. */
@@ -52,16 +64,8 @@ const rpc = (server, memory, method, ...args) => post(server, `m/${memory}/rpc`,
 
 describe('a memory in a Durable Object (workerd, storage on disk)', () => {
   let server;
-  let storage;
-  before(async () => {
-    storage = mkdtempSync(join(tmpdir(), 'am-do-'));
-    example();
-    server = await startWorkerd(WORKER, BUNDLING, { objects: ['MemoryObject'], storage, text: { ADMIN_SECRET: ADMIN } });
-  });
-  after(() => {
-    server?.child.kill('SIGKILL');
-    rmSync(storage, { recursive: true, force: true });
-  });
+  before(async () => { server = await hosting({ ADMIN_SECRET: ADMIN }); });
+  after(() => server?.stop());
 
   it('keeps what it stores across a kill of workerd, and answers byte for byte alike after', async () => {
     const stored = await call(server, 'team', 'store', {
@@ -271,16 +275,8 @@ describe('a memory in a Durable Object (workerd, storage on disk)', () => {
 
 describe('an encrypted memory in a Durable Object', () => {
   let server;
-  let storage;
-  before(async () => {
-    storage = mkdtempSync(join(tmpdir(), 'am-do-key-'));
-    example();
-    server = await startWorkerd(WORKER, BUNDLING, { objects: ['MemoryObject'], storage, text: { MEMORY_KEY: 'a passphrase held as a Worker secret', ADMIN_SECRET: ADMIN } });
-  });
-  after(() => {
-    server?.child.kill('SIGKILL');
-    rmSync(storage, { recursive: true, force: true });
-  });
+  before(async () => { server = await hosting({ MEMORY_KEY: 'a passphrase held as a Worker secret', ADMIN_SECRET: ADMIN }); });
+  after(() => server?.stop());
 
   it('holds no plaintext of what it stores in the object file on disk, and reads it back', async () => {
     const stored = await call(server, 'secret', 'store', { agent_id: 'a', content: 'MARKER-5e1d the vault code is under the mat' });
@@ -288,7 +284,7 @@ describe('an encrypted memory in a Durable Object', () => {
     await server.restart('SIGTERM');
     const recalled = await call(server, 'secret', 'recall', { agent_id: 'a', query: 'vault code' });
     assert.equal(recalled.body.messages[0].content, 'MARKER-5e1d the vault code is under the mat');
-    const onDisk = files(storage);
+    const onDisk = files(server.storage);
     assert.ok(onDisk.some((f) => f.endsWith('.sqlite')), onDisk.join('\n'));
     for (const f of onDisk) assert.ok(!readFileSync(f).includes('MARKER-5e1d'), `${f} holds the marker`);
   });
