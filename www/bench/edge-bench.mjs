@@ -27,7 +27,7 @@ copyFileSync(fileURLToPath(new URL('./replay.mjs', import.meta.url)), join(APP, 
 copyFileSync(join(ROOT, '../shared/conformance/bench/bench_1000.json'), join(APP, 'workload.json'));
 
 const storage = mkdtempSync(join(tmpdir(), 'am-edge-bench-'));
-const server = await startWorkerd(join(APP, 'worker.js'), {}, { objects: ['MemoryObject'], storage });
+const server = await startWorkerd(join(APP, 'worker.js'), {}, { objects: ['MemoryObject', 'Probe'], storage });
 const get = async (query) => {
   const res = await fetch(new URL(`?${query}`, server.url));
   if (!res.ok) throw new Error(`${query}: HTTP ${res.status} ${await res.text()}\n${server.log()}`);
@@ -51,6 +51,8 @@ try {
     const ratios = means.object[k].map((v, i) => (v / means.memory[k][i]).toFixed(2)).join(' / ');
     console.log(`| ${k} | ${m} | ${o} | ${ratios} |`);
   }
+  const probe = await get('mode=probe');
+  console.log(`an object with no engine, through RPC: a call writing one 4096-byte row ${probe.write_ms.toFixed(3)} ms, a call reading nothing ${probe.read_ms.toFixed(3)} ms`);
   let filled = 0;
   for (const n of sizes) {
     await get(`mode=fill&n=${n - filled}`);

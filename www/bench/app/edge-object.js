@@ -4,12 +4,24 @@
 // object's storage); `?mode=fill&n=` stores n memories in the object `bench-cold` and
 // `?mode=cold` times its first recall (after a restart of workerd: the object and the
 // module loaded anew, the memory opened from storage, its indexes built).
+import { DurableObject } from 'cloudflare:workers';
 import { openMemory } from 'associative-memory';
 import { MemoryObject } from 'associative-memory/durable-object';
 import workload from './workload.json';
 import { replay, workloadClock } from './replay.mjs';
 
 export { MemoryObject };
+
+/** What any write of an object costs here, with no engine: one 4096-byte row per call. */
+export class Probe extends DurableObject {
+  write(i) {
+    this.ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS rows (i INTEGER PRIMARY KEY, data BLOB)');
+    this.ctx.storage.sql.exec('INSERT OR REPLACE INTO rows VALUES (?, ?)', i, new ArrayBuffer(4096));
+  }
+  read() {
+    return 0;
+  }
+}
 
 export default {
   async fetch(request, env) {
@@ -25,6 +37,14 @@ export default {
     if (mode === 'object') {
       const stub = env.MEMORY_OBJECT.get(env.MEMORY_OBJECT.newUniqueId());
       return Response.json(await replay((tool, args) => stub.call(tool, args), workload, clock));
+    }
+    if (mode === 'probe') {
+      const probe = env.PROBE.get(env.PROBE.newUniqueId());
+      const t0 = performance.now();
+      for (let i = 0; i < 200; i++) await probe.write(i);
+      const t1 = performance.now();
+      for (let i = 0; i < 200; i++) await probe.read();
+      return Response.json({ write_ms: (t1 - t0) / 200, read_ms: (performance.now() - t1) / 200 });
     }
     const cold = env.MEMORY_OBJECT.get(env.MEMORY_OBJECT.idFromName('bench-cold'));
     if (mode === 'fill') {
