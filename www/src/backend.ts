@@ -104,7 +104,9 @@ const WRITES = new Set<string>(OPERATIONS.filter((op) => op.writes).map((op) => 
  */
 export function remoteBackend(url: string, token: string): Backend {
   const base = url.endsWith('/') ? url : `${url}/`;
+  let closed = false;
   const send = async (path: string, init: RequestInit): Promise<Response> => {
+    if (closed) throw memoryError('closed', 'this memory is closed');
     const headers = { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) };
     for (let attempt = 0; ; attempt++) {
       let res: Response;
@@ -141,6 +143,8 @@ export function remoteBackend(url: string, token: string): Backend {
       throw memoryError('invalid_value', "a hosted memory's key is its host's (the Worker's MEMORY_KEY secret)", 'key');
     },
     check: async () => ((await (await send('check', {})).json()) as { problems: string[] }).problems,
-    close: async () => {},
+    close: async () => {
+      closed = true;
+    },
   };
 }

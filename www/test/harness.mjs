@@ -2,10 +2,11 @@
 // what it must never do, and starting an edge worker in workerd.
 
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { build as viteBuild, preview } from 'vite';
@@ -115,6 +116,28 @@ const edge :Workerd.Worker = (
     await spawnIt();
   };
   await spawnIt();
+  return server;
+}
+
+/** The owner's secret the tests' hosted memories hold (`ADMIN_SECRET`). */
+export const ADMIN = 'the owner secret of these tests';
+
+/**
+ * workerd serving the example's Worker (copied beside the tests' one, where it resolves the
+ * installed package) with `secrets`, its objects' storage in a fresh folder; `stop()` kills it
+ * and removes the folder.
+ */
+export async function hosting(secrets) {
+  copyFileSync(new URL('../../examples/edge/worker.js', import.meta.url), join(CONSUMER, 'edge-do', 'example.js'));
+  const storage = mkdtempSync(join(tmpdir(), 'am-do-'));
+  const entry = join(CONSUMER, 'edge-do', 'worker.js');
+  // the MCP SDK's dependencies (ajv) publish `main` only, which wrangler's bundler reads
+  const server = await startWorkerd(entry, { mainFields: ['browser', 'module', 'main'] }, { objects: ['MemoryObject'], storage, text: secrets });
+  server.storage = storage;
+  server.stop = () => {
+    server.child.kill('SIGKILL');
+    rmSync(storage, { recursive: true, force: true });
+  };
   return server;
 }
 

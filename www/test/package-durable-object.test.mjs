@@ -6,42 +6,18 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CONSUMER, importPackage } from './pack.mjs';
-import { startWorkerd } from './harness.mjs';
+import { importPackage } from './pack.mjs';
+import { ADMIN, hosting } from './harness.mjs';
 
-const WORKER = join(CONSUMER, 'edge-do', 'worker.js');
-// the MCP SDK's dependencies (ajv) publish `main` only, which wrangler's bundler reads
-const BUNDLING = { mainFields: ['browser', 'module', 'main'] };
-
-/**
- * workerd serving the example's Worker (copied beside the tests' one, where it resolves the
- * installed package) with `secrets`, its objects' storage in a fresh folder; `stop()` kills it
- * and removes the folder.
- */
-async function hosting(secrets) {
-  copyFileSync(new URL('../../examples/edge/worker.js', import.meta.url), join(CONSUMER, 'edge-do', 'example.js'));
-  const storage = mkdtempSync(join(tmpdir(), 'am-do-'));
-  const server = await startWorkerd(WORKER, BUNDLING, { objects: ['MemoryObject'], storage, text: secrets });
-  server.storage = storage;
-  server.stop = () => {
-    server.child.kill('SIGKILL');
-    rmSync(storage, { recursive: true, force: true });
-  };
-  return server;
-}
 
 /** Every file under `dir`, recursively. */
 function files(dir) {
   return readdirSync(dir).flatMap((f) => statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]);
 }
-
-/** The owner's secret the tests' workerd holds (`ADMIN_SECRET`). */
-const ADMIN = 'the owner secret of these tests';
 
 async function post(server, path, body, { token = ADMIN, headers = {} } = {}) {
   const res = await fetch(new URL(path, server.url), {

@@ -1,13 +1,15 @@
 // The packed package in Node, loaded from the consumer project (www/test/pack.mjs) through
 // its `exports`: every operation, scoped handles, embed, export to a file and import back,
-// errors, close, and storage 'opfs' refused where there is no OPFS.
+// errors, close, and storage 'opfs' refused where there is no OPFS. The same tests run on
+// storage 'remote' too: memories hosted in Durable Objects (examples/edge/, in workerd).
 
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { CONSUMER, importPackage } from './pack.mjs';
+import { ADMIN, hosting } from './harness.mjs';
 
 /** Awaits `promise` and checks it rejects with an AssociativeMemoryError of `code` (and `field`). */
 async function rejects(promise, code, field) {
@@ -29,13 +31,32 @@ const KAITO = {
   },
 };
 
-describe('the packed package in Node', () => {
+for (const storage of ['memory', 'remote']) describe(`the packed package in Node, storage '${storage}'`, () => {
   let pkg;
   let now;
+  let host;
+  let opened = 0;
   const clock = () => now;
-  before(async () => { pkg = await importPackage(); });
+  const remote = storage === 'remote';
+  /** A test of the package on this thread (its entry, its module, its options), not of a storage. */
+  const local = remote ? it.skip : it;
+  before(async () => {
+    pkg = await importPackage();
+    // the same tests on a memory hosted in a Durable Object (workerd), with the owner's token
+    if (remote) host = await hosting({ ADMIN_SECRET: ADMIN });
+  });
+  after(() => host?.stop());
+  /**
+   * A new memory of this suite's storage: in this thread, or a fresh hosted one, whose clock
+   * is its host's (a `clock` given here is left out).
+   */
+  const open = (options = {}) => {
+    if (!remote) return pkg.openMemory(options);
+    const { clock: _, ...rest } = options;
+    return pkg.openMemory({ storage: 'remote', url: new URL(`m/node-${++opened}`, host.url).href, token: ADMIN, ...rest });
+  };
 
-  it('resolves the node entry and exports the documented names', async () => {
+  local('resolves the node entry and exports the documented names', async () => {
     assert.deepEqual(Object.keys(pkg).sort(), ['AgentMemory', 'AssociativeMemory', 'importMcpMemoryGraph', 'init', 'openMemory', 'storeBatches']);
     const manifest = JSON.parse(await readFile(join(CONSUMER, 'node_modules/associative-memory/package.json'), 'utf8'));
     assert.deepEqual(Object.keys(manifest.exports['.']), ['types', 'workerd', 'browser', 'node', 'default']);
@@ -43,8 +64,8 @@ describe('the packed package in Node', () => {
 
   it('runs every operation with snake_case options and responses', async () => {
     now = Date.parse('2026-05-10T12:00:00Z');
-    const memory = await pkg.openMemory({ clock });
-    assert.equal(memory.storage, 'memory');
+    const memory = await open({ clock });
+    assert.equal(memory.storage, storage);
     const stored = await memory.store(KAITO);
     assert.deepEqual(stored, {
       ok: true, result: 'stored', id: 1,
@@ -59,10 +80,13 @@ describe('the packed package in Node', () => {
     assert.equal(declared.result, 'declared');
     assert.deepEqual(declared.relations, [2]);
     const graph = await memory.traverse({ agent_id: 'pm-bot', entity: '台帳サービス', max_hops: 2 });
-    assert.deepEqual(graph.entities.map((e) => [e.name, e.hops]), [['Ledger Service', 0], ['Kaito Mori', 1], ['Ledger DB', 1]]);
+    // one hop is ordered by its most recent relation: on the fixed clock both are as recent
+    // (then by id); on a host's clock the later one is first
+    const order = remote ? [['Ledger Service', 0], ['Ledger DB', 1], ['Kaito Mori', 1]] : [['Ledger Service', 0], ['Kaito Mori', 1], ['Ledger DB', 1]];
+    assert.deepEqual(graph.entities.map((e) => [e.name, e.hops]), order);
     assert.deepEqual(graph.entities[0].mentions, ['mem:1']);
-    assert.deepEqual(graph.entities[2].mentions, ['ep:1']);
-    assert.equal(graph.relations[0].declared_at, '2026-05-10T12:00:00+00:00');
+    assert.deepEqual(graph.entities.find((e) => e.name === 'Ledger DB').mentions, ['ep:1']);
+    if (!remote) assert.equal(graph.relations[0].declared_at, '2026-05-10T12:00:00+00:00');
     const contents = await memory.getContents({ agent_id: 'pm-bot', refs: ['mem:1', 'mem:404'] });
     assert.deepEqual(contents.missing, ['mem:404']);
     assert.equal(contents.items[0].content, KAITO.content);
@@ -82,14 +106,14 @@ describe('the packed package in Node', () => {
   });
 
   it('exports in Node to a file and imports the bytes back into another memory', async () => {
-    const memory = await pkg.openMemory();
+    const memory = await open();
     await memory.store(KAITO);
     const bytes = await memory.export();
     assert.ok(bytes instanceof Uint8Array && bytes.length > 4096);
     assert.equal(new TextDecoder().decode(bytes.subarray(0, 15)), 'SQLite format 3');
     const file = join(CONSUMER, 'exported.sqlite3');
     await writeFile(file, bytes);
-    const other = await pkg.openMemory();
+    const other = await open();
     await other.import(new Uint8Array(await readFile(file)));
     const graph = await other.traverse({ agent_id: 'pm-bot', entity: '森 海斗' });
     assert.deepEqual(graph.entities.map((e) => e.name), ['Kaito Mori', 'Ledger Service']);
@@ -97,7 +121,7 @@ describe('the packed package in Node', () => {
     assert.equal((await other.traverse({ agent_id: 'pm-bot', entity: 'Kaito' })).entities.length, 2, 'bad bytes changed nothing');
   });
 
-  it('opens a file encrypted by the native build, and encrypts one the native build opens', async () => {
+  local('opens a file encrypted by the native build, and encrypts one the native build opens', async () => {
     // tests/encryption.rs makes native.sqlite3 and opens wasm.sqlite3; UPDATE_FIXTURES=1
     // rewrites the one each side makes.
     const fixtures = new URL('../../tests/fixtures/encrypted/', import.meta.url);
@@ -118,7 +142,7 @@ describe('the packed package in Node', () => {
     assert.ok(!Buffer.from(bytes).includes(MARKER) && !Buffer.from(bytes).includes('SQLite format 3'));
     if (process.env.UPDATE_FIXTURES) await writeFile(new URL('wasm.sqlite3', fixtures), bytes);
     // what this build encrypts, it opens (the committed file is what native opens)
-    const back = await pkg.openMemory();
+    const back = await open();
     await back.import(await readFile(new URL('wasm.sqlite3', fixtures)), { key });
     assert.deepEqual(await texts(back), await texts(forNative));
     await rejects(pkg.openMemory({ key: 42 }), 'invalid_value', 'key');
@@ -126,7 +150,7 @@ describe('the packed package in Node', () => {
   });
 
   it('throws AssociativeMemoryErrors with code and field, and writes nothing', async () => {
-    const memory = await pkg.openMemory();
+    const memory = await open();
     await rejects(memory.traverse({ agent_id: 'a', entity: 'x', max_hops: 9 }), 'out_of_range', 'max_hops');
     await rejects(memory.store({ agent_id: 'a' }), 'missing_field', 'content');
     await rejects(memory.store({ agent_id: 'a', content: 'x', colour: 'red' }), 'unknown_option', 'colour');
@@ -138,12 +162,12 @@ describe('the packed package in Node', () => {
     await rejects(pkg.openMemory({ storgae: 'memory' }), 'unknown_option', 'storgae');
   });
 
-  it("refuses storage 'opfs' where there is no OPFS, never falling back to memory", async () => {
+  local("refuses storage 'opfs' where there is no OPFS, never falling back to memory", async () => {
     await rejects(pkg.openMemory({ storage: 'opfs', name: 'notes' }), 'opfs_unavailable');
   });
 
   it('scopes an agent handle to its agent, project and channel', async () => {
-    const memory = await pkg.openMemory();
+    const memory = await open();
     const alpha = memory.agent('pm-bot', { project_id: 'alpha', channel: 'chat' });
     const { id } = await alpha.store({ content: 'Alpha ships on Friday.' });
     const listedAlpha = await alpha.getContents({ refs: [`mem:${id}`] });
@@ -167,18 +191,18 @@ describe('the packed package in Node', () => {
 
   it('calls embed for store, recall and reconstruct, and passes the vectors on', async () => {
     const seen = [];
-    const memory = await pkg.openMemory({ embed: (texts) => { seen.push(...texts); return texts.map(() => new Float32Array([1, 0, 0])); } });
+    const memory = await open({ embed: (texts) => { seen.push(...texts); return texts.map(() => new Float32Array([1, 0, 0])); } });
     await memory.store({ agent_id: 'a', content: 'vector one' });
     await memory.store({ agent_id: 'a', content: 'given', embedding: [0, 1, 0] });
     await memory.recall({ agent_id: 'a', query: 'first query' });
     await memory.reconstruct({ agent_id: 'a', query: 'second query' });
     await memory.traverse({ agent_id: 'a', entity: 'nobody' });
     assert.deepEqual(seen, ['vector one', 'first query', 'second query']);
-    const broken = await pkg.openMemory({ embed: () => [[1, 2, 3]] });
+    const broken = await open({ embed: () => [[1, 2, 3]] });
     await broken.store({ agent_id: 'a', content: 'three dims' });
     await rejects(broken.store({ agent_id: 'a', content: 'x', embedding: 'not a vector' }), 'wrong_type', 'embedding');
     // an embedder's Float32Array is taken as it comes, in store, storeMany and queries
-    const typed = await pkg.openMemory();
+    const typed = await open();
     await typed.store({ agent_id: 'a', content: 'typed one', embedding: new Float32Array([0, 0, 1]) });
     await typed.agent('a').storeMany([{ content: 'typed two', embedding: new Float64Array([0, 1, 0]) }]);
     const hits = await typed.recall({ agent_id: 'a', query: 'zzz', query_embedding: new Float32Array([0, 0.1, 1]) });
@@ -190,7 +214,7 @@ describe('the packed package in Node', () => {
     const oldModel = { model: 'old-model', embed: (texts) => texts.map((t) => [t.length, 1, 0, 0]) };
     const calls = [];
     const newModel = { model: 'new-model', embed: (texts) => { calls.push(texts.length); return texts.map((t) => [0, 0, 1, t.length]); } };
-    const before = await pkg.openMemory({ embed: oldModel });
+    const before = await open({ embed: oldModel });
     const bot = before.agent('a');
     await bot.storeMany([{ content: 'first note' }, { content: 'second note' }, { content: 'third' }]);
     await bot.store({ content: 'fourth note here' });
@@ -200,7 +224,7 @@ describe('the packed package in Node', () => {
     assert.equal(sameModel.model_skipped, 1, 'the vector given without a model is not compared');
     assert.ok(sameModel.messages.some((m) => m.match_reason.ranks.vector !== undefined), 'the old model\'s query reaches its vectors');
 
-    const after = await pkg.openMemory({ embed: newModel });
+    const after = await open({ embed: newModel });
     await after.import(await before.export());
     const skipped = await after.agent('a').recall({ query: 'zzz' });
     assert.equal(skipped.model_skipped, 5, 'vectors of the old model (4) and of no model named (1) are not compared');
@@ -219,7 +243,7 @@ describe('the packed package in Node', () => {
     const contents = await after.agent('a').getContents({ refs: ['mem:1', 'ep:1'] });
     assert.deepEqual(contents.items.map((i) => i.content), ['first note', 'an episode without a vector']);
 
-    const plain = await pkg.openMemory();
+    const plain = await open();
     await rejects(plain.reembed(), 'missing_field', 'embed');
     await rejects(plain.store({ agent_id: 'a', content: 'x', embedding_model: 'm' }), 'invalid_value', 'embedding_model');
     await rejects(after.reembed({ batchSize: 0 }), 'out_of_range', 'batchSize');
@@ -228,17 +252,17 @@ describe('the packed package in Node', () => {
   });
 
   it('closes: later calls reject with code closed, and close is idempotent', async () => {
-    const memory = await pkg.openMemory();
+    const memory = await open();
     await memory.close();
     await memory.close();
     await rejects(memory.store({ agent_id: 'a', content: 'x' }), 'closed');
     await rejects(memory.export(), 'closed');
   });
 
-  it('init accepts the module bytes explicitly (in Node, the module built for speed, which the .wasm export resolves to)', async () => {
+  local('init accepts the module bytes explicitly (in Node, the module built for speed, which the .wasm export resolves to)', async () => {
     const bytes = await readFile(createRequire(join(CONSUMER, 'index.js')).resolve('associative-memory/associative_memory_bg.wasm'));
     await pkg.init(await WebAssembly.compile(bytes));
-    const memory = await pkg.openMemory();
+    const memory = await open();
     assert.equal((await memory.store({ agent_id: 'a', content: 'after init' })).id, 1);
   });
 
@@ -251,7 +275,7 @@ describe('the packed package in Node', () => {
     const items = Array.from({ length: 17 }, () => ({ content: long }));
     const batches = pkg.storeBatches(items);
     assert.deepEqual(batches.map((b) => [b.start, b.items.length]), [[0, 16], [16, 1]]);
-    const memory = await pkg.openMemory();
+    const memory = await open();
     const bot = memory.agent('big');
     // the engine refuses what the batches keep apart, and takes each batch
     await rejects(bot.storeMany(items), 'out_of_range', 'items');
@@ -263,7 +287,7 @@ describe('the packed package in Node', () => {
   it('stores a batch in one transaction with progress, embeddings filled, and names a malformed item', async () => {
     const embedded = [];
     const embed = (texts) => { embedded.push(texts.length); return texts.map((t) => [t.length, 1]); };
-    const memory = await pkg.openMemory({ embed });
+    const memory = await open({ embed });
     const bot = memory.agent('batch', { project_id: 'p' });
     const items = Array.from({ length: 150 }, (_, k) => ({ content: `note ${k}`, associations: k === 3 ? { relations: [{ subject: 1 }] } : undefined }));
     const progress = [];
@@ -285,7 +309,7 @@ describe('the packed package in Node', () => {
 
   it('imports the reference implementation\'s JSONL export and exports its own', async () => {
     const reference = await readFile(new URL('../../tests/fixtures/reference/export.jsonl', import.meta.url), 'utf8');
-    const memory = await pkg.openMemory();
+    const memory = await open();
     const bot = memory.agent('imported');
     const brought = await bot.importMemories(reference);
     assert.deepEqual(brought, { ok: true, version: 'cpersona-export/1.1', memories: 3, episodes: 1, entities: 3, mentions: 4, relations: 3, dropped: [] });
@@ -294,7 +318,7 @@ describe('the packed package in Node', () => {
     const out = await bot.exportMemories();
     assert.equal(out.memories, 3);
     assert.equal(JSON.parse(out.jsonl.split('\n')[0]).version, 'cpersona-export/1.1');
-    const again = await pkg.openMemory();
+    const again = await open();
     assert.equal((await again.importMemories({ jsonl: out.jsonl, target_agent_id: 'copy' })).relations, 3);
     await rejects(again.importMemories({ jsonl: reference.replace('"content": "Kaito maintains the ledger service."', '"content": 5') }), 'wrong_type', 'lines[1].content');
     assert.equal((await again.agent('a').listMemories({ limit: 1 })).total, 0, 'the refused import wrote nothing');
