@@ -10,4 +10,6 @@ pub(crate) mod in_list;
 pub(crate) mod nfkc;
 pub(crate) mod normalize;
 pub(crate) mod scope;
+#[cfg(test)]
+pub(crate) mod seeded;
 pub(crate) mod sort;

@@ -253,13 +253,7 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    /// A seeded stream of draws below `n` (a 64-bit LCG): the same corpus on every run.
-    fn draws(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |n| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        }
-    }
+    use crate::base::seeded::seeded as draws;
 
     /// A fresh database and an index watching it.
     fn watched() -> (Connection, LexicalIndex) {

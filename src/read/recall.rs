@@ -475,13 +475,7 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    /// A seeded generator: each call gives a number below its argument.
-    fn seeded(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |n| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        }
-    }
+    use crate::base::seeded::seeded;
 
     /// `rows` records of agent `a`, each of one to `max_words` of `words`: every fourth an
     /// episode (one more word its keywords), the others memories (every third with its words

@@ -402,11 +402,8 @@ mod tests {
     fn reads_and_writes_at_any_offset_equal_a_plain_file() {
         let mut pages = PagesFile::open(Rc::new(Map::default())).unwrap();
         let mut plain = MemChunksFile::new(512);
-        let mut state: u64 = 7;
-        let mut next = |n: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 33) % n
-        };
+        let mut draw = crate::base::seeded::seeded(7);
+        let mut next = |n: u64| draw(n as usize) as u64;
         for step in 0..400 {
             let (offset, len) = (next(5 * CHUNK), next(2 * CHUNK + 3) as usize);
             match next(3) {

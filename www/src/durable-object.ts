@@ -166,6 +166,8 @@ function scoped(caller: Caller, tool: string, options: Record<string, unknown>):
  */
 export class MemoryObject extends DurableObject<MemoryObjectEnv> {
   #memory: Promise<{ memory: AssociativeMemory; backend: Backend }> | undefined;
+  /** The SHA-256 of the owner's secret, hashed on the first request that needs it. */
+  #adminHash: string | undefined;
   /** Run inside the transaction of the call under way, with its answer (an idempotent write's record). */
   #inCall: ((answer: unknown) => void) | undefined;
 
@@ -283,7 +285,8 @@ export class MemoryObject extends DurableObject<MemoryObjectEnv> {
     if (!bearer) throw memoryError('unauthorized', 'send a token: Authorization: Bearer <token>');
     const hash = await sha256(bearer);
     const admin = this.env.ADMIN_SECRET;
-    if (admin && hash === (await sha256(admin))) return { owner: true };
+    if (admin) this.#adminHash ??= await sha256(admin);
+    if (admin && hash === this.#adminHash) return { owner: true };
     const rows = this.ctx.storage.sql.exec<{ id: string; agent_id: string; project_id: string | null; revoked_at: number | null }>(
       'SELECT id, agent_id, project_id, revoked_at FROM tokens WHERE hash = ?', hash).toArray();
     if (rows.length === 0 || rows[0].revoked_at !== null) {
