@@ -80,7 +80,7 @@ fn rebuild_checked(bytes: &[u8], mut fresh: Connection, page_size: i64) -> Resul
     if version < 0 {
         return Err(refuse(format!("schema version {version} is not one this library ever wrote")));
     }
-    fresh.pragma_update(None, "page_size", page_size)?;
+    crate::storage::set_pragma(&fresh, "page_size", page_size)?;
     create_at_version(&mut fresh, version)?;
     compare_schemas(&image, &fresh, version)?;
     let tx = fresh.transaction()?;
@@ -115,7 +115,7 @@ fn open_image(bytes: &[u8]) -> Result<Connection> {
     distrust(&conn)?;
     conn.deserialize_read_exact(MAIN_DB, &bytes[..], bytes.len(), true)
         .map_err(|e| refuse(format!("the bytes are not an SQLite image: {e}")))?;
-    conn.pragma_update(None, "query_only", true)?;
+    crate::storage::set_pragma(&conn, "query_only", true)?;
     let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(unreadable)?;
     if check != "ok" {
         return Err(refuse(format!("integrity check failed: {check}")));
@@ -143,7 +143,7 @@ pub(crate) fn distrust(conn: &Connection) -> Result<()> {
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_VIEW, false)?;
-    conn.pragma_update(None, "cell_size_check", true)?;
+    crate::storage::set_pragma(conn, "cell_size_check", true)?;
     Ok(())
 }
 
@@ -186,7 +186,9 @@ fn derived_tables(conn: &Connection) -> Result<BTreeSet<String>> {
     let mut out = BTreeSet::new();
     let mut stmt = conn.prepare("SELECT sql FROM sqlite_schema WHERE type = 'trigger'")?;
     for sql in stmt.query_map([], |r| r.get::<_, String>(0))? {
-        let sql = sql?.to_lowercase();
+        // Our schema's SQL is ASCII: `to_ascii_lowercase` is `to_lowercase` on it, without
+        // the Unicode one's code in the wasm module (~4 KB).
+        let sql = sql?.to_ascii_lowercase();
         let words: Vec<&str> = sql.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
         if !words.windows(2).any(|w| w == ["after", "insert"]) {
             continue;
@@ -245,7 +247,11 @@ fn copy_rows(image: &Connection, fresh: &Connection) -> Result<()> {
             );
             let bad: Option<String> = image.query_row(&sql, [], |r| r.get(0)).map(Some).or_else(none_if_empty).map_err(unreadable)?;
             if let Some(bad) = bad {
-                return Err(refuse(format!("`{table}.{name}` holds a value of type {bad} where ours holds {}", declared.to_lowercase())));
+                // `declared` is one of the ASCII names above
+                return Err(refuse(format!(
+                    "`{table}.{name}` holds a value of type {bad} where ours holds {}",
+                    declared.to_ascii_lowercase()
+                )));
             }
         }
         let list = cols.iter().map(|c| ident(&c.0)).collect::<Vec<_>>().join(", ");
