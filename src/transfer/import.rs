@@ -154,7 +154,14 @@ type Objects = BTreeMap<(String, String), (String, Option<String>)>;
 fn objects(conn: &Connection) -> Result<Objects> {
     let mut stmt = conn.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema").map_err(unreadable)?;
     let rows = stmt.query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?)))).map_err(unreadable)?;
-    rows.collect::<rusqlite::Result<_>>().map_err(unreadable)
+    // inserted one by one, as `crate::base::sort::map_from` does (a later row for a key
+    // replaces an earlier one, as `collect` has it)
+    let mut out = Objects::new();
+    for row in rows {
+        let (key, value) = row.map_err(unreadable)?;
+        out.insert(key, value);
+    }
+    Ok(out)
 }
 
 /// Refuses an image whose schema is not exactly the one our migrations give its version.
