@@ -38,7 +38,7 @@ use crate::storage::schema::{create_at_version, migrate, SCHEMA_VERSION};
 use rusqlite::config::DbConfig;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection, MAIN_DB};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The largest id an image may hold: ids reach JavaScript as numbers.
 const MAX_ID: i64 = (1 << 53) - 1;
@@ -189,8 +189,9 @@ fn compare_schemas(image: &Connection, fresh: &Connection, version: i64) -> Resu
 }
 
 /// The tables an insert trigger of our schema writes: derived, so re-derived, never copied.
-fn derived_tables(conn: &Connection) -> Result<BTreeSet<String>> {
-    let mut out = BTreeSet::new();
+/// (A list, each once: a `BTreeSet<String>` would cost the wasm module its code.)
+fn derived_tables(conn: &Connection) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
     let mut stmt = conn.prepare("SELECT sql FROM sqlite_schema WHERE type = 'trigger'")?;
     for sql in stmt.query_map([], |r| r.get::<_, String>(0))? {
         // Our schema's SQL is ASCII: `to_ascii_lowercase` is `to_lowercase` on it, without
@@ -201,8 +202,8 @@ fn derived_tables(conn: &Connection) -> Result<BTreeSet<String>> {
             continue;
         }
         for pair in words.windows(2) {
-            if (pair[0] == "into" || pair[0] == "update") && !["of", "on"].contains(&pair[1]) {
-                out.insert(pair[1].to_owned());
+            if (pair[0] == "into" || pair[0] == "update") && !["of", "on"].contains(&pair[1]) && !out.iter().any(|t| t == pair[1]) {
+                out.push(pair[1].to_owned());
             }
         }
     }
