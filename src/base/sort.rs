@@ -9,8 +9,8 @@
 //! an item's claims), so the extra work is small.
 //!
 //! Collecting into a `BTreeMap` or `BTreeSet` sorts too (then builds the tree from the
-//! sorted items), with another instance of the stable sort for each item type: the engine
-//! builds its maps and sets by inserting instead ([`map_from`], [`set_from`]).
+//! sorted items), with another instance of the stable sort for each item type: in wasm the
+//! engine builds its maps and sets by inserting instead ([`map_from`], [`set_from`]).
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -49,21 +49,31 @@ pub(crate) fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
 }
 
-/// `entries.collect::<BTreeMap<_, _>>()`, the entries inserted one by one: the same map (a
-/// later entry for a key replaces an earlier one), without the stable sort `collect` runs
-/// before building the map, which it compiles again for each entry type (about 4 KB of wasm
-/// each).
+/// `entries.collect::<BTreeMap<_, _>>()`. In wasm the entries are inserted one by one: the
+/// same map (a later entry for a key replaces an earlier one), without the stable sort
+/// `collect` runs before building the map, which it compiles again for each entry type
+/// (about 4 KB of wasm each). Natively, where size does not matter, `collect` as before.
 pub(crate) fn map_from<K: Ord, V>(entries: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
-    let mut map = BTreeMap::new();
-    map.extend(entries);
-    map
+    #[cfg(target_arch = "wasm32")]
+    return inserted(entries);
+    #[cfg(not(target_arch = "wasm32"))]
+    return entries.into_iter().collect();
 }
 
-/// `items.collect::<BTreeSet<_>>()`, the items inserted one by one, as [`map_from`].
+/// `items.collect::<BTreeSet<_>>()`, as [`map_from`].
 pub(crate) fn set_from<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
-    let mut set = BTreeSet::new();
-    set.extend(items);
-    set
+    #[cfg(target_arch = "wasm32")]
+    return inserted(items);
+    #[cfg(not(target_arch = "wasm32"))]
+    return items.into_iter().collect();
+}
+
+/// A collection of `items`, inserted one by one.
+#[cfg(any(target_arch = "wasm32", test))]
+fn inserted<T, C: Default + Extend<T>>(items: impl IntoIterator<Item = T>) -> C {
+    let mut out = C::default();
+    out.extend(items);
+    out
 }
 
 /// The one instance of the standard stable sort.
@@ -85,12 +95,12 @@ mod tests {
             prop_assert_eq!(v, want);
         }
 
-        /// The same map and set as `collect`'s, keys given more than once included.
+        /// Inserted, the same map and set as `collect`'s, keys given more than once included.
         #[test]
-        fn maps_and_sets_equal_collected_ones(v in proptest::collection::vec((0u8..20, any::<u16>()), 0..100)) {
+        fn maps_and_sets_inserted_equal_collected_ones(v in proptest::collection::vec((0u8..20, any::<u16>()), 0..100)) {
             use std::collections::{BTreeMap, BTreeSet};
-            prop_assert_eq!(super::map_from(v.iter().copied()), v.iter().copied().collect::<BTreeMap<_, _>>());
-            prop_assert_eq!(super::set_from(v.iter().copied()), v.iter().copied().collect::<BTreeSet<_>>());
+            prop_assert_eq!(super::inserted::<_, BTreeMap<_, _>>(v.iter().copied()), v.iter().copied().collect::<BTreeMap<_, _>>());
+            prop_assert_eq!(super::inserted::<_, BTreeSet<_>>(v.iter().copied()), v.iter().copied().collect::<BTreeSet<_>>());
         }
     }
 }
