@@ -24,7 +24,18 @@ mkdir -p "$(dirname "$opt")"
 # `--low-memory-unused` lets it fold constant offsets into loads and stores, which is exact
 # unless an address wraps past 4 GiB into the first KiB (a bug in any case); `--converge`
 # repeats the passes while they still shrink the module. BENCHMARKS.md has what each saves.
-[ "$opt" -nt "$raw" ] || wasm-opt -Oz --low-memory-unused --converge "$raw" -o "$opt"
+# `-ocimfs 100`: a function with one caller is inlined into it only when it has at most 100
+# instructions (by default, whatever its size). The larger ones are mostly instances of
+# generic code (the B-tree's, iterators', serde's): kept apart, their near-identical bodies
+# repeat as gzip needs, which they no longer do inlined into callers that number their
+# locals each its own way. 13 KB less gzip; the calls kept cost a Chromium page 0-9 % per
+# operation (BENCHMARKS-HISTORY.md, "Under 700 KB again"). The flags are kept beside the
+# output, so that changing them runs wasm-opt again on an unchanged module.
+oz=(-Oz --low-memory-unused --converge -ocimfs 100)
+if ! [ "$opt" -nt "$raw" ] || [ "$(cat "$opt.flags" 2>/dev/null)" != "${oz[*]}" ]; then
+  wasm-opt "${oz[@]}" "$raw" -o "$opt"
+  echo "${oz[*]}" > "$opt.flags"
+fi
 # The Node module is optimized for speed (-O3: 2–3 % faster calls than -Oz, about as small).
 mkdir -p "$(dirname "$node_opt")"
 [ "$node_opt" -nt "$node_raw" ] || wasm-opt -O3 --low-memory-unused "$node_raw" -o "$node_opt"

@@ -136,8 +136,8 @@ impl Memory {
     /// WAL with `synchronous = NORMAL`: a commit appends to the log without a sync; the
     /// log is synced at checkpoints. A crash can lose the last commits, never corrupt.
     pub(crate) fn use_wal(&self) -> Result<()> {
-        self.conn.pragma_update(None, "journal_mode", "WAL")?;
-        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        crate::storage::set_pragma(&self.conn, "journal_mode", "WAL")?;
+        crate::storage::set_pragma(&self.conn, "synchronous", "NORMAL")?;
         Ok(())
     }
 
@@ -160,7 +160,7 @@ impl Memory {
         // One page size on every target (SQLite's default is 4096 natively, 8192 in the wasm
         // build), so export bytes are alike wherever they were made. A no-op on a database
         // that already has pages.
-        conn.pragma_update(None, "page_size", PAGE_SIZE)?;
+        crate::storage::set_pragma(&conn, "page_size", PAGE_SIZE)?;
         tune(&conn)?;
         migrate(&mut conn)?;
         let watch = Watch::default();
@@ -186,7 +186,7 @@ impl Memory {
         // journal mode reads it).
         conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE")?;
         let mut memory = Self::from_keyed_connection(conn, key, clock)?;
-        memory.conn.pragma_update(None, "journal_mode", "MEMORY")?;
+        crate::storage::set_pragma(&memory.conn, "journal_mode", "MEMORY")?;
         memory._pages = Some(claim);
         Ok(memory)
     }
@@ -473,16 +473,16 @@ impl Memory {
                 // rebuilt there instead (the same rows, ids and derived tables).
                 drop(crate::transfer::import::rebuild(&self.conn.serialize(MAIN_DB)?, dest, PAGE_SIZE)?);
             } else {
-                dest.pragma_update(None, "page_size", PAGE_SIZE)?;
+                crate::storage::set_pragma(&dest, "page_size", PAGE_SIZE)?;
                 // Exclusive: the copy is marked for WAL until the end (below), and a log
                 // needs shared memory otherwise, which no VFS in wasm has.
-                dest.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+                crate::storage::set_pragma(&dest, "locking_mode", "EXCLUSIVE")?;
                 let backup = rusqlite::backup::Backup::new(&self.conn, &mut dest)?;
                 backup.run_to_completion(1024, std::time::Duration::ZERO, None)?;
                 drop(backup);
                 // The copy took the source's WAL mark with its first page: an export has no
                 // log, and is a rollback-journal database wherever it is opened.
-                dest.pragma_update(None, "journal_mode", "DELETE")?;
+                crate::storage::set_pragma(&dest, "journal_mode", "DELETE")?;
             }
         }
         scratch.bytes()
@@ -505,7 +505,7 @@ impl Memory {
             crate::transfer::import::distrust(&conn)?;
             // A file copied from a memory in WAL mode opens without the shared memory a
             // log needs elsewhere (no VFS in wasm has it) only under an exclusive lock.
-            conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+            crate::storage::set_pragma(&conn, "locking_mode", "EXCLUSIVE")?;
             cipher::apply(&conn, key)?;
             Ok(conn.serialize(MAIN_DB)?.to_vec())
         })())?;
@@ -553,13 +553,13 @@ impl Memory {
         let journal: String = self.conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
         let leave_wal = journal == "wal" && size(&scratch)? != size(&self.conn)?;
         if leave_wal {
-            self.conn.pragma_update(None, "journal_mode", "DELETE")?;
+            crate::storage::set_pragma(&self.conn, "journal_mode", "DELETE")?;
         }
         let backup = rusqlite::backup::Backup::new(&scratch, &mut self.conn)?;
         backup.run_to_completion(1024, std::time::Duration::ZERO, None)?;
         drop(backup);
         if leave_wal {
-            self.conn.pragma_update(None, "journal_mode", "WAL")?;
+            crate::storage::set_pragma(&self.conn, "journal_mode", "WAL")?;
         }
         Ok(())
     }

@@ -54,7 +54,7 @@ impl Cut {
 
     /// These cuts, their paths under `prefix` (the field the value was read from).
     pub fn under(&self, prefix: &str) -> Cut {
-        Cut(self.0.iter().map(|(path, n)| (join(prefix, path), *n)).collect())
+        Cut(crate::base::sort::map_from(self.0.iter().map(|(path, n)| (join(prefix, path), *n))))
     }
 
     /// Adds `other`'s cuts.

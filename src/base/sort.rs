@@ -7,8 +7,13 @@
 //! exactly `slice::sort_by`'s: sorting positions stably by the same comparison gives the
 //! same permutation. The engine sorts short lists (at most a result depth, a neighbourhood,
 //! an item's claims), so the extra work is small.
+//!
+//! Collecting into a `BTreeMap` or `BTreeSet` sorts too (then builds the tree from the
+//! sorted items), with another instance of the stable sort for each item type: in wasm the
+//! engine builds its maps and sets by inserting instead ([`map_from`], [`set_from`]).
 
 use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `v.sort_by(cmp)`: stable.
 pub(crate) fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
@@ -44,6 +49,33 @@ pub(crate) fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
 }
 
+/// `entries.collect::<BTreeMap<_, _>>()`. In wasm the entries are inserted one by one: the
+/// same map (a later entry for a key replaces an earlier one), without the stable sort
+/// `collect` runs before building the map, which it compiles again for each entry type
+/// (about 4 KB of wasm each). Natively, where size does not matter, `collect` as before.
+pub(crate) fn map_from<K: Ord, V>(entries: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
+    #[cfg(target_arch = "wasm32")]
+    return inserted(entries);
+    #[cfg(not(target_arch = "wasm32"))]
+    return entries.into_iter().collect();
+}
+
+/// `items.collect::<BTreeSet<_>>()`, as [`map_from`].
+pub(crate) fn set_from<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    #[cfg(target_arch = "wasm32")]
+    return inserted(items);
+    #[cfg(not(target_arch = "wasm32"))]
+    return items.into_iter().collect();
+}
+
+/// A collection of `items`, inserted one by one.
+#[cfg(any(target_arch = "wasm32", test))]
+fn inserted<T, C: Default + Extend<T>>(items: impl IntoIterator<Item = T>) -> C {
+    let mut out = C::default();
+    out.extend(items);
+    out
+}
+
 /// The one instance of the standard stable sort.
 fn sort_positions(order: &mut [usize], cmp: &dyn Fn(usize, usize) -> Ordering) {
     order.sort_by(|a, b| cmp(*a, *b));
@@ -61,6 +93,14 @@ mod tests {
             want.sort_by_key(|p| p.0);
             super::sort_by_key(&mut v, |p| p.0);
             prop_assert_eq!(v, want);
+        }
+
+        /// Inserted, the same map and set as `collect`'s, keys given more than once included.
+        #[test]
+        fn maps_and_sets_inserted_equal_collected_ones(v in proptest::collection::vec((0u8..20, any::<u16>()), 0..100)) {
+            use std::collections::{BTreeMap, BTreeSet};
+            prop_assert_eq!(super::inserted::<_, BTreeMap<_, _>>(v.iter().copied()), v.iter().copied().collect::<BTreeMap<_, _>>());
+            prop_assert_eq!(super::inserted::<_, BTreeSet<_>>(v.iter().copied()), v.iter().copied().collect::<BTreeSet<_>>());
         }
     }
 }

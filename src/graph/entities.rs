@@ -89,7 +89,7 @@ pub fn starts(conn: &Connection, scope: &ReadScope, normalized: &str) -> Result<
 /// The aliases of each entity as written, in normalized order (every one of `ids` has a
 /// list), one statement per [`crate::base::in_list::MAX`] entities.
 pub fn aliases_of(conn: &Connection, ids: &[i64]) -> Result<BTreeMap<i64, Vec<String>>> {
-    let mut out: BTreeMap<i64, Vec<String>> = ids.iter().map(|&id| (id, Vec::new())).collect();
+    let mut out: BTreeMap<i64, Vec<String>> = crate::base::sort::map_from(ids.iter().map(|&id| (id, Vec::new())));
     for chunk in ids.chunks(crate::base::in_list::MAX) {
         let (marks, ids) = crate::base::in_list::padded(chunk.iter().map(|&id| Value::Integer(id)));
         let sql = format!("SELECT entity_id, alias FROM entity_aliases WHERE entity_id IN ({marks}) ORDER BY entity_id, normalized");

@@ -77,7 +77,7 @@ fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Res
 
 /// Breadth first from `starts` over entity → entity relations in `scope`, either direction.
 pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_hops: i64) -> Result<Neighbourhood> {
-    let mut n = Neighbourhood { distance: starts.iter().map(|&e| (e, 0)).collect(), ..Default::default() };
+    let mut n = Neighbourhood { distance: crate::base::sort::map_from(starts.iter().map(|&e| (e, 0))), ..Default::default() };
     let mut frontier: Vec<i64> = n.distance.keys().copied().collect();
     for hop in 0..=max_hops {
         if frontier.is_empty() {
@@ -115,7 +115,7 @@ pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_h
     }
     let mut newest: Vec<&Edge> = n.edges.values().collect();
     crate::base::sort::sort_by(&mut newest, |a, b| b.declared_at.cmp(&a.declared_at).then(a.id.cmp(&b.id)));
-    n.recency = newest.iter().enumerate().map(|(pos, e)| (e.id, pos)).collect();
+    n.recency = crate::base::sort::map_from(newest.iter().enumerate().map(|(pos, e)| (e.id, pos)));
     Ok(n)
 }
 

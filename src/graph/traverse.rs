@@ -51,7 +51,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
     let mut order: Vec<i64> = n.distance.keys().copied().collect();
     crate::base::sort::sort_by_key(&mut order, |e| (n.distance[e], reached_by.get(e).map_or(-1, |&p| p as i64), *e));
     let kept: Vec<i64> = order.iter().take(limit as usize).copied().collect();
-    let kept_set: BTreeSet<i64> = kept.iter().copied().collect();
+    let kept_set: BTreeSet<i64> = crate::base::sort::set_from(kept.iter().copied());
 
     let mut aliases = aliases_of(conn, &kept)?;
     let mut names = names_of(conn, &kept)?;

@@ -426,7 +426,7 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
         // Every arm ranks records of the call's scope only, from indexes kept in step with
         // the database, so each reads; one that did not would be left out, not answered.
         let Some(record) = reader.read(at)? else { continue };
-        let ranks = arms.iter().zip(ranks).filter(|&(_, rank)| rank > 0).map(|(&(arm, _), rank)| (arm, rank)).collect();
+        let ranks = crate::base::sort::map_from(arms.iter().zip(ranks).filter(|&(_, rank)| rank > 0).map(|(&(arm, _), rank)| (arm, rank)));
         hits.push((record, MatchReason { signal, score, ranks }));
     }
     crate::base::sort::sort_by(&mut hits, |(x, a), (y, b)| {

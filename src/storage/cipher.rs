@@ -162,7 +162,7 @@ pub(crate) fn rekey(conn: &Connection, key: Option<&Key>) -> Result<()> {
     let journal: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
     let wal = journal.eq_ignore_ascii_case("wal");
     if wal {
-        conn.pragma_update(None, "journal_mode", "DELETE")?;
+        crate::storage::set_pragma(conn, "journal_mode", "DELETE")?;
     }
     let code = match key {
         Some(key) => with_material(key, |m| {
@@ -174,7 +174,7 @@ pub(crate) fn rekey(conn: &Connection, key: Option<&Key>) -> Result<()> {
     };
     let rekeyed = check(conn, code);
     if wal {
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        crate::storage::set_pragma(conn, "journal_mode", "WAL")?;
     }
     rekeyed
 }

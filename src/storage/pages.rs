@@ -18,7 +18,6 @@ use rsqlite_vfs::{
     SQLiteVfs, SyncOptions, VfsError, VfsErrorCode, VfsFile, VfsResult, VfsStore,
 };
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -41,9 +40,36 @@ pub trait PageStore {
     fn count(&self) -> Result<u64, String>;
 }
 
+/// Values by name, in a list: the few names a program has open are found by looking at
+/// each, and a `BTreeMap` of each value type would cost the wasm module its code (~8 KB).
+struct Named<T>(Vec<(String, T)>);
+
+impl<T: Clone> Named<T> {
+    const fn new() -> Self {
+        Named(Vec::new())
+    }
+
+    fn get(&self, name: &str) -> Option<T> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, value)| value.clone())
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        self.0.iter().any(|(n, _)| n == name)
+    }
+
+    /// Adds `value` as `name`, which is not there.
+    fn add(&mut self, name: String, value: T) {
+        self.0.push((name, value));
+    }
+
+    fn remove(&mut self, name: &str) {
+        self.0.retain(|(n, _)| n != name);
+    }
+}
+
 thread_local! {
     /// The stores of the memories open in this program, by the name their connection opens.
-    static STORES: RefCell<BTreeMap<String, Rc<dyn PageStore>>> = const { RefCell::new(BTreeMap::new()) };
+    static STORES: RefCell<Named<Rc<dyn PageStore>>> = const { RefCell::new(Named::new()) };
 }
 
 /// A memory's hold on its name: the store is reachable by it until this is dropped, after
@@ -56,10 +82,10 @@ impl Claim {
     pub fn take(name: &str, store: Rc<dyn PageStore>) -> Option<Claim> {
         STORES.with(|s| {
             let mut stores = s.borrow_mut();
-            if stores.contains_key(name) {
+            if stores.contains(name) {
                 return None;
             }
-            stores.insert(name.to_owned(), store);
+            stores.add(name.to_owned(), store);
             Some(Claim(name.to_owned()))
         })
     }
@@ -245,8 +271,13 @@ impl VfsFile for File {
 }
 
 /// The files held in memory, by name (a journal SQLite opens and deletes by name).
-#[derive(Default)]
-struct Files(RefCell<BTreeMap<String, Rc<RefCell<MemChunksFile>>>>);
+struct Files(RefCell<Named<Rc<RefCell<MemChunksFile>>>>);
+
+impl Default for Files {
+    fn default() -> Self {
+        Files(RefCell::new(Named::new()))
+    }
+}
 
 struct Store;
 
@@ -261,15 +292,19 @@ impl VfsStore for Store {
             return opened(File::Memory(Rc::default()));
         };
         if options.kind() == Some(FileKind::MainDb) {
-            return match STORES.with(|s| s.borrow().get(&name).cloned()) {
+            return match STORES.with(|s| s.borrow().get(&name)) {
                 Some(store) => opened(File::Pages(PagesFile::open(store)?)),
                 None => Err(VfsError::new(VfsErrorCode::CantOpen, format!("no page store is registered as {name:?}").into())),
             };
         }
         let mut files = files.0.borrow_mut();
         let file = match files.get(&name) {
-            Some(file) => file.clone(),
-            None if options.create() => files.entry(name).or_default().clone(),
+            Some(file) => file,
+            None if options.create() => {
+                let file = Rc::<RefCell<MemChunksFile>>::default();
+                files.add(name, file.clone());
+                file
+            }
             None => return Err(VfsError::new(VfsErrorCode::CantOpen, format!("no file {name:?}").into())),
         };
         opened(File::Memory(file))
@@ -283,7 +318,7 @@ impl VfsStore for Store {
     }
 
     fn access(files: &Files, name: &str, _: AccessMode) -> VfsResult<bool> {
-        Ok(files.0.borrow().contains_key(name) || STORES.with(|s| s.borrow().contains_key(name)))
+        Ok(files.0.borrow().contains(name) || STORES.with(|s| s.borrow().contains(name)))
     }
 
     fn full_pathname(_: &Files, name: &str) -> VfsResult<String> {
@@ -374,6 +409,7 @@ pub fn register() -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     /// Chunks in a map, as a host keeps them.
     #[derive(Default)]

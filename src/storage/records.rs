@@ -259,7 +259,7 @@ impl<'c> Reader<'c> {
     /// The records `refs` name that are in the scope, by ref: one statement per kind (per
     /// [`crate::base::in_list::MAX`] ids), for a call that knows every record it reads.
     pub fn read_many(&self, refs: impl IntoIterator<Item = Ref>) -> Result<BTreeMap<Ref, Record>> {
-        let refs: BTreeSet<Ref> = refs.into_iter().collect();
+        let refs: BTreeSet<Ref> = crate::base::sort::set_from(refs);
         let mut out = BTreeMap::new();
         for kind in [Kind::Mem, Kind::Ep] {
             let ids: Vec<rusqlite::types::Value> =

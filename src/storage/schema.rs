@@ -322,7 +322,7 @@ fn apply(conn: &mut Connection, from: usize, to: usize) -> Result<()> {
     let tx = conn.transaction()?;
     for (i, sql) in MIGRATIONS.iter().enumerate().take(to).skip(from) {
         tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        crate::storage::set_pragma(&tx, "user_version", i as i64 + 1)?;
     }
     tx.commit()?;
     Ok(())

@@ -38,7 +38,7 @@ use crate::storage::schema::{create_at_version, migrate, SCHEMA_VERSION};
 use rusqlite::config::DbConfig;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection, MAIN_DB};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The largest id an image may hold: ids reach JavaScript as numbers.
 const MAX_ID: i64 = (1 << 53) - 1;
@@ -80,7 +80,7 @@ fn rebuild_checked(bytes: &[u8], mut fresh: Connection, page_size: i64) -> Resul
     if version < 0 {
         return Err(refuse(format!("schema version {version} is not one this library ever wrote")));
     }
-    fresh.pragma_update(None, "page_size", page_size)?;
+    crate::storage::set_pragma(&fresh, "page_size", page_size)?;
     create_at_version(&mut fresh, version)?;
     compare_schemas(&image, &fresh, version)?;
     let tx = fresh.transaction()?;
@@ -115,7 +115,7 @@ fn open_image(bytes: &[u8]) -> Result<Connection> {
     distrust(&conn)?;
     conn.deserialize_read_exact(MAIN_DB, &bytes[..], bytes.len(), true)
         .map_err(|e| refuse(format!("the bytes are not an SQLite image: {e}")))?;
-    conn.pragma_update(None, "query_only", true)?;
+    crate::storage::set_pragma(&conn, "query_only", true)?;
     let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(unreadable)?;
     if check != "ok" {
         return Err(refuse(format!("integrity check failed: {check}")));
@@ -143,7 +143,7 @@ pub(crate) fn distrust(conn: &Connection) -> Result<()> {
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_VIEW, false)?;
-    conn.pragma_update(None, "cell_size_check", true)?;
+    crate::storage::set_pragma(conn, "cell_size_check", true)?;
     Ok(())
 }
 
@@ -154,7 +154,14 @@ type Objects = BTreeMap<(String, String), (String, Option<String>)>;
 fn objects(conn: &Connection) -> Result<Objects> {
     let mut stmt = conn.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema").map_err(unreadable)?;
     let rows = stmt.query_map([], |r| Ok(((r.get(0)?, r.get(1)?), (r.get(2)?, r.get(3)?)))).map_err(unreadable)?;
-    rows.collect::<rusqlite::Result<_>>().map_err(unreadable)
+    // inserted one by one, as `crate::base::sort::map_from` does (a later row for a key
+    // replaces an earlier one, as `collect` has it)
+    let mut out = Objects::new();
+    for row in rows {
+        let (key, value) = row.map_err(unreadable)?;
+        out.insert(key, value);
+    }
+    Ok(out)
 }
 
 /// Refuses an image whose schema is not exactly the one our migrations give its version.
@@ -182,18 +189,21 @@ fn compare_schemas(image: &Connection, fresh: &Connection, version: i64) -> Resu
 }
 
 /// The tables an insert trigger of our schema writes: derived, so re-derived, never copied.
-fn derived_tables(conn: &Connection) -> Result<BTreeSet<String>> {
-    let mut out = BTreeSet::new();
+/// (A list, each once: a `BTreeSet<String>` would cost the wasm module its code.)
+fn derived_tables(conn: &Connection) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
     let mut stmt = conn.prepare("SELECT sql FROM sqlite_schema WHERE type = 'trigger'")?;
     for sql in stmt.query_map([], |r| r.get::<_, String>(0))? {
-        let sql = sql?.to_lowercase();
+        // Our schema's SQL is ASCII: `to_ascii_lowercase` is `to_lowercase` on it, without
+        // the Unicode one's code in the wasm module (~4 KB).
+        let sql = sql?.to_ascii_lowercase();
         let words: Vec<&str> = sql.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
         if !words.windows(2).any(|w| w == ["after", "insert"]) {
             continue;
         }
         for pair in words.windows(2) {
-            if (pair[0] == "into" || pair[0] == "update") && !["of", "on"].contains(&pair[1]) {
-                out.insert(pair[1].to_owned());
+            if (pair[0] == "into" || pair[0] == "update") && !["of", "on"].contains(&pair[1]) && !out.iter().any(|t| t == pair[1]) {
+                out.push(pair[1].to_owned());
             }
         }
     }
@@ -245,7 +255,11 @@ fn copy_rows(image: &Connection, fresh: &Connection) -> Result<()> {
             );
             let bad: Option<String> = image.query_row(&sql, [], |r| r.get(0)).map(Some).or_else(none_if_empty).map_err(unreadable)?;
             if let Some(bad) = bad {
-                return Err(refuse(format!("`{table}.{name}` holds a value of type {bad} where ours holds {}", declared.to_lowercase())));
+                // `declared` is one of the ASCII names above
+                return Err(refuse(format!(
+                    "`{table}.{name}` holds a value of type {bad} where ours holds {}",
+                    declared.to_ascii_lowercase()
+                )));
             }
         }
         let list = cols.iter().map(|c| ident(&c.0)).collect::<Vec<_>>().join(", ");

@@ -5,7 +5,6 @@ use super::error::{js_error, to_js_error};
 use crate::{Clock, Error, Key, Memory};
 use sqlite_wasm_vfs::sahpool::{self, OpfsSAHError, OpfsSAHPoolCfgBuilder, OpfsSAHPoolUtil};
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeSet;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -59,7 +58,7 @@ thread_local! {
     /// The OPFS memories open in this worker. The pool's SQLite locks are no-ops (other
     /// workers are kept out by OPFS itself), so a second connection to the same file here
     /// would silently overwrite the first one's writes.
-    static OPEN_OPFS: RefCell<BTreeSet<String>> = const { RefCell::new(BTreeSet::new()) };
+    static OPEN_OPFS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
 }
 
 /// This worker's hold on an OPFS memory's name and its pool, given back when the memory
@@ -69,7 +68,16 @@ struct OpfsClaim(String, Option<OpfsSAHPoolUtil>);
 
 impl OpfsClaim {
     fn take(name: &str) -> Result<OpfsClaim, JsValue> {
-        if !OPEN_OPFS.with(|open| open.borrow_mut().insert(name.to_owned())) {
+        // A list, not a `BTreeSet`: a worker has few memories open.
+        let taken = OPEN_OPFS.with(|open| {
+            let mut open = open.borrow_mut();
+            let taken = open.iter().any(|n| n == name);
+            if !taken {
+                open.push(name.to_owned());
+            }
+            taken
+        });
+        if taken {
             return Err(js_error(
                 &format!("the memory {name:?} is already open in this worker; free it first"),
                 "already_open",
@@ -87,7 +95,7 @@ impl Drop for OpfsClaim {
         if let Some(pool) = &self.1 {
             let _ = pool.pause();
         }
-        OPEN_OPFS.with(|open| open.borrow_mut().remove(&self.0));
+        OPEN_OPFS.with(|open| open.borrow_mut().retain(|n| *n != self.0));
     }
 }
 

@@ -99,7 +99,7 @@ pub fn bundle(members: &[Record], links: &[Link]) -> Bundling {
             }
         }
     }
-    let index: BTreeMap<Ref, usize> = members.iter().enumerate().map(|(i, m)| (m.at, i)).collect();
+    let index: BTreeMap<Ref, usize> = crate::base::sort::map_from(members.iter().enumerate().map(|(i, m)| (m.at, i)));
     for (subject, predicate, object) in links {
         if let (Some(&s), Some(&o)) = (index.get(subject), index.get(object)) {
             u.union(s, o, &Why::Relation(predicate.clone()));

@@ -55,7 +55,7 @@ fn matched(all: &[&Form], query: &str) -> Cue {
         }
     }
     // each matched entity's forms, in the order of `all`
-    let mut forms: BTreeMap<i64, Vec<&Form>> = matched.iter().map(|(entity, _)| (*entity, Vec::new())).collect();
+    let mut forms: BTreeMap<i64, Vec<&Form>> = crate::base::sort::map_from(matched.iter().map(|(entity, _)| (*entity, Vec::new())));
     for form in all {
         if let Some(own) = forms.get_mut(&form.entity) {
             own.push(form);

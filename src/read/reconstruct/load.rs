@@ -80,7 +80,7 @@ pub fn graph(
     if graph.mentions.is_empty() {
         return Ok(graph);
     }
-    let mentioned: Vec<i64> = graph.mentions.values().flatten().copied().collect::<BTreeSet<_>>().into_iter().collect();
+    let mentioned: Vec<i64> = crate::base::sort::set_from(graph.mentions.values().flatten().copied()).into_iter().collect();
     let n = neighbourhood(conn, scope, &mentioned, bounds.max_hops as i64)?;
     for edge in n.edges.values().filter(|e| e.subject != e.object) {
         let recency = n.recency[&edge.id];

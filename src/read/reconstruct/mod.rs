@@ -106,7 +106,7 @@ struct Found {
 
 impl Found {
     fn pool(&self) -> BTreeSet<Ref> {
-        self.records.iter().map(|r| r.at).collect()
+        crate::base::sort::set_from(self.records.iter().map(|r| r.at))
     }
 }
 
