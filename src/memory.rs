@@ -477,9 +477,7 @@ impl Memory {
                 // Exclusive: the copy is marked for WAL until the end (below), and a log
                 // needs shared memory otherwise, which no VFS in wasm has.
                 crate::storage::set_pragma(&dest, "locking_mode", "EXCLUSIVE")?;
-                let backup = rusqlite::backup::Backup::new(&self.conn, &mut dest)?;
-                backup.run_to_completion(1024, std::time::Duration::ZERO, None)?;
-                drop(backup);
+                crate::storage::copy_database(&self.conn, &mut dest)?;
                 // The copy took the source's WAL mark with its first page: an export has no
                 // log, and is a rollback-journal database wherever it is opened.
                 crate::storage::set_pragma(&dest, "journal_mode", "DELETE")?;
@@ -555,9 +553,7 @@ impl Memory {
         if leave_wal {
             crate::storage::set_pragma(&self.conn, "journal_mode", "DELETE")?;
         }
-        let backup = rusqlite::backup::Backup::new(&scratch, &mut self.conn)?;
-        backup.run_to_completion(1024, std::time::Duration::ZERO, None)?;
-        drop(backup);
+        crate::storage::copy_database(&scratch, &mut self.conn)?;
         if leave_wal {
             crate::storage::set_pragma(&self.conn, "journal_mode", "WAL")?;
         }

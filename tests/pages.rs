@@ -104,3 +104,28 @@ fn import_and_export_go_through_the_store() {
     back.import(&again.export().unwrap()).unwrap();
     assert_eq!(recall(&mut back, "edge")["messages"][0]["content"], "moved to the edge");
 }
+
+/// An image of more than 1,024 pages imports into a page-store memory, and a keyed one of
+/// that size exports and imports back. In wasm each copy trapped (`can't sleep`) past 1,024
+/// pages, the step rusqlite's `run_to_completion` takes before it sleeps.
+#[test]
+fn images_of_more_than_1024_pages_import_and_export() {
+    let big = "a ledger entry kept at the edge. ".repeat(30_000);
+    let source = Rc::new(Map::default());
+    let mut a = open("big-source", &source, None);
+    for i in 0..5 {
+        a.call("store", &json!({"agent_id": "a", "content": format!("{i} {big}")})).unwrap();
+    }
+    let bytes = a.export().unwrap();
+    assert!(bytes.len() > 1024 * 4096, "{} bytes", bytes.len());
+    let key = Key::Raw([7; 32]);
+    let store = Rc::new(Map::default());
+    let mut b = open("big-keyed", &store, Some(key.clone()));
+    b.import(&bytes).unwrap();
+    let listed = |m: &mut Memory| m.call("list_memories", &json!({"agent_id": "a", "limit": 10})).unwrap();
+    assert_eq!(listed(&mut b), listed(&mut a));
+    let sealed = b.export().unwrap();
+    let mut c = open("big-back", &Rc::new(Map::default()), None);
+    c.import_encrypted(&sealed, &key).unwrap();
+    assert_eq!(listed(&mut c), listed(&mut a));
+}

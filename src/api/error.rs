@@ -94,7 +94,8 @@ pub enum Error {
     /// [`crate::Memory::open_pages`]); close it first.
     #[error("the memory {0:?} is already open here; close it first")]
     AlreadyOpen(String),
-    /// The storage a memory is kept in could not be set up.
+    /// The storage a memory is kept in failed: it could not be set up, or a copy of the
+    /// database into it stopped.
     #[error("storage: {0}")]
     Storage(String),
     /// SQLite failed; the call was rolled back.

@@ -50,6 +50,19 @@ pub(crate) fn set_pragma<'a>(conn: &rusqlite::Connection, name: &str, value: imp
     conn.execute_batch(&format!("PRAGMA {name}={value}"))
 }
 
+/// Copies every page of `from` over `to` with SQLite's online backup, in one step. One
+/// step because rusqlite's `run_to_completion` sleeps between steps, even for a pause of
+/// zero, and a thread cannot sleep in wasm: there it panicked, and so trapped, every copy of
+/// more than the 1,024 pages it took a step.
+pub(crate) fn copy_database(from: &rusqlite::Connection, to: &mut rusqlite::Connection) -> crate::api::error::Result<()> {
+    let backup = rusqlite::backup::Backup::new(from, to)?;
+    match backup.step(-1)? {
+        rusqlite::backup::StepResult::Done => Ok(()),
+        // Busy or locked: another connection holds the destination, which none of ours do.
+        other => Err(crate::Error::Storage(format!("the copy of the database stopped: {other:?}"))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use rusqlite::Connection;
