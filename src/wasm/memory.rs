@@ -353,6 +353,15 @@ impl JsMemory {
         self.inner.rekey(key).map_err(to_js_error)
     }
 
+    /// The bytes of this instance's linear memory, which every memory open in it shares and
+    /// which never shrinks: what the scale bench reads to measure a memory's cost (an edge
+    /// isolate holds its objects' memories in one instance, under one limit). Not part of the
+    /// package's API.
+    #[wasm_bindgen(js_name = wasmMemoryBytes, skip_typescript)]
+    pub fn wasm_memory_bytes() -> f64 {
+        (core::arch::wasm32::memory_size(0) * 65536) as f64
+    }
+
     /// A plain dot-product loop of `query` over every stored vector of its dimension (no
     /// scope, ranking or row reads): the floor the scale bench compares the vector arm with.
     /// Returns the sum of the products. Not part of the package's API.

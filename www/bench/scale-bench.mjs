@@ -25,13 +25,23 @@
 // Usage (from the crate root, after `bash scripts/build-wasm.sh`):
 //   node www/bench/scale-bench.mjs [--sizes 1000,10000,100000] [--settings lexical,vectors]
 //        [--queries 200] [--rounds 1] [--warmup 50] [--dim 384] [--json out.json] [--native native.json]
-//        [--pkg pkg-node] [--cache-dir DIR]
+//        [--pkg pkg-node] [--cache-dir DIR] [--storage memory|pages] [--fill-isolate MIB]
 //   --native FILE    the JSON of `cargo bench --bench scale -- --json FILE`: print wasm/native
 //   --cache-dir DIR  import the database cached there (by this bench or benches/scale.rs,
 //                    same file names) instead of storing again; without one, store and
 //                    cache it; if the import fails, store (and leave the file alone)
 //   --pkg DIR        the nodejs-target package (default <crate>/pkg-node: the module built
 //                    for speed, which the package runs in Node)
+//   --storage pages  open each memory over a page store in a JS Map (Memory.openPages), as a
+//                    Durable Object holds one, so that the instance's linear memory holds only
+//                    what an object costs it (page cache, indexes, statements); each row then
+//                    has wasm_bytes, the growth of the instance's memory from before the
+//                    open to after the queries. Run one size and setting per process: the
+//                    memory never shrinks, so a later row reuses what an earlier one freed.
+//   --fill-isolate MIB  with --storage pages: after the queries, copies of the memory (its
+//                    export imported into a new page store) are opened beside it, each
+//                    queried, until the instance's memory passes MIB; the row says how many
+//                    were open within it (fits_in_isolate) and the bytes after each.
 // An op that throws code 'unsupported' is reported as skipped.
 
 import { createRequire } from 'node:module';
@@ -46,7 +56,7 @@ const GENERATOR = 1;
 const here = dirname(fileURLToPath(import.meta.url));
 const crateRoot = resolve(here, '..', '..');
 const argv = process.argv.slice(2);
-const KNOWN = ['--sizes', '--settings', '--queries', '--rounds', '--warmup', '--dim', '--json', '--native', '--pkg', '--cache-dir'];
+const KNOWN = ['--sizes', '--settings', '--queries', '--rounds', '--warmup', '--dim', '--json', '--native', '--pkg', '--cache-dir', '--storage', '--fill-isolate'];
 for (let i = 0; i < argv.length; i += 2) {
   if (!KNOWN.includes(argv[i])) {
     console.error(`scale-bench: unknown argument ${JSON.stringify(argv[i])}; flags: ${KNOWN.join(' ')}`);
@@ -70,6 +80,10 @@ const jsonPath = flag('--json') ?? process.env.SCALE_JSON;
 const nativePath = flag('--native');
 const pkgDir = fromRoot(flag('--pkg') ?? process.env.BENCH_PKG ?? 'pkg-node');
 const cacheDir = flag('--cache-dir') ?? process.env.SCALE_CACHE_DIR;
+const storage = flag('--storage') ?? 'memory';
+if (storage !== 'memory' && storage !== 'pages') throw new Error(`--storage takes memory or pages, not ${storage}`);
+const fillIsolate = flag('--fill-isolate') ? Number(flag('--fill-isolate')) * 1024 * 1024 : null;
+if (fillIsolate !== null && storage !== 'pages') throw new Error('--fill-isolate needs --storage pages');
 for (const s of settings) {
   if (s !== 'lexical' && s !== 'vectors') throw new Error(`--settings takes lexical and/or vectors, not ${s}`);
 }
@@ -219,6 +233,18 @@ function fingerprint(texts, qs, vecs) {
 // Epoch ms -> YYYY-MM-DDTHH:MM:SS+00:00 (format_iso's spelling for whole seconds).
 const formatIso = (ms) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 
+/** Chunks in a Map, as a Durable Object's `pages` table holds them (outside the instance). */
+function mapStore() {
+  const chunks = new Map();
+  let count = 0;
+  return {
+    read: (i) => chunks.get(i),
+    write: (i, bytes) => { chunks.set(i, bytes); count = Math.max(count, i + 1); },
+    truncate: (n) => { for (let i = n; i < count; i++) chunks.delete(i); count = Math.min(count, n); },
+    count: () => count,
+  };
+}
+
 // ---- measurement ------------------------------------------------------------------------
 
 function percentile(sorted, p) {
@@ -308,7 +334,10 @@ for (const setting of settings) {
   for (const n of sizes) {
     const fp = fingerprint(allMems.slice(0, n), qs, withVec ? [allVecs.slice(0, n), qVecs] : null);
     const fixedMs = BASE_MS + 60000 * n;
-    const mem = Memory.openInMemory(() => fixedMs);
+    const wasmBefore = storage === 'pages' ? Memory.wasmMemoryBytes() : null;
+    let opened = 0;
+    const open = () => (storage === 'pages' ? Memory.openPages(`bench-${n}-${opened++}`, mapStore(), () => fixedMs, undefined) : Memory.openInMemory(() => fixedMs));
+    const mem = open();
     const tag = withVec ? `vec${dim}` : 'lex';
     const cache = cacheDir ? join(cacheDir, `am-scale-g${GENERATOR}-s${schemaVersion}-${n}-${tag}-${fp}.sqlite`) : null;
     let build = null, imported = false, writeCache = Boolean(cache);
@@ -368,8 +397,30 @@ for (const setting of settings) {
       }
       plainScan = { ...stats(times), sink };
     }
+    let wasm = null;
+    if (storage === 'pages') {
+      wasm = { wasm_bytes: Memory.wasmMemoryBytes() - wasmBefore, wasm_bytes_before: wasmBefore };
+      if (fillIsolate !== null) {
+        const bytes = mem.export();
+        const copies = [];
+        const after = [Memory.wasmMemoryBytes()];
+        while (after[after.length - 1] <= fillIsolate) {
+          const copy = open();
+          copy.import(bytes);
+          runOp(copy, 'recall', qargs('recall').slice(0, 1), 0);
+          runOp(copy, 'reconstruct', qargs('reconstruct').slice(0, 1), 0);
+          copies.push(copy);
+          after.push(Memory.wasmMemoryBytes());
+        }
+        // `after[k]` is the instance with k + 1 memories open; the last passed the limit.
+        wasm.fits_in_isolate = after.length - 1;
+        wasm.wasm_bytes_with_copies = after;
+        for (const c of copies) c.free?.();
+      }
+      console.error(`n=${n} ${setting}: ${JSON.stringify(wasm)}`);
+    }
     mem.free?.();
-    const row = { n, setting, dim: withVec ? dim : null, fingerprint: fp, imported, build_s: build ? build.seconds : null,
+    const row = { n, setting, ...wasm, dim: withVec ? dim : null, fingerprint: fp, imported, build_s: build ? build.seconds : null,
       recall_mean_ms: recall.mean_ms ?? null, recall_p50_ms: recall.p50_ms ?? null, recall_p95_ms: recall.p95_ms ?? null,
       reconstruct_mean_ms: reconstruct.mean_ms ?? null, reconstruct_p50_ms: reconstruct.p50_ms ?? null,
       reconstruct_p95_ms: reconstruct.p95_ms ?? null, build, recall, reconstruct };
@@ -383,8 +434,8 @@ for (const setting of settings) {
 
 const f = (x, d = 3) => (typeof x === 'number' ? x.toFixed(d) : '-');
 const pad = (s, w) => String(s).padStart(w);
-console.log(`\nscale: wasm (Node), in-memory; ${nQueries} queries x ${rounds} round(s) after ${Math.min(warmup, nQueries)} warm-up calls; ms; ratio = mean (p95) / the same at the smallest size`);
-console.log(`${'setting'.padEnd(8)} ${pad('n', 8)} ${pad('build s', 9)} ${pad('store mean', 11)} | ${pad('rec mean', 9)} ${pad('rec p50', 9)} ${pad('rec p95', 9)} ${pad('rec ratio', 13)} | ${pad('recon mean', 10)} ${pad('recon p50', 9)} ${pad('recon p95', 9)} ${pad('recon ratio', 13)} | ${pad('plain ms', 9)} ${pad('rec÷plain', 9)}`);
+console.log(`\nscale: wasm (Node), ${storage === 'pages' ? 'over a page store (Memory.openPages)' : 'in-memory'}; ${nQueries} queries x ${rounds} round(s) after ${Math.min(warmup, nQueries)} warm-up calls; ms; ratio = mean (p95) / the same at the smallest size`);
+console.log(`${'setting'.padEnd(8)} ${pad('n', 8)} ${pad('build s', 9)} ${pad('store mean', 11)} | ${pad('rec mean', 9)} ${pad('rec p50', 9)} ${pad('rec p95', 9)} ${pad('rec ratio', 13)} | ${pad('recon mean', 10)} ${pad('recon p50', 9)} ${pad('recon p95', 9)} ${pad('recon ratio', 13)} | ${pad('plain ms', 9)} ${pad('rec÷plain', 9)}${storage === 'pages' ? ` | ${pad('wasm MiB', 9)} ${pad('fit', 4)}` : ''}`);
 for (const setting of settings) {
   const rows = results.filter((r) => r.setting === setting);
   const first = rows[0];
@@ -395,7 +446,8 @@ for (const setting of settings) {
     console.log(`${setting.padEnd(8)} ${pad(r.n, 8)} ${pad(r.build ? r.build.seconds.toFixed(1) : 'cached', 9)} ${pad(f(r.build?.store?.mean_ms), 11)} | ` +
       `${pad(f(r.recall.mean_ms), 9)} ${pad(f(r.recall.p50_ms), 9)} ${pad(f(r.recall.p95_ms), 9)} ${pad(ratio('recall'), 13)} | ` +
       `${pad(f(r.reconstruct.mean_ms), 10)} ${pad(f(r.reconstruct.p50_ms), 9)} ${pad(f(r.reconstruct.p95_ms), 9)} ${pad(ratio('reconstruct'), 13)} | ` +
-      `${pad(f(r.plain_scan_ms), 9)} ${pad(r.plain_scan_ms ? (r.recall.mean_ms / r.plain_scan_ms).toFixed(2) : '-', 9)}`);
+      `${pad(f(r.plain_scan_ms), 9)} ${pad(r.plain_scan_ms ? (r.recall.mean_ms / r.plain_scan_ms).toFixed(2) : '-', 9)}` +
+      (storage === 'pages' ? ` | ${pad(f(r.wasm_bytes / 1048576, 1), 9)} ${pad(r.fits_in_isolate ?? '-', 4)}` : ''));
   }
 }
 
