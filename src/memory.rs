@@ -187,6 +187,7 @@ impl Memory {
         conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE")?;
         let mut memory = Self::from_keyed_connection(conn, key, clock)?;
         crate::storage::set_pragma(&memory.conn, "journal_mode", "MEMORY")?;
+        crate::storage::set_pragma(&memory.conn, "cache_size", -pages::CACHE_KIB)?;
         memory._pages = Some(claim);
         Ok(memory)
     }

@@ -24,6 +24,12 @@ use std::time::Duration;
 /// The bytes of one chunk: the engine's page size, so a page is one chunk.
 pub const CHUNK: u64 = 4096;
 
+/// The page cache of a memory kept in a store, in KiB: SQLite's own default (the wasm
+/// build's is 16 MiB). The objects of an isolate share its memory, 128 MB in all, and the
+/// in-memory indexes answer most reads; 16 MiB per memory was as much as a 10k-memory's
+/// indexes (BENCHMARKS.md, "A memory in a page store").
+pub const CACHE_KIB: i64 = 2048;
+
 /// The name of the VFS, registered once per program.
 pub const VFS: &str = "associative-memory-pages";
 
