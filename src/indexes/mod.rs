@@ -9,5 +9,6 @@ pub(crate) mod buckets;
 pub(crate) mod declared;
 pub(crate) mod lexical;
 pub(crate) mod names;
+pub(crate) mod quantized;
 pub(crate) mod vectors;
 pub(crate) mod watch;

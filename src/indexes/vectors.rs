@@ -1,7 +1,16 @@
-//! The vector arm's index: every stored vector held contiguously in memory, one block per
-//! record kind, model and dimension, scanned exactly (SPEC §4). A query reads only the
-//! block of its own model and dimension: two models of one dimension make vectors that
-//! look alike and mean nothing to each other.
+//! The vector arm's index: every stored vector held contiguously in memory as one byte per
+//! number (`crate::indexes::quantized`), one block per record kind, model and dimension,
+//! and ranked exactly (SPEC §4). A query reads only the block of its own model and
+//! dimension: two models of one dimension make vectors that look alike and mean nothing to
+//! each other.
+//!
+//! A search scores every row by the cosine of its codes, which is within the row's slack
+//! of its exact cosine; it then reads back from SQLite the exact vectors of only the rows
+//! whose cosine could reach the `depth`-th best (their codes' cosine plus slack reaches the
+//! `depth`-th best codes' cosine less slack), and ranks those by exact cosine. No other row
+//! can rank among the best, so the rows and their cosines are exactly those of a scan of
+//! every exact vector; the spread recall's fusion reads is of the codes' cosines (within
+//! the largest slack of the exact one, about 0.01 for 384 dimensions).
 //!
 //! Held here so that a query does not read every blob back through SQLite, which costs far
 //! more than the dot products themselves. The index is a cache, never a second source of
@@ -21,9 +30,10 @@
 //! channel), and each call reads the buckets the one isolation clause admits
 //! (`crate::indexes::buckets`).
 //!
-//! Memory: 4·dim bytes per vector plus 20 bytes per row (id, squared norm, bucket, source):
-//! 1.56 MB per 1,000 vectors of 384 dimensions. The squared norm is computed once at
-//! insertion, so a query does one dot product per row.
+//! Memory: dim bytes per vector plus 28 bytes per row (id, squared norm, bucket, source,
+//! step, slack): 0.41 MB per 1,000 vectors of 384 dimensions, where 32-bit floats took
+//! 1.56 MB. The squared norm is computed once at insertion from the exact vector, so a
+//! query does one dot product per row.
 
 use crate::api::error::Result;
 use crate::api::refs::Kind;
@@ -32,6 +42,7 @@ use crate::base::best::Best;
 use crate::base::dot::dot;
 use crate::base::scope::ReadScope;
 use crate::indexes::buckets::Buckets;
+use crate::indexes::quantized::{dot_codes, quantize};
 use rusqlite::{Connection, OptionalExtension};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -66,8 +77,36 @@ struct Block {
     buckets: Vec<u32>,
     /// Each row's source number, or [`crate::indexes::buckets::NO_SOURCE`].
     sources: Vec<u32>,
-    /// The vectors, `dim` floats per row, back to back.
-    data: Vec<f32>,
+    /// The vectors' codes, `dim` per row, back to back.
+    codes: Vec<i8>,
+    /// The value of one code of each row.
+    steps: Vec<f32>,
+    /// How far the cosine of each row's codes can be from its exact cosine.
+    slacks: Vec<f32>,
+}
+
+impl Block {
+    /// Room for `n` more rows of `dim` numbers.
+    fn reserve(&mut self, n: usize, dim: usize) {
+        self.ids.reserve_exact(n);
+        self.squares.reserve_exact(n);
+        self.buckets.reserve_exact(n);
+        self.sources.reserve_exact(n);
+        self.steps.reserve_exact(n);
+        self.slacks.reserve_exact(n);
+        self.codes.reserve_exact(n * dim);
+    }
+
+    /// The cosine of row `i`'s codes with the query (norm `qnorm`).
+    #[inline(always)]
+    fn approximate(&self, i: usize, dim: usize, query: &[f32], qnorm: f64) -> f64 {
+        let denom = qnorm * f64::from(self.squares[i]).sqrt();
+        if denom == 0.0 {
+            0.0
+        } else {
+            f64::from(self.steps[i] * dot_codes(query, &self.codes[i * dim..(i + 1) * dim])) / denom
+        }
+    }
 }
 
 /// Every vector of the database, by record kind, model (`None`: not named) and dimension.
@@ -117,6 +156,21 @@ impl Arena {
     fn build(conn: &Connection) -> Result<Arena> {
         let mut arena = Arena::default();
         for kind in [Kind::Mem, Kind::Ep] {
+            // Each block's rows counted first (`length` reads no blob), so that its lists are
+            // allocated once at their size: grown by doubling, a block's copies held the
+            // instance's memory (which never shrinks) at up to three times the block. Counted
+            // here, not by SQL's GROUP BY, whose sorter held every blob (15 MB at 10k rows).
+            let table = if kind == Kind::Mem { "memories" } else { "episodes" };
+            let mut sizes: BTreeMap<(Option<String>, usize), usize> = BTreeMap::new();
+            let mut stmt =
+                conn.prepare(&format!("SELECT embedding_model, length(embedding) / 4 FROM {table} WHERE embedding IS NOT NULL"))?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                *sizes.entry((r.get(0)?, r.get::<_, i64>(1)? as usize)).or_default() += 1;
+            }
+            for ((model, dim), n) in sizes {
+                arena.blocks.entry((kind, model, dim)).or_default().reserve(n, dim);
+            }
             let mut stmt = conn.prepare(&format!("{} ORDER BY id", select(kind)))?;
             let mut rows = stmt.query([])?;
             while let Some(r) = rows.next()? {
@@ -140,7 +194,10 @@ impl Arena {
         block.squares.insert(at, dot(&row.vector, &row.vector));
         block.buckets.insert(at, bucket);
         block.sources.insert(at, source);
-        block.data.splice(at * dim..at * dim, row.vector);
+        let quantized = quantize(&row.vector);
+        block.steps.insert(at, quantized.step);
+        block.slacks.insert(at, quantized.slack);
+        block.codes.splice(at * dim..at * dim, quantized.codes);
     }
 
     fn remove(&mut self, kind: Kind, id: i64) {
@@ -153,10 +210,36 @@ impl Arena {
                 block.squares.remove(at);
                 block.buckets.remove(at);
                 block.sources.remove(at);
-                block.data.drain(at * dim..(at + 1) * dim);
+                block.steps.remove(at);
+                block.slacks.remove(at);
+                block.codes.drain(at * dim..(at + 1) * dim);
             }
         }
         self.blocks.retain(|_, b| !b.ids.is_empty());
+    }
+}
+
+/// Exact cosines with the query of rows read back from the database.
+struct Exact<'a> {
+    conn: &'a Connection,
+    query: &'a [f32],
+    qnorm: f64,
+}
+
+impl<'a> Exact<'a> {
+    fn new(conn: &'a Connection, query: &'a [f32], qnorm: f64) -> Self {
+        Exact { conn, query, qnorm }
+    }
+
+    /// The exact cosine of record `kind:id`, whose squared norm is `square`; `None` if it is
+    /// gone (the index is kept in step, so it is not).
+    fn cosine(&self, kind: Kind, id: i64, square: f32) -> Result<Option<f64>> {
+        let sql = match kind {
+            Kind::Mem => "SELECT embedding FROM memories WHERE id = ?",
+            Kind::Ep => "SELECT embedding FROM episodes WHERE id = ?",
+        };
+        let vector = self.conn.prepare_cached(sql)?.query_row([id], |r| Ok(decode(r.get_ref(0)?.as_blob().unwrap_or(&[])))).optional()?;
+        Ok(vector.map(|v| cosine(self.query, self.qnorm, &v, square)))
     }
 }
 
@@ -242,50 +325,84 @@ impl VectorIndex {
         *self.arena.borrow_mut() = None;
     }
 
-    /// The `depth` readable rows closest to the query by exact cosine.
+    /// The `depth` readable rows closest to the query by exact cosine (see the module).
     pub fn search(&self, conn: &Connection, s: &Search) -> Result<Found> {
         self.with(conn, |arena| {
-            let readable = arena.buckets.readable(conn, s.scope)?;
+            let readable = &arena.buckets.readable(conn, s.scope)?;
             let source = arena.buckets.source_filter(s.source_id);
             let query = s.query.vector;
             let qnorm = norm(query);
             let mut found = Found::default();
-            let mut best = Best::new(s.depth);
-            // Every cosine compared, in the index's order, for their spread.
-            let mut cosines = Vec::new();
+            // The blocks the query compares with, and which of their rows it may read.
+            let mut compared = Vec::new();
             for ((kind, model, dim), block) in &arena.blocks {
                 let (kind, dim) = (*kind, *dim);
                 if kind == Kind::Ep && source.is_some() {
                     continue;
                 }
-                let admits = |i: usize| readable[block.buckets[i] as usize] && source.is_none_or(|src| src == Some(block.sources[i]));
+                let admits = move |i: usize| readable[block.buckets[i] as usize] && source.is_none_or(|src| src == Some(block.sources[i]));
                 let other_model = model.as_deref() != s.query.model;
                 if other_model || dim != query.len() {
                     let n = (0..block.ids.len()).filter(|&i| admits(i)).count();
                     *if other_model { &mut found.skipped.model } else { &mut found.skipped.dimension } += n;
                     continue;
                 }
-                if dim == 0 {
-                    // No floats to compare: every such row scores 0 (as a zero vector does).
-                    for i in (0..block.ids.len()).filter(|&i| admits(i)) {
-                        cosines.push(0.0);
-                        best.offer((0.0, (kind, block.ids[i])));
+                compared.push((kind, dim, block, admits));
+            }
+            // The codes' cosine of every row compared, in the index's order (block, then id),
+            // and the `depth`-th best of their lower bounds: the bar a row's exact cosine must
+            // be able to reach.
+            let mut cosines = Vec::new();
+            let mut lower = Best::new(s.depth);
+            for (kind, dim, block, admits) in &compared {
+                for i in (0..block.ids.len()).filter(|&i| admits(i)) {
+                    let c = block.approximate(i, *dim, query, qnorm);
+                    cosines.push(c);
+                    let floor = (c - f64::from(block.slacks[i]), (*kind, block.ids[i]));
+                    if lower.wants(&floor) {
+                        lower.keep(floor);
                     }
+                }
+            }
+            let bar = lower.least();
+            let exact = Exact::new(conn, query, qnorm);
+            let mut best = Best::new(s.depth);
+            // The rows whose exact cosine could reach the bar: `(bound, (kind, id), square)`.
+            let mut candidates = Vec::new();
+            let mut at = 0;
+            for (kind, dim, block, admits) in &compared {
+                for i in (0..block.ids.len()).filter(|&i| admits(i)) {
+                    let bound = cosines[at] + f64::from(block.slacks[i]);
+                    if *dim == 0 {
+                        // No floats to compare: every such row scores 0 (as a zero vector does).
+                        best.offer((0.0, (*kind, block.ids[i])));
+                    } else if bound >= bar {
+                        candidates.push((bound, (*kind, block.ids[i]), block.squares[i]));
+                    }
+                    at += 1;
+                }
+                if *dim == 0 {
                     continue;
                 }
-                for (i, v) in block.data.chunks_exact(dim).enumerate() {
-                    if admits(i) {
-                        let c = cosine(query, qnorm, v, block.squares[i]);
-                        cosines.push(c);
-                        best.offer((c, (kind, block.ids[i])));
-                    }
-                }
                 for &(k, id) in s.also {
-                    if let (true, Ok(i)) = (k == kind, block.ids.binary_search(&id)) {
+                    if let (true, Ok(i)) = (k == *kind, block.ids.binary_search(&id)) {
                         if admits(i) {
-                            found.also.push((cosine(query, qnorm, &block.data[i * dim..(i + 1) * dim], block.squares[i]), kind, id));
+                            if let Some(c) = exact.cosine(*kind, id, block.squares[i])? {
+                                found.also.push((c, *kind, id));
+                            }
                         }
                     }
+                }
+            }
+            // Read highest bound first: once the best kept are `depth` and a bound is below the
+            // last of them, no later row can be kept either.
+            crate::base::sort::sort_by(&mut candidates, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            for (bound, (kind, id), square) in candidates {
+                if bound < best.least() {
+                    break;
+                }
+                if let Some(c) = exact.cosine(kind, id, square)? {
+                    best.offer((c, (kind, id)));
                 }
             }
             // Two plain passes in the index's order (block, then id), which a rebuild keeps:
@@ -307,17 +424,18 @@ impl VectorIndex {
         })
     }
 
-    /// A plain dot-product loop over every vector of dimension `query.len()`, whatever its
-    /// record or scope: the floor the search is measured against (`plain_scan_ms` in the
-    /// scale bench). Returns the sum of the dot products, so the loop cannot be elided.
+    /// A plain dot-product loop over the codes of every vector of dimension `query.len()`,
+    /// whatever its record or scope: the floor the search is measured against
+    /// (`plain_scan_ms` in the scale bench). Returns the sum of the dot products, so the loop
+    /// cannot be elided.
     pub fn plain_scan(&self, conn: &Connection, query: &[f32]) -> Result<f32> {
         self.with(conn, |arena| {
             let mut sum = 0.0f32;
             for ((_, _, dim), block) in &arena.blocks {
                 let dim = *dim;
                 if dim == query.len() && dim > 0 {
-                    for v in block.data.chunks_exact(dim) {
-                        sum += dot(query, v);
+                    for codes in block.codes.chunks_exact(dim) {
+                        sum += dot_codes(query, codes);
                     }
                 }
             }
@@ -336,7 +454,8 @@ impl VectorIndex {
         for ((kind, model, dim), b) in &a.blocks {
             for (i, &id) in b.ids.iter().enumerate() {
                 let (bucket, source) = a.buckets.names(b.buckets[i], b.sources[i]);
-                let bits = b.data[i * dim..(i + 1) * dim].iter().map(|x| x.to_bits()).collect();
+                let mut bits: Vec<u32> = b.codes[i * dim..(i + 1) * dim].iter().map(|&c| c as u8 as u32).collect();
+                bits.extend([b.steps[i].to_bits(), b.slacks[i].to_bits()]);
                 out.push((*kind, id, bucket, source, model.clone(), bits, b.squares[i].to_bits()));
             }
         }
@@ -431,8 +550,9 @@ mod tests {
     }
 
     /// The index ranks as a scan of every readable row in SQL does (the arm before the
-    /// index), scope by scope, for a query of each model: rows of another model are skipped
-    /// and counted, and so are rows of the query's model and another dimension.
+    /// index), scope by scope, for a query of each model: the same rows with the same exact
+    /// cosines, a spread within the largest slack of the exact one; rows of another model
+    /// are skipped and counted, and so are rows of the query's model and another dimension.
     #[test]
     fn search_equals_a_scan_of_the_database() {
         let mut mem = Memory::open_in_memory_with_clock(Box::new(FixedClock::new(0))).unwrap();
@@ -463,6 +583,8 @@ mod tests {
                 let scope = ReadScope { agent_id: "a".into(), project_id: project.map(Into::into), channel: channel.map(Into::into) };
                 let mut want: Vec<(f64, Kind, i64)> = Vec::new();
                 let mut skipped = Skipped::default();
+                // the largest slack of a row compared: the codes' spread is within it
+                let mut slack = 0.0f64;
                 for kind in [Kind::Mem, Kind::Ep] {
                     if kind == Kind::Ep && !source_id.is_empty() {
                         continue;
@@ -498,6 +620,7 @@ mod tests {
                             skipped.dimension += 1;
                             continue;
                         }
+                        slack = slack.max(f64::from(quantize(&v).slack));
                         want.push((cosine(&q, norm(&q), &v, dot(&v, &v)), kind, r.get(0).unwrap()));
                     }
                 }
@@ -519,10 +642,40 @@ mod tests {
                 let got = index.search(conn, &Search { scope: &scope, source_id, query, depth: 10, also: &also }).unwrap();
                 seen.model += skipped.model;
                 seen.dimension += skipped.dimension;
-                let found = Found { rows: want, also: also_rows, spread, skipped };
-                assert_eq!(got, found, "{project:?} {channel:?} {source_id:?} {model:?}");
+                let case = format!("{project:?} {channel:?} {source_id:?} {model:?}");
+                assert!(
+                    (got.spread.0 - spread.0).abs() <= slack && (got.spread.1 - spread.1).abs() <= slack,
+                    "{case}: {:?} {spread:?}",
+                    got.spread
+                );
+                let found = Found { rows: want, also: also_rows, spread: got.spread, skipped };
+                assert_eq!(got, found, "{case}");
             }
         }
         assert!(seen.model > 0 && seen.dimension > 0, "both kinds of skip were exercised: {seen:?}");
+    }
+
+    /// Rows whose exact cosines differ by less than the codes can tell apart (the query
+    /// plus noise far smaller than a code's step) rank by exact cosine, as a scan of their
+    /// exact vectors ranks them, at every depth.
+    #[test]
+    fn rows_closer_than_the_codes_tell_apart_rank_exactly() {
+        let mut mem = Memory::open_in_memory_with_clock(Box::new(FixedClock::new(0))).unwrap();
+        let q = vector(3, 16);
+        let mut want = Vec::new();
+        for i in 0..300u64 {
+            let noise = vector(1000 + i, 16);
+            let v: Vec<f32> = q.iter().zip(&noise).map(|(x, n)| x + n * 0.01).collect();
+            let id =
+                mem.call("store", &json!({"agent_id": "a", "content": format!("m{i}"), "embedding": v})).unwrap()["id"].as_i64().unwrap();
+            want.push((cosine(&q, norm(&q), &v, dot(&v, &v)), Kind::Mem, id));
+        }
+        want.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
+        let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
+        for depth in [1, 5, 40] {
+            let search = Search { scope: &scope, source_id: "", query: QueryVector { vector: &q, model: None }, depth, also: &[] };
+            let got = mem.vectors.search(&mem.conn, &search).unwrap();
+            assert_eq!(got.rows, want[..depth], "depth {depth}");
+        }
     }
 }
