@@ -26,6 +26,7 @@
 //   node www/bench/scale-bench.mjs [--sizes 1000,10000,100000] [--settings lexical,vectors]
 //        [--queries 200] [--rounds 1] [--warmup 50] [--dim 384] [--json out.json] [--native native.json]
 //        [--pkg pkg-node] [--cache-dir DIR] [--storage memory|pages] [--fill-isolate MIB]
+//        [--dump FILE]
 //   --native FILE    the JSON of `cargo bench --bench scale -- --json FILE`: print wasm/native
 //   --cache-dir DIR  import the database cached there (by this bench or benches/scale.rs,
 //                    same file names) instead of storing again; without one, store and
@@ -38,10 +39,13 @@
 //                    has wasm_bytes, the growth of the instance's memory from before the
 //                    open to after the queries. Run one size and setting per process: the
 //                    memory never shrinks, so a later row reuses what an earlier one freed.
-//   --fill-isolate MIB  with --storage pages: after the queries, copies of the memory (its
-//                    export imported into a new page store) are opened beside it, each
-//                    queried, until the instance's memory passes MIB; the row says how many
-//                    were open within it (fits_in_isolate) and the bytes after each.
+//   --dump FILE      write each response of the first measured round, one JSON line per
+//                    call, to FILE: two builds' files compare their results line by line.
+//   --fill-isolate MIB  with --storage pages: after the queries, copies of the memory (a
+//                    copy of its page store, as an object opens its storage) are opened
+//                    beside it, each queried once, until the instance's memory passes MIB;
+//                    the row says how many were open within it (fits_in_isolate) and the
+//                    bytes after each.
 // An op that throws code 'unsupported' is reported as skipped.
 
 import { createRequire } from 'node:module';
@@ -56,7 +60,7 @@ const GENERATOR = 1;
 const here = dirname(fileURLToPath(import.meta.url));
 const crateRoot = resolve(here, '..', '..');
 const argv = process.argv.slice(2);
-const KNOWN = ['--sizes', '--settings', '--queries', '--rounds', '--warmup', '--dim', '--json', '--native', '--pkg', '--cache-dir', '--storage', '--fill-isolate'];
+const KNOWN = ['--sizes', '--settings', '--queries', '--rounds', '--warmup', '--dim', '--json', '--native', '--pkg', '--cache-dir', '--storage', '--fill-isolate', '--dump'];
 for (let i = 0; i < argv.length; i += 2) {
   if (!KNOWN.includes(argv[i])) {
     console.error(`scale-bench: unknown argument ${JSON.stringify(argv[i])}; flags: ${KNOWN.join(' ')}`);
@@ -80,6 +84,7 @@ const jsonPath = flag('--json') ?? process.env.SCALE_JSON;
 const nativePath = flag('--native');
 const pkgDir = fromRoot(flag('--pkg') ?? process.env.BENCH_PKG ?? 'pkg-node');
 const cacheDir = flag('--cache-dir') ?? process.env.SCALE_CACHE_DIR;
+const dump = flag('--dump') ? [] : null;
 const storage = flag('--storage') ?? 'memory';
 if (storage !== 'memory' && storage !== 'pages') throw new Error(`--storage takes memory or pages, not ${storage}`);
 const fillIsolate = flag('--fill-isolate') ? Number(flag('--fill-isolate')) * 1024 * 1024 : null;
@@ -242,6 +247,11 @@ function mapStore() {
     write: (i, bytes) => { chunks.set(i, bytes); count = Math.max(count, i + 1); },
     truncate: (n) => { for (let i = n; i < count; i++) chunks.delete(i); count = Math.min(count, n); },
     count: () => count,
+    copy() {
+      const other = mapStore();
+      for (const [i, bytes] of chunks) other.write(i, bytes);
+      return other;
+    },
   };
 }
 
@@ -273,6 +283,7 @@ function runOp(mem, tool, args, warm) {
       let res, err = null;
       try { res = mem.call(tool, a); } catch (e) { err = e; }
       const ms = performance.now() - t0;
+      if (r === 0) dump?.push(JSON.stringify({ tool, res: res ?? null, error: err?.code ?? null }));
       if (err === null) {
         out.times.push(ms);
         out.results += Array.isArray(res?.[key]) ? res[key].length : 0;
@@ -336,8 +347,9 @@ for (const setting of settings) {
     const fixedMs = BASE_MS + 60000 * n;
     const wasmBefore = storage === 'pages' ? Memory.wasmMemoryBytes() : null;
     let opened = 0;
-    const open = () => (storage === 'pages' ? Memory.openPages(`bench-${n}-${opened++}`, mapStore(), () => fixedMs, undefined) : Memory.openInMemory(() => fixedMs));
-    const mem = open();
+    const open = (store = mapStore()) => (storage === 'pages' ? Memory.openPages(`bench-${n}-${opened++}`, store, () => fixedMs, undefined) : Memory.openInMemory(() => fixedMs));
+    const firstStore = mapStore();
+    const mem = open(firstStore);
     const tag = withVec ? `vec${dim}` : 'lex';
     const cache = cacheDir ? join(cacheDir, `am-scale-g${GENERATOR}-s${schemaVersion}-${n}-${tag}-${fp}.sqlite`) : null;
     let build = null, imported = false, writeCache = Boolean(cache);
@@ -401,12 +413,10 @@ for (const setting of settings) {
     if (storage === 'pages') {
       wasm = { wasm_bytes: Memory.wasmMemoryBytes() - wasmBefore, wasm_bytes_before: wasmBefore };
       if (fillIsolate !== null) {
-        const bytes = mem.export();
         const copies = [];
         const after = [Memory.wasmMemoryBytes()];
         while (after[after.length - 1] <= fillIsolate) {
-          const copy = open();
-          copy.import(bytes);
+          const copy = open(firstStore.copy());
           runOp(copy, 'recall', qargs('recall').slice(0, 1), 0);
           runOp(copy, 'reconstruct', qargs('reconstruct').slice(0, 1), 0);
           copies.push(copy);
@@ -474,6 +484,8 @@ if (nativePath) {
       `${pad(x(row.reconstruct_mean), 11)} ${pad(x(row.reconstruct_p95), 10)} | ${pad(x(row.store_mean), 11)}`);
   }
 }
+
+if (dump) writeFileSync(flag('--dump'), dump.join('\n') + '\n');
 
 if (jsonPath) {
   const out = {
