@@ -47,9 +47,9 @@ pub struct Memory {
     /// The key of an encrypted memory (`crate::storage::cipher`): its file's, or, held in memory,
     /// the one its exports are encrypted with.
     key: Option<Key>,
-    /// A memory kept in a page store: its hold on the store's name, let go after the
-    /// connection (declared first) is closed.
-    _pages: Option<pages::Claim>,
+    /// A memory kept through a VFS of the engine's (a page store, a file): its hold on its
+    /// name, let go after the connection (declared first) is closed.
+    _held: Option<Box<dyn std::any::Any>>,
 }
 
 impl std::fmt::Debug for Memory {
@@ -166,7 +166,7 @@ impl Memory {
         let watch = Watch::default();
         watch.install(&mut conn)?;
         let (lexical, names, declared) = (LexicalIndex::new(watch.clone()), NameIndex::new(watch.clone()), Declared::kept(watch.clone()));
-        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, names, declared, watch, key, _pages: None })
+        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, names, declared, watch, key, _held: None })
     }
 
     /// The memory kept in `store` (`crate::storage::pages`: a Durable Object's storage, through
@@ -177,7 +177,7 @@ impl Memory {
     /// SQLite keeps its rollback journal in memory, so each page a commit changes reaches
     /// the store once; the host commits a call's writes to its storage together, or none.
     pub fn open_pages(name: &str, store: std::rc::Rc<dyn PageStore>, key: Option<Key>, clock: Box<dyn Clock>) -> Result<Self> {
-        let claim = pages::Claim::take(name, store).ok_or_else(|| Error::AlreadyOpen(name.to_owned()))?;
+        let claim = pages::claim(name, store).ok_or_else(|| Error::AlreadyOpen(name.to_owned()))?;
         let vfs = pages::register().and_then(|()| cipher::over(pages::VFS)).map_err(Error::Storage)?;
         let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_CREATE;
         let conn = Connection::open_with_flags_and_vfs(name, flags, vfs.as_str())?;
@@ -187,7 +187,7 @@ impl Memory {
         conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE")?;
         let mut memory = Self::from_keyed_connection(conn, key, clock)?;
         memory.conn.pragma_update(None, "journal_mode", "MEMORY")?;
-        memory._pages = Some(claim);
+        memory._held = Some(Box::new(claim));
         Ok(memory)
     }
 

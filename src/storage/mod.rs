@@ -9,6 +9,7 @@ pub mod pages;
 pub(crate) mod records;
 pub(crate) mod schema;
 pub(crate) mod scratch;
+pub(crate) mod vfs;
 /// Used by the wasm binding's OPFS memories; tested natively.
 #[cfg(any(target_arch = "wasm32", test))]
 pub(crate) mod write_back;

@@ -1,0 +1,170 @@
+//! What the engine's own VFSs share (`crate::storage::pages`, `crate::storage::file`): the
+//! hold an open memory keeps on its name, a file that is either the VFS's own or held in
+//! memory, the platform's randomness and clock, and registering a VFS once.
+
+use rsqlite_vfs::{
+    register_vfs, LockLevel, MemChunksFile, OsCallback, SQLiteIoMethods, SQLiteVfs, SyncOptions, VfsError, VfsErrorCode, VfsFile,
+    VfsResult, VfsStore,
+};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::thread::LocalKey;
+use std::time::Duration;
+
+/// What each name held by an open memory is kept through, on this thread.
+pub(crate) type Registry<T> = LocalKey<RefCell<BTreeMap<String, Rc<T>>>>;
+
+/// A memory's hold on its name in a [`Registry`]: its VFS finds what keeps it there until
+/// this is dropped, after the connection is closed.
+pub(crate) struct Claim<T: ?Sized + 'static> {
+    registry: &'static Registry<T>,
+    name: String,
+}
+
+impl<T: ?Sized + 'static> Claim<T> {
+    /// Registers `kept` under `name`; `None` when a memory open on this thread has it.
+    pub(crate) fn take(registry: &'static Registry<T>, name: &str, kept: Rc<T>) -> Option<Claim<T>> {
+        registry.with(|r| {
+            let mut held = r.borrow_mut();
+            if held.contains_key(name) {
+                return None;
+            }
+            held.insert(name.to_owned(), kept);
+            Some(Claim { registry, name: name.to_owned() })
+        })
+    }
+}
+
+impl<T: ?Sized + 'static> Drop for Claim<T> {
+    fn drop(&mut self) {
+        self.registry.with(|r| r.borrow_mut().remove(&self.name));
+    }
+}
+
+/// What `name` is kept through, if a memory holds it.
+pub(crate) fn held<T: ?Sized + 'static>(registry: &'static Registry<T>, name: &str) -> Option<Rc<T>> {
+    registry.with(|r| r.borrow().get(name).cloned())
+}
+
+/// An open file: one a VFS keeps its own way, or one held in memory (a temporary file, a
+/// statement journal).
+pub(crate) enum Either<F> {
+    Kept(F),
+    Memory(Rc<RefCell<MemChunksFile>>),
+}
+
+impl<F: VfsFile> VfsFile for Either<F> {
+    fn read(&mut self, buf: &mut [u8], offset: u64) -> VfsResult<usize> {
+        match self {
+            Either::Kept(f) => f.read(buf, offset),
+            Either::Memory(f) => f.borrow_mut().read(buf, offset),
+        }
+    }
+
+    fn write(&mut self, buf: &[u8], offset: u64) -> VfsResult<()> {
+        match self {
+            Either::Kept(f) => f.write(buf, offset),
+            Either::Memory(f) => f.borrow_mut().write(buf, offset),
+        }
+    }
+
+    fn truncate(&mut self, size: u64) -> VfsResult<()> {
+        match self {
+            Either::Kept(f) => f.truncate(size),
+            Either::Memory(f) => f.borrow_mut().truncate(size),
+        }
+    }
+
+    fn sync(&mut self, options: SyncOptions) -> VfsResult<()> {
+        match self {
+            Either::Kept(f) => f.sync(options),
+            Either::Memory(f) => f.borrow_mut().sync(options),
+        }
+    }
+
+    fn size(&self) -> VfsResult<u64> {
+        match self {
+            Either::Kept(f) => f.size(),
+            Either::Memory(f) => f.borrow().size(),
+        }
+    }
+
+    fn lock(&mut self, level: LockLevel) -> VfsResult<()> {
+        match self {
+            Either::Kept(f) => f.lock(level),
+            Either::Memory(f) => f.borrow_mut().lock(level),
+        }
+    }
+
+    fn unlock(&mut self, level: LockLevel) -> VfsResult<()> {
+        match self {
+            Either::Kept(f) => f.unlock(level),
+            Either::Memory(f) => f.borrow_mut().unlock(level),
+        }
+    }
+
+    fn check_reserved_lock(&self) -> VfsResult<bool> {
+        match self {
+            Either::Kept(f) => f.check_reserved_lock(),
+            Either::Memory(f) => f.borrow().check_reserved_lock(),
+        }
+    }
+}
+
+/// Randomness, time and sleep from the program's default VFS (the platform's natively,
+/// sqlite-wasm-rs's in wasm).
+pub(crate) struct DefaultOs;
+
+impl DefaultOs {
+    fn vfs() -> *mut rusqlite::ffi::sqlite3_vfs {
+        // SAFETY: a lookup; SQLite always has a default VFS once initialized.
+        unsafe { rusqlite::ffi::sqlite3_vfs_find(std::ptr::null()) }
+    }
+}
+
+impl OsCallback for DefaultOs {
+    fn sleep(&self, dur: Duration) {
+        let vfs = Self::vfs();
+        // SAFETY: the default VFS's own method, on itself.
+        if let Some(sleep) = unsafe { (*vfs).xSleep } {
+            unsafe { sleep(vfs, dur.as_micros().min(i32::MAX as u128) as i32) };
+        }
+    }
+
+    fn random(&self, buf: &mut [u8]) -> usize {
+        let vfs = Self::vfs();
+        match unsafe { (*vfs).xRandomness } {
+            // SAFETY: as above, into a buffer of its length.
+            Some(random) => unsafe { random(vfs, buf.len().min(i32::MAX as usize) as i32, buf.as_mut_ptr().cast()) as usize },
+            None => 0,
+        }
+    }
+
+    fn epoch_timestamp_in_ms(&self) -> VfsResult<i64> {
+        let vfs = Self::vfs();
+        let mut julian_ms: i64 = 0;
+        // SAFETY: as above; version 2 VFSs (every one SQLite ships) have the method.
+        match unsafe { ((*vfs).iVersion >= 2).then_some((*vfs).xCurrentTimeInt64).flatten() } {
+            Some(now) if unsafe { now(vfs, &mut julian_ms) } == 0 => Ok(julian_ms - 210_866_760_000_000),
+            _ => Err(VfsError::new(VfsErrorCode::Error, "the default VFS has no clock".into())),
+        }
+    }
+}
+
+/// Registers the VFS `V` as `name` with its app data unless a VFS of that name is
+/// registered. The registration lives as long as the program (SQLite keeps a pointer to it).
+pub(crate) fn register<IO: SQLiteIoMethods, V: SQLiteVfs<IO>>(name: &str, data: <IO::Store as VfsStore>::AppData) -> Result<(), String> {
+    let c_name = std::ffi::CString::new(name).map_err(|_| format!("a VFS name holds NUL: {name:?}"))?;
+    // SAFETY: a lookup by a NUL-terminated name.
+    if !unsafe { rusqlite::ffi::sqlite3_vfs_find(c_name.as_ptr()) }.is_null() {
+        return Ok(());
+    }
+    // SAFETY: the VFS's types agree (one store, its io methods, its app data); wasm is
+    // single-threaded and native callers register before opening, as SQLite asks.
+    unsafe { register_vfs::<IO, V>(name, data, false) }
+        .map(|r| {
+            r.into_raw();
+        })
+        .map_err(|e| e.to_string())
+}
