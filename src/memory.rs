@@ -177,17 +177,54 @@ impl Memory {
     /// SQLite keeps its rollback journal in memory, so each page a commit changes reaches
     /// the store once; the host commits a call's writes to its storage together, or none.
     pub fn open_pages(name: &str, store: std::rc::Rc<dyn PageStore>, key: Option<Key>, clock: Box<dyn Clock>) -> Result<Self> {
-        let claim = pages::claim(name, store).ok_or_else(|| Error::AlreadyOpen(name.to_owned()))?;
-        let vfs = pages::register().and_then(|()| cipher::over(pages::VFS)).map_err(Error::Storage)?;
+        let claim = pages::claim(name, store).ok_or_else(|| Error::AlreadyOpen { field: "name".into(), name: name.to_owned() })?;
+        let memory = Self::open_held(name, pages::register().and_then(|()| cipher::over(pages::VFS)), Box::new(claim), key, clock)?;
+        // The journal in memory once the key has opened the file: the journal mode reads it.
+        memory.conn.pragma_update(None, "journal_mode", "MEMORY")?;
+        Ok(memory)
+    }
+
+    /// The memory in the file at `path`, kept through `files` (`crate::storage::file`: the
+    /// wasm binding's `node:fs`, or `StdFileSystem` natively), created if absent,
+    /// encrypted with `key` if given (as [`Memory::from_keyed_connection`]). A second open
+    /// of a path still open in this program is [`Error::AlreadyOpen`] (field `path`); the
+    /// package keeps other programs out with a lock file.
+    ///
+    /// WAL with `synchronous = NORMAL`, as [`Memory::open`]: a commit is in the host's files
+    /// when this returns, whole, and a crash leaves every commit before it; a checkpoint
+    /// ([`Memory::checkpoint`], and closing) syncs them, after which they outlive a power
+    /// loss. Why WAL, and how it runs without shared memory: `crate::storage::file`.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "file"))]
+    pub fn open_file(
+        path: &str,
+        files: std::rc::Rc<dyn crate::storage::file::FileSystem>,
+        key: Option<Key>,
+        clock: Box<dyn Clock>,
+    ) -> Result<Self> {
+        use crate::storage::file;
+        let claim = file::claim(path, files).ok_or_else(|| Error::AlreadyOpen { field: "path".into(), name: path.to_owned() })?;
+        let memory = Self::open_held(path, file::register().and_then(|()| cipher::over(file::VFS)), Box::new(claim), key, clock)?;
+        memory.use_wal()?;
+        Ok(memory)
+    }
+
+    /// The memory `name` through `vfs`, one of the engine's VFSs (the cipher's over it), on
+    /// which `held` registered what keeps it. The connection holds its lock from its first
+    /// read to its close: one connection keeps the memory, so SQLite may keep its page cache
+    /// across transactions, and a log needs no shared memory.
+    fn open_held(
+        name: &str,
+        vfs: std::result::Result<String, String>,
+        held: Box<dyn std::any::Any>,
+        key: Option<Key>,
+        clock: Box<dyn Clock>,
+    ) -> Result<Self> {
+        let vfs = vfs.map_err(Error::Storage)?;
         let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_CREATE;
         let conn = Connection::open_with_flags_and_vfs(name, flags, vfs.as_str())?;
-        // One connection holds the store: SQLite may keep its lock and page cache across
-        // transactions, and its journal in memory (set once the key has opened the file: the
-        // journal mode reads it).
         conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE")?;
         let mut memory = Self::from_keyed_connection(conn, key, clock)?;
-        memory.conn.pragma_update(None, "journal_mode", "MEMORY")?;
-        memory._held = Some(Box::new(claim));
+        memory._held = Some(held);
         Ok(memory)
     }
 
