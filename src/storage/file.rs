@@ -22,10 +22,9 @@
 //! Locks are no-ops: in a program one connection holds a path ([`claim`]); other programs
 //! are kept out by the package's lock file (`www/src/file.ts`).
 
-use super::vfs::{self, Claim, DefaultOs, Either};
+use super::vfs::{self, Claim, DefaultOs, Either, Kept};
 use rsqlite_vfs::{
-    AccessMode, LockLevel, OpenOptions, OpenRequest, OpenedFile, SQLiteIoMethods, SQLiteVfs, SyncOptions, VfsError, VfsErrorCode, VfsFile,
-    VfsResult, VfsStore,
+    AccessMode, OpenOptions, OpenRequest, OpenedFile, SQLiteIoMethods, SQLiteVfs, SyncOptions, VfsError, VfsErrorCode, VfsResult, VfsStore,
 };
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -99,7 +98,7 @@ struct HostFile {
     created: bool,
 }
 
-impl VfsFile for HostFile {
+impl Kept for HostFile {
     fn read(&mut self, buf: &mut [u8], offset: u64) -> VfsResult<usize> {
         self.files.read(self.handle, buf, offset).map_err(failed(VfsErrorCode::IoRead))
     }
@@ -127,19 +126,6 @@ impl VfsFile for HostFile {
 
     fn size(&self) -> VfsResult<u64> {
         Ok(self.size)
-    }
-
-    // one connection per path ([`claim`]), other programs kept out by the package
-    fn lock(&mut self, _: LockLevel) -> VfsResult<()> {
-        Ok(())
-    }
-
-    fn unlock(&mut self, _: LockLevel) -> VfsResult<()> {
-        Ok(())
-    }
-
-    fn check_reserved_lock(&self) -> VfsResult<bool> {
-        Ok(false)
     }
 }
 

@@ -13,10 +13,10 @@
 //! Each store is registered under the name the connection opens, so memories of one
 //! program (objects of one isolate) share the VFS and never each other's chunks.
 
-use super::vfs::{self, Claim, DefaultOs, Either};
+use super::vfs::{self, Claim, DefaultOs, Either, Kept};
 use rsqlite_vfs::{
-    AccessMode, FileKind, LockLevel, MemChunksFile, OpenOptions, OpenRequest, OpenedFile, SQLiteIoMethods, SQLiteVfs, SyncOptions,
-    VfsError, VfsErrorCode, VfsFile, VfsResult, VfsStore,
+    AccessMode, FileKind, MemChunksFile, OpenOptions, OpenRequest, OpenedFile, SQLiteIoMethods, SQLiteVfs, SyncOptions, VfsError,
+    VfsErrorCode, VfsResult, VfsStore,
 };
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -82,7 +82,7 @@ impl PagesFile {
     }
 }
 
-impl VfsFile for PagesFile {
+impl Kept for PagesFile {
     fn read(&mut self, buf: &mut [u8], offset: u64) -> VfsResult<usize> {
         let end = self.size.min(offset.saturating_add(buf.len() as u64));
         let mut at = offset;
@@ -138,19 +138,6 @@ impl VfsFile for PagesFile {
 
     fn size(&self) -> VfsResult<u64> {
         Ok(self.size)
-    }
-
-    // one connection per store ([`claim`]): locks have nothing to keep apart
-    fn lock(&mut self, _: LockLevel) -> VfsResult<()> {
-        Ok(())
-    }
-
-    fn unlock(&mut self, _: LockLevel) -> VfsResult<()> {
-        Ok(())
-    }
-
-    fn check_reserved_lock(&self) -> VfsResult<bool> {
-        Ok(false)
     }
 }
 
@@ -242,6 +229,7 @@ pub fn register() -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rsqlite_vfs::VfsFile;
 
     /// Chunks in a map, as a host keeps them.
     #[derive(Default)]

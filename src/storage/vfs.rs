@@ -47,6 +47,21 @@ pub(crate) fn held<T: ?Sized + 'static>(registry: &'static Registry<T>, name: &s
     registry.with(|r| r.borrow().get(name).cloned())
 }
 
+/// A file a VFS keeps its own way: its bytes, without locks. One connection holds each name
+/// a VFS of ours keeps ([`Claim`]), so locks have nothing to keep apart there.
+pub(crate) trait Kept {
+    /// As [`VfsFile::read`].
+    fn read(&mut self, buf: &mut [u8], offset: u64) -> VfsResult<usize>;
+    /// As [`VfsFile::write`].
+    fn write(&mut self, buf: &[u8], offset: u64) -> VfsResult<()>;
+    /// As [`VfsFile::truncate`].
+    fn truncate(&mut self, size: u64) -> VfsResult<()>;
+    /// As [`VfsFile::sync`].
+    fn sync(&mut self, options: SyncOptions) -> VfsResult<()>;
+    /// As [`VfsFile::size`].
+    fn size(&self) -> VfsResult<u64>;
+}
+
 /// An open file: one a VFS keeps its own way, or one held in memory (a temporary file, a
 /// statement journal).
 pub(crate) enum Either<F> {
@@ -54,7 +69,7 @@ pub(crate) enum Either<F> {
     Memory(Rc<RefCell<MemChunksFile>>),
 }
 
-impl<F: VfsFile> VfsFile for Either<F> {
+impl<F: Kept> VfsFile for Either<F> {
     fn read(&mut self, buf: &mut [u8], offset: u64) -> VfsResult<usize> {
         match self {
             Either::Kept(f) => f.read(buf, offset),
@@ -90,25 +105,17 @@ impl<F: VfsFile> VfsFile for Either<F> {
         }
     }
 
-    fn lock(&mut self, level: LockLevel) -> VfsResult<()> {
-        match self {
-            Either::Kept(f) => f.lock(level),
-            Either::Memory(f) => f.borrow_mut().lock(level),
-        }
+    // A kept file is one connection's, a file in memory its own: no lock is ever contended.
+    fn lock(&mut self, _: LockLevel) -> VfsResult<()> {
+        Ok(())
     }
 
-    fn unlock(&mut self, level: LockLevel) -> VfsResult<()> {
-        match self {
-            Either::Kept(f) => f.unlock(level),
-            Either::Memory(f) => f.borrow_mut().unlock(level),
-        }
+    fn unlock(&mut self, _: LockLevel) -> VfsResult<()> {
+        Ok(())
     }
 
     fn check_reserved_lock(&self) -> VfsResult<bool> {
-        match self {
-            Either::Kept(f) => f.check_reserved_lock(),
-            Either::Memory(f) => f.borrow().check_reserved_lock(),
-        }
+        Ok(false)
     }
 }
 
