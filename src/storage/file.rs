@@ -22,10 +22,8 @@
 //! Locks are no-ops: in a program one connection holds a path ([`claim`]); other programs
 //! are kept out by the package's lock file (`www/src/file.ts`).
 
-use super::vfs::{self, Claim, DefaultOs, Either, Kept};
-use rsqlite_vfs::{
-    AccessMode, OpenOptions, OpenRequest, OpenedFile, SQLiteIoMethods, SQLiteVfs, SyncOptions, VfsError, VfsErrorCode, VfsResult, VfsStore,
-};
+use super::vfs::{self, Claim, Either, Kept};
+use rsqlite_vfs::{AccessMode, OpenOptions, OpenRequest, OpenedFile, SyncOptions, VfsError, VfsErrorCode, VfsResult, VfsStore};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -176,27 +174,9 @@ impl VfsStore for Store {
     }
 }
 
-struct Io;
-
-impl SQLiteIoMethods for Io {
-    type Store = Store;
-}
-
-struct Vfs;
-
-impl SQLiteVfs<Io> for Vfs {
-    type Os = DefaultOs;
-
-    fn os(_: &()) -> &DefaultOs {
-        &DefaultOs
-    }
-
-    const MAX_PATH_SIZE: std::ffi::c_int = 4096;
-}
-
 /// Registers [`VFS`] unless it is registered.
 pub fn register() -> Result<(), String> {
-    vfs::register::<Io, Vfs>(VFS, ())
+    vfs::register::<Store>(VFS, ())
 }
 
 /// [`FileSystem`] over `std::fs`: what the native tests and benches run the VFS on. (A

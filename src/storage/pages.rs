@@ -13,10 +13,9 @@
 //! Each store is registered under the name the connection opens, so memories of one
 //! program (objects of one isolate) share the VFS and never each other's chunks.
 
-use super::vfs::{self, Claim, DefaultOs, Either, Kept};
+use super::vfs::{self, Claim, Either, Kept};
 use rsqlite_vfs::{
-    AccessMode, FileKind, MemChunksFile, OpenOptions, OpenRequest, OpenedFile, SQLiteIoMethods, SQLiteVfs, SyncOptions, VfsError,
-    VfsErrorCode, VfsResult, VfsStore,
+    AccessMode, FileKind, MemChunksFile, OpenOptions, OpenRequest, OpenedFile, SyncOptions, VfsError, VfsErrorCode, VfsResult, VfsStore,
 };
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -203,27 +202,9 @@ impl VfsStore for Store {
     }
 }
 
-struct Io;
-
-impl SQLiteIoMethods for Io {
-    type Store = Store;
-}
-
-struct Vfs;
-
-impl SQLiteVfs<Io> for Vfs {
-    type Os = DefaultOs;
-
-    fn os(_: &Files) -> &DefaultOs {
-        &DefaultOs
-    }
-
-    const MAX_PATH_SIZE: std::ffi::c_int = 1024;
-}
-
 /// Registers [`VFS`] unless it is registered.
 pub fn register() -> Result<(), String> {
-    vfs::register::<Io, Vfs>(VFS, Files::default())
+    vfs::register::<Store>(VFS, Files::default())
 }
 
 #[cfg(test)]

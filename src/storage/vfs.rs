@@ -159,9 +159,29 @@ impl OsCallback for DefaultOs {
     }
 }
 
-/// Registers the VFS `V` as `name` with its app data unless a VFS of that name is
+/// The io methods of a VFS whose files are `S`'s.
+pub(crate) struct Io<S>(std::marker::PhantomData<S>);
+
+impl<S: VfsStore> SQLiteIoMethods for Io<S> {
+    type Store = S;
+}
+
+/// A VFS of `S`'s files, with the default VFS's clock and randomness.
+pub(crate) struct Vfs<S>(std::marker::PhantomData<S>);
+
+impl<S: VfsStore> SQLiteVfs<Io<S>> for Vfs<S> {
+    type Os = DefaultOs;
+
+    fn os(_: &S::AppData) -> &DefaultOs {
+        &DefaultOs
+    }
+
+    const MAX_PATH_SIZE: std::ffi::c_int = 4096;
+}
+
+/// Registers a VFS of `S`'s files as `name`, with its app data, unless a VFS of that name is
 /// registered. The registration lives as long as the program (SQLite keeps a pointer to it).
-pub(crate) fn register<IO: SQLiteIoMethods, V: SQLiteVfs<IO>>(name: &str, data: <IO::Store as VfsStore>::AppData) -> Result<(), String> {
+pub(crate) fn register<S: VfsStore>(name: &str, data: S::AppData) -> Result<(), String> {
     let c_name = std::ffi::CString::new(name).map_err(|_| format!("a VFS name holds NUL: {name:?}"))?;
     // SAFETY: a lookup by a NUL-terminated name.
     if !unsafe { rusqlite::ffi::sqlite3_vfs_find(c_name.as_ptr()) }.is_null() {
@@ -169,7 +189,7 @@ pub(crate) fn register<IO: SQLiteIoMethods, V: SQLiteVfs<IO>>(name: &str, data: 
     }
     // SAFETY: the VFS's types agree (one store, its io methods, its app data); wasm is
     // single-threaded and native callers register before opening, as SQLite asks.
-    unsafe { register_vfs::<IO, V>(name, data, false) }
+    unsafe { register_vfs::<Io<S>, Vfs<S>>(name, data, false) }
         .map(|r| {
             r.into_raw();
         })
