@@ -5,11 +5,14 @@
 //! loss. Natively only: wasm32 has no file system here (the package's Node suite,
 //! `www/test/package-file.test.mjs`, runs the same VFS over `node:fs`).
 
+#[path = "common/place.rs"]
+mod place;
+
 use associative_memory::{Error, FileSystem, FixedClock, Key, Memory, StdFileSystem};
+use place::Place;
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::rc::Rc;
 
 const MARKER: &str = "ZEBRA-7f3a-MARKER";
@@ -18,36 +21,17 @@ fn clock() -> Box<FixedClock> {
     Box::new(FixedClock::new(1_780_000_000_000))
 }
 
-/// A directory of its own, removed when dropped.
-struct Place(PathBuf);
-
-impl Place {
-    fn new(name: &str) -> Place {
-        let dir = std::env::temp_dir().join(format!("am-file-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Place(dir)
-    }
-    fn db(&self) -> String {
-        self.0.join("memory.sqlite3").to_string_lossy().into_owned()
-    }
-    /// The names of the files in the directory.
-    fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> =
-            std::fs::read_dir(&self.0).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-        names.sort();
-        names
-    }
-    /// Every byte of every file in the directory (the database, its log, a journal).
-    fn all_bytes(&self) -> Vec<u8> {
-        std::fs::read_dir(&self.0).unwrap().flat_map(|e| std::fs::read(e.unwrap().path()).unwrap()).collect()
-    }
+/// The database's path in `place`, as the VFS takes it.
+fn db(place: &Place) -> String {
+    place.db().to_string_lossy().into_owned()
 }
 
-impl Drop for Place {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// The names of the files in `place`.
+fn names(place: &Place) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(&place.0).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
 }
 
 fn open(path: &str, files: Rc<dyn FileSystem>, key: Option<Key>) -> Result<Memory, Error> {
@@ -74,8 +58,8 @@ fn kaito(content: &str) -> Value {
 /// usual kind: SQLite's own VFS (`Memory::open`) opens it to the same answers.
 #[test]
 fn a_file_memory_reopens_whole_and_its_path_is_held_once() {
-    let place = Place::new("reopen");
-    let path = place.db();
+    let place = Place::new("file-reopen");
+    let path = db(&place);
     let mut memory = open(&path, Rc::new(StdFileSystem::default()), None).unwrap();
     memory.call("store", &kaito("Kaito Mori took over the ledger service.")).unwrap();
     let items: Vec<Value> = (0..200).map(|i| json!({"content": format!("note {i} on the ledger")})).collect();
@@ -83,12 +67,12 @@ fn a_file_memory_reopens_whole_and_its_path_is_held_once() {
     let traverse = json!({"agent_id": "a", "entity": "森 海斗", "max_hops": 2});
     let (graph, recall) =
         (memory.call("traverse", &traverse).unwrap(), memory.call("recall", &json!({"agent_id": "a", "query": "ledger"})).unwrap());
-    assert_eq!(place.names(), ["memory.sqlite3", "memory.sqlite3-wal"], "WAL, and no shared-memory file");
+    assert_eq!(names(&place), ["memory.sqlite3", "memory.sqlite3-wal"], "WAL, and no shared-memory file");
 
     let err = open(&path, Rc::new(StdFileSystem::default()), None).unwrap_err();
     assert_eq!((err.code(), err.field()), ("already_open", Some("path")), "{err}");
     drop(memory);
-    assert_eq!(place.names(), ["memory.sqlite3"], "closing checkpoints the log into the database");
+    assert_eq!(names(&place), ["memory.sqlite3"], "closing checkpoints the log into the database");
 
     let mut again = open(&path, Rc::new(StdFileSystem::default()), None).unwrap();
     assert_eq!(again.integrity_check().unwrap(), Vec::<String>::new());
@@ -101,13 +85,13 @@ fn a_file_memory_reopens_whole_and_its_path_is_held_once() {
 }
 
 /// With a key, no file beside the memory holds a stored text, while it is open (the text is
-/// in the log then) or after; only the key opens it, and `rekey` and `import` (which write
-/// through a rollback journal, and a backup) keep it so. Without a key the same text is in
-/// the files: the check can fail.
+/// in the log then) or after; only the key opens it (here, and through SQLite's own VFS),
+/// and `rekey` and `import` (which write through a rollback journal, and a backup) keep it
+/// so. Without a key the same text is in the files: the check can fail.
 #[test]
 fn an_encrypted_file_holds_no_plaintext_and_opens_only_with_its_key() {
-    let place = Place::new("encrypted");
-    let path = place.db();
+    let place = Place::new("file-encrypted");
+    let path = db(&place);
     let files: Rc<dyn FileSystem> = Rc::new(StdFileSystem::default());
     let key = || Some(Key::passphrase("file secret").unwrap());
     let mut memory = open(&path, files.clone(), key()).unwrap();
@@ -128,6 +112,9 @@ fn an_encrypted_file_holds_no_plaintext_and_opens_only_with_its_key() {
     assert!(!contains(&place.all_bytes(), MARKER));
     drop(memory);
     assert_eq!(open(&path, files.clone(), key()).unwrap_err().code(), "wrong_key");
+    let mut native = Memory::open_encrypted(&path, Key::Raw([9; 32]), clock()).unwrap();
+    assert_eq!(total(&mut native, "a"), 2, "SQLite's own VFS opens the encrypted file");
+    drop(native);
     let mut memory = open(&path, files.clone(), Some(Key::Raw([9; 32]))).unwrap();
     assert_eq!(total(&mut memory, "a"), 2);
     assert_eq!(memory.integrity_check().unwrap(), Vec::<String>::new());
@@ -257,7 +244,7 @@ fn reopened(image: &Image, place: &Place) -> Memory {
     for (name, bytes) in &image.files {
         std::fs::write(place.0.join(name), bytes).unwrap();
     }
-    open(&place.db(), Rc::new(StdFileSystem::default()), None).unwrap()
+    open(&db(place), Rc::new(StdFileSystem::default()), None).unwrap()
 }
 
 const BATCH: u64 = 300;
@@ -305,9 +292,9 @@ fn assert_whole(image: &Image, place: &Place, what: &str) {
 /// is read as if the transaction never began.
 #[test]
 fn a_crash_at_any_write_keeps_every_commit_and_no_half_batch() {
-    let (place, scratch) = (Place::new("killed"), Place::new("killed-copy"));
+    let (place, scratch) = (Place::new("file-killed"), Place::new("file-killed-copy"));
     let files = Rc::new(Recording::new(5));
-    drop(stores_and_a_batch(&place.db(), &files));
+    drop(stores_and_a_batch(&db(&place), &files));
     let killed = files.killed.borrow();
     let (during, after) = (killed.iter().filter(|i| !i.acknowledged.1).count(), killed.iter().filter(|i| i.acknowledged.1).count());
     assert!(during >= 10 && after >= 2, "images while the batch ran ({during}) and after ({after})");
@@ -321,9 +308,9 @@ fn a_crash_at_any_write_keeps_every_commit_and_no_half_batch() {
 /// batch or none.
 #[test]
 fn after_a_checkpoint_every_commit_outlives_a_power_loss() {
-    let (place, scratch) = (Place::new("power"), Place::new("power-copy"));
+    let (place, scratch) = (Place::new("file-power"), Place::new("file-power-copy"));
     let files = Rc::new(Recording::new(23));
-    let memory = stores_and_a_batch(&place.db(), &files);
+    let memory = stores_and_a_batch(&db(&place), &files);
     memory.checkpoint().unwrap();
     files.crash_here();
     let images = files.powered_off.borrow();
