@@ -125,7 +125,8 @@ function holder(lock: string, text: string): string | null {
 
 /**
  * Takes the lock file of the memory at `path` (absolute), or throws `already_open` (field
- * `path`) naming its holder; returns what lets it go.
+ * `path`) naming its holder, or `storage` (field `path`) when the lock file cannot be made (no
+ * such directory, no permission); returns what lets it go.
  */
 export function takeLock(path: string): () => void {
   const lock = `${path}-lock`;
@@ -142,13 +143,15 @@ export function takeLock(path: string): () => void {
         if (lockText(lock) === mine) remove(lock);
       };
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const { code, message } = e as NodeJS.ErrnoException;
+      if (code !== 'EEXIST') throw memoryError('storage', `cannot make the lock file beside the memory: ${message}`, 'path');
     }
     const text = lockText(lock);
     if (text === null) continue;
     const who = holder(lock, text);
     if (who !== null) {
-      throw memoryError('already_open', `the memory file ${path} is open in ${who}; close it there first (if that process is gone, delete ${lock})`, 'path');
+      const what = who === 'this process' ? 'close that memory first' : `close it there first (if that process is gone, delete ${lock})`;
+      throw memoryError('already_open', `the memory file ${path} is open in ${who}; ${what}`, 'path');
     }
     // Taken over: moved aside, then checked to be the lock read above. Another opener may
     // have taken it over and made its own meanwhile: that one goes back.

@@ -135,6 +135,7 @@ describe("storage 'file' in Node", () => {
     await rejects(pkg.openMemory({ path: join(root, 'x') }), 'invalid_value', 'path');
     await rejects(pkg.openMemory({ storage: 'opfs', path: join(root, 'x') }), 'invalid_value', 'path');
     await rejects(pkg.openMemory({ storage: 'file', path: join(root, 'x'), key: 7 }), 'invalid_value', 'key');
+    await rejects(pkg.openMemory({ storage: 'file', path: join(root, 'no such directory', 'x') }), 'storage', 'path');
     assert.deepEqual(await readdir(root), [], 'a refused open makes no file');
   });
 
