@@ -8,9 +8,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The wasm-release profile (Cargo.toml): release, optimized for size; wasm-node: the
-# engine's own code at opt-level 3.
+# engine's own code at opt-level 3, with storage 'file' (the cargo feature `file`: the VFS
+# over `node:fs`, which browsers have no use for).
 cargo build --profile wasm-release --target wasm32-unknown-unknown
-cargo build --profile wasm-node --target wasm32-unknown-unknown
+cargo build --profile wasm-node --target wasm32-unknown-unknown --features file
 target=${CARGO_TARGET_DIR:-target}
 raw=$target/wasm32-unknown-unknown/wasm-release/associative_memory.wasm
 opt=$target/wasm-opt/wasm-release/associative_memory.wasm   # per profile: never a stale optimized module from another profile

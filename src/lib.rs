@@ -46,6 +46,10 @@ pub use base::clock::{format_iso, parse_iso, Clock, FixedClock, SystemClock};
 pub use memory::Memory;
 pub use read::recall::MAX_FALLBACK_TERMS;
 pub use storage::cipher::Key;
+#[cfg(any(not(target_arch = "wasm32"), feature = "file"))]
+pub use storage::file::FileSystem;
+#[cfg(not(target_arch = "wasm32"))]
+pub use storage::file::StdFileSystem;
 pub use storage::pages::{PageStore, CHUNK as PAGE_CHUNK};
 pub use storage::schema::SCHEMA_VERSION;
 

@@ -47,9 +47,9 @@ pub struct Memory {
     /// The key of an encrypted memory (`crate::storage::cipher`): its file's, or, held in memory,
     /// the one its exports are encrypted with.
     key: Option<Key>,
-    /// A memory kept in a page store: its hold on the store's name, let go after the
-    /// connection (declared first) is closed.
-    _pages: Option<pages::Claim>,
+    /// A memory kept through a VFS of the engine's (a page store, a file): its hold on its
+    /// name, let go after the connection (declared first) is closed.
+    _held: Option<Box<dyn std::any::Any>>,
 }
 
 impl std::fmt::Debug for Memory {
@@ -166,7 +166,7 @@ impl Memory {
         let watch = Watch::default();
         watch.install(&mut conn)?;
         let (lexical, names, declared) = (LexicalIndex::new(watch.clone()), NameIndex::new(watch.clone()), Declared::kept(watch.clone()));
-        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, names, declared, watch, key, _pages: None })
+        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, names, declared, watch, key, _held: None })
     }
 
     /// The memory kept in `store` (`crate::storage::pages`: a Durable Object's storage, through
@@ -177,18 +177,55 @@ impl Memory {
     /// SQLite keeps its rollback journal in memory, so each page a commit changes reaches
     /// the store once; the host commits a call's writes to its storage together, or none.
     pub fn open_pages(name: &str, store: std::rc::Rc<dyn PageStore>, key: Option<Key>, clock: Box<dyn Clock>) -> Result<Self> {
-        let claim = pages::Claim::take(name, store).ok_or_else(|| Error::AlreadyOpen(name.to_owned()))?;
-        let vfs = pages::register().and_then(|()| cipher::over(pages::VFS)).map_err(Error::Storage)?;
-        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_CREATE;
-        let conn = Connection::open_with_flags_and_vfs(name, flags, vfs.as_str())?;
-        // One connection holds the store: SQLite may keep its lock and page cache across
-        // transactions, and its journal in memory (set once the key has opened the file: the
-        // journal mode reads it).
-        conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE")?;
-        let mut memory = Self::from_keyed_connection(conn, key, clock)?;
+        let claim = pages::claim(name, store).ok_or_else(|| Error::AlreadyOpen { field: "name".into(), name: name.to_owned() })?;
+        let memory = Self::open_held(name, pages::register().and_then(|()| cipher::over(pages::VFS)), Box::new(claim), key, clock)?;
+        // The journal in memory once the key has opened the file: the journal mode reads it.
         crate::storage::set_pragma(&memory.conn, "journal_mode", "MEMORY")?;
         crate::storage::set_pragma(&memory.conn, "cache_size", -pages::CACHE_KIB)?;
-        memory._pages = Some(claim);
+        Ok(memory)
+    }
+
+    /// The memory in the file at `path`, kept through `files` (`crate::storage::file`: the
+    /// wasm binding's `node:fs`, or `StdFileSystem` natively), created if absent,
+    /// encrypted with `key` if given (as [`Memory::from_keyed_connection`]). A second open
+    /// of a path still open in this program is [`Error::AlreadyOpen`] (field `path`); the
+    /// package keeps other programs out with a lock file.
+    ///
+    /// WAL with `synchronous = NORMAL`, as [`Memory::open`]: a commit is in the host's files
+    /// when this returns, whole, and a crash leaves every commit before it; a checkpoint
+    /// ([`Memory::checkpoint`], and closing) syncs them, after which they outlive a power
+    /// loss. Why WAL, and how it runs without shared memory: `crate::storage::file`.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "file"))]
+    pub fn open_file(
+        path: &str,
+        files: std::rc::Rc<dyn crate::storage::file::FileSystem>,
+        key: Option<Key>,
+        clock: Box<dyn Clock>,
+    ) -> Result<Self> {
+        use crate::storage::file;
+        let claim = file::claim(path, files).ok_or_else(|| Error::AlreadyOpen { field: "path".into(), name: path.to_owned() })?;
+        let memory = Self::open_held(path, file::register().and_then(|()| cipher::over(file::VFS)), Box::new(claim), key, clock)?;
+        memory.use_wal()?;
+        Ok(memory)
+    }
+
+    /// The memory `name` through `vfs`, one of the engine's VFSs (the cipher's over it), on
+    /// which `held` registered what keeps it. The connection holds its lock from its first
+    /// read to its close: one connection keeps the memory, so SQLite may keep its page cache
+    /// across transactions, and a log needs no shared memory.
+    fn open_held(
+        name: &str,
+        vfs: std::result::Result<String, String>,
+        held: Box<dyn std::any::Any>,
+        key: Option<Key>,
+        clock: Box<dyn Clock>,
+    ) -> Result<Self> {
+        let vfs = vfs.map_err(Error::Storage)?;
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_CREATE;
+        let conn = Connection::open_with_flags_and_vfs(name, flags, vfs.as_str())?;
+        conn.execute_batch("PRAGMA locking_mode = EXCLUSIVE")?;
+        let mut memory = Self::from_keyed_connection(conn, key, clock)?;
+        memory._held = Some(held);
         Ok(memory)
     }
 

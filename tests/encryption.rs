@@ -4,9 +4,13 @@
 //! system here; OPFS is tested through the package, www/test/package-encryption.test.mjs);
 //! those in memory run in wasm too, where encrypted bytes pass through the in-memory VFS.
 
+#[path = "common/place.rs"]
+mod place;
+
 use associative_memory::{Error, FixedClock, Key, Memory};
+use place::Place;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -21,35 +25,6 @@ fn key(n: u8) -> Key {
 
 fn clock() -> Box<FixedClock> {
     Box::new(FixedClock::new(1_780_000_000_000))
-}
-
-/// A fresh path in a directory of its own, removed when dropped.
-struct Place(PathBuf);
-
-impl Place {
-    fn new(name: &str) -> Place {
-        let dir = std::env::temp_dir().join(format!("am-enc-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Place(dir)
-    }
-    fn db(&self) -> PathBuf {
-        self.0.join("memory.sqlite3")
-    }
-    /// Every byte of the database's files (the database, its log, a journal).
-    fn all_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        for entry in std::fs::read_dir(&self.0).unwrap() {
-            out.extend(std::fs::read(entry.unwrap().path()).unwrap());
-        }
-        out
-    }
-}
-
-impl Drop for Place {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn contains(haystack: &[u8], needle: &str) -> bool {
@@ -98,7 +73,7 @@ fn reopen(path: &Path, key: Option<Key>) -> Result<Memory, Error> {
 #[test]
 #[cfg_attr(target_arch = "wasm32", ignore = "a file memory: wasm32-unknown-unknown has no file system (OPFS: www/test)")]
 fn an_encrypted_file_holds_no_plaintext_and_opens_only_with_its_key() {
-    let place = Place::new("file");
+    let place = Place::new("enc-file");
     let (memory, expected) = filled_file(&place, key(1));
     assert_no_plaintext(&place.all_bytes(), "the file and its log while open");
     memory.checkpoint().unwrap();
@@ -120,7 +95,7 @@ fn an_encrypted_file_holds_no_plaintext_and_opens_only_with_its_key() {
 #[test]
 #[cfg_attr(target_arch = "wasm32", ignore = "a file memory: wasm32-unknown-unknown has no file system (OPFS: www/test)")]
 fn a_passphrase_opens_what_it_encrypted_and_nothing_else() {
-    let place = Place::new("passphrase");
+    let place = Place::new("enc-passphrase");
     let pass = || Key::passphrase("correct horse battery staple").unwrap();
     let mut memory = Memory::open_encrypted(place.db(), pass(), clock()).unwrap();
     fill(&mut memory);
@@ -164,7 +139,7 @@ fn no_key_is_ever_in_a_debug_string_or_an_error() {
 #[test]
 #[cfg_attr(target_arch = "wasm32", ignore = "a file memory: wasm32-unknown-unknown has no file system (OPFS: www/test)")]
 fn an_encrypted_export_is_encrypted_and_imports_only_with_its_key() {
-    let place = Place::new("export");
+    let place = Place::new("enc-export");
     let (mut memory, expected) = filled_file(&place, key(1));
     let bytes = memory.export().unwrap();
     assert_no_plaintext(&bytes, "an encrypted export");
@@ -203,7 +178,7 @@ fn a_memory_held_in_memory_with_a_key_exports_encrypted_bytes() {
     assert_eq!(contents(&mut copy), expected);
     // the bytes are an encrypted database file: one opens natively with the key
     if cfg!(not(target_arch = "wasm32")) {
-        let place = Place::new("in-memory");
+        let place = Place::new("enc-in-memory");
         std::fs::write(place.db(), &bytes).unwrap();
         assert_eq!(contents(&mut reopen(&place.db(), Some(key(3))).unwrap()), expected);
     }
@@ -214,7 +189,7 @@ fn a_memory_held_in_memory_with_a_key_exports_encrypted_bytes() {
 #[test]
 #[cfg_attr(target_arch = "wasm32", ignore = "a file memory: wasm32-unknown-unknown has no file system (OPFS: www/test)")]
 fn rekey_encrypts_re_encrypts_and_decrypts_a_file_in_place() {
-    let place = Place::new("rekey");
+    let place = Place::new("enc-rekey");
     let mut memory = Memory::open(place.db(), clock()).unwrap();
     fill(&mut memory);
     let expected = contents(&mut memory);
@@ -245,7 +220,7 @@ fn an_import_into_an_encrypted_file_keeps_it_encrypted() {
     let expected = contents(&mut source);
     let plain = source.export().unwrap();
 
-    let place = Place::new("import-into");
+    let place = Place::new("enc-import-into");
     let mut memory = Memory::open_encrypted(place.db(), key(5), clock()).unwrap();
     memory.call("store", &json!({"agent_id": "z", "content": "replaced"})).unwrap();
     memory.import(&plain).unwrap();
@@ -276,7 +251,7 @@ fn texts(memory: &mut Memory) -> Vec<String> {
 #[cfg_attr(target_arch = "wasm32", ignore = "a file memory: wasm32-unknown-unknown has no file system (OPFS: www/test)")]
 fn a_file_encrypted_by_the_wasm_build_opens_natively() {
     assert_no_plaintext(FROM_WASM, "the wasm build's encrypted export");
-    let place = Place::new("from-wasm");
+    let place = Place::new("enc-from-wasm");
     std::fs::write(place.db(), FROM_WASM).unwrap();
     assert_eq!(code(reopen(&place.db(), Some(key(1)))), "wrong_key");
     let mut memory = reopen(&place.db(), Some(Key::Raw(FIXTURE_RAW_KEY))).unwrap();

@@ -90,10 +90,15 @@ pub enum Error {
     /// encrypted. The key itself is never part of the message.
     #[error("the key does not open this memory (a wrong key, or a memory that is not encrypted)")]
     WrongKey,
-    /// A memory of this name is open in this program already (a page store's, see
-    /// [`crate::Memory::open_pages`]); close it first.
-    #[error("the memory {0:?} is already open here; close it first")]
-    AlreadyOpen(String),
+    /// A memory of this name is open already (a page store's, see
+    /// [`crate::Memory::open_pages`]; a file's, see `Memory::open_file`); close it first.
+    #[error("the memory {name:?} is already open here; close it first")]
+    AlreadyOpen {
+        /// The option that named it: `name` (a page store's), `path` (a file's).
+        field: String,
+        /// Its name or path.
+        name: String,
+    },
     /// The storage a memory is kept in failed: it could not be set up, or a copy of the
     /// database into it stopped.
     #[error("storage: {0}")]
@@ -115,7 +120,8 @@ macro_rules! with_field {
             | Error::BadRef { $field, .. }
             | Error::UnknownOption { $field, .. }
             | Error::Invalid { $field, .. }
-            | Error::NotFound { $field, .. } => $then,
+            | Error::NotFound { $field, .. }
+            | Error::AlreadyOpen { $field, .. } => $then,
             _ => $else,
         }
     };
@@ -144,7 +150,7 @@ impl Error {
             Error::NotAMemory(_) => "not_a_memory",
             Error::Encrypted => "encrypted",
             Error::WrongKey => "wrong_key",
-            Error::AlreadyOpen(_) => "already_open",
+            Error::AlreadyOpen { .. } => "already_open",
             Error::Storage(_) => "storage",
             Error::Sqlite(_) => "sqlite",
         }
@@ -152,9 +158,6 @@ impl Error {
 
     /// The option the error concerns, when it concerns one.
     pub fn field(&self) -> Option<&str> {
-        if let Error::AlreadyOpen(_) = self {
-            return Some("name");
-        }
         with_field!(self, field => Some(field), _ => None)
     }
 }

@@ -13,13 +13,12 @@
 //! Each store is registered under the name the connection opens, so memories of one
 //! program (objects of one isolate) share the VFS and never each other's chunks.
 
+use super::vfs::{self, Claim, Either, Kept, Named};
 use rsqlite_vfs::{
-    register_vfs, AccessMode, FileKind, LockLevel, MemChunksFile, OpenOptions, OpenRequest, OpenedFile, OsCallback, SQLiteIoMethods,
-    SQLiteVfs, SyncOptions, VfsError, VfsErrorCode, VfsFile, VfsResult, VfsStore,
+    AccessMode, FileKind, MemChunksFile, OpenOptions, OpenRequest, OpenedFile, SyncOptions, VfsError, VfsErrorCode, VfsResult, VfsStore,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::Duration;
 
 /// The bytes of one chunk: the engine's page size, so a page is one chunk.
 pub const CHUNK: u64 = 4096;
@@ -46,61 +45,15 @@ pub trait PageStore {
     fn count(&self) -> Result<u64, String>;
 }
 
-/// Values by name, in a list: the few names a program has open are found by looking at
-/// each, and a `BTreeMap` of each value type would cost the wasm module its code (~8 KB).
-struct Named<T>(Vec<(String, T)>);
-
-impl<T: Clone> Named<T> {
-    const fn new() -> Self {
-        Named(Vec::new())
-    }
-
-    fn get(&self, name: &str) -> Option<T> {
-        self.0.iter().find(|(n, _)| n == name).map(|(_, value)| value.clone())
-    }
-
-    fn contains(&self, name: &str) -> bool {
-        self.0.iter().any(|(n, _)| n == name)
-    }
-
-    /// Adds `value` as `name`, which is not there.
-    fn add(&mut self, name: String, value: T) {
-        self.0.push((name, value));
-    }
-
-    fn remove(&mut self, name: &str) {
-        self.0.retain(|(n, _)| n != name);
-    }
-}
-
 thread_local! {
     /// The stores of the memories open in this program, by the name their connection opens.
     static STORES: RefCell<Named<Rc<dyn PageStore>>> = const { RefCell::new(Named::new()) };
 }
 
-/// A memory's hold on its name: the store is reachable by it until this is dropped, after
-/// the connection is closed.
-#[derive(Debug)]
-pub struct Claim(String);
-
-impl Claim {
-    /// Registers `store` under `name`; `None` when a memory open in this program has it.
-    pub fn take(name: &str, store: Rc<dyn PageStore>) -> Option<Claim> {
-        STORES.with(|s| {
-            let mut stores = s.borrow_mut();
-            if stores.contains(name) {
-                return None;
-            }
-            stores.add(name.to_owned(), store);
-            Some(Claim(name.to_owned()))
-        })
-    }
-}
-
-impl Drop for Claim {
-    fn drop(&mut self) {
-        STORES.with(|s| s.borrow_mut().remove(&self.0));
-    }
+/// Registers `store` under `name` until the claim is dropped; `None` when a memory open in
+/// this program has it.
+pub(crate) fn claim(name: &str, store: Rc<dyn PageStore>) -> Option<Claim<dyn PageStore>> {
+    Claim::take(&STORES, name, store)
 }
 
 fn io(message: String) -> VfsError {
@@ -133,7 +86,7 @@ impl PagesFile {
     }
 }
 
-impl VfsFile for PagesFile {
+impl Kept for PagesFile {
     fn read(&mut self, buf: &mut [u8], offset: u64) -> VfsResult<usize> {
         let end = self.size.min(offset.saturating_add(buf.len() as u64));
         let mut at = offset;
@@ -190,19 +143,6 @@ impl VfsFile for PagesFile {
     fn size(&self) -> VfsResult<u64> {
         Ok(self.size)
     }
-
-    // one connection per store ([`Claim`]): locks have nothing to keep apart
-    fn lock(&mut self, _: LockLevel) -> VfsResult<()> {
-        Ok(())
-    }
-
-    fn unlock(&mut self, _: LockLevel) -> VfsResult<()> {
-        Ok(())
-    }
-
-    fn check_reserved_lock(&self) -> VfsResult<bool> {
-        Ok(false)
-    }
 }
 
 /// `buf`, written at `offset`, cut where chunks end.
@@ -213,68 +153,7 @@ fn split(buf: &[u8], offset: u64) -> impl Iterator<Item = &[u8]> {
 }
 
 /// An open file: a store's main database, or a file held in memory.
-enum File {
-    Pages(PagesFile),
-    Memory(Rc<RefCell<MemChunksFile>>),
-}
-
-impl VfsFile for File {
-    fn read(&mut self, buf: &mut [u8], offset: u64) -> VfsResult<usize> {
-        match self {
-            File::Pages(f) => f.read(buf, offset),
-            File::Memory(f) => f.borrow_mut().read(buf, offset),
-        }
-    }
-
-    fn write(&mut self, buf: &[u8], offset: u64) -> VfsResult<()> {
-        match self {
-            File::Pages(f) => f.write(buf, offset),
-            File::Memory(f) => f.borrow_mut().write(buf, offset),
-        }
-    }
-
-    fn truncate(&mut self, size: u64) -> VfsResult<()> {
-        match self {
-            File::Pages(f) => f.truncate(size),
-            File::Memory(f) => f.borrow_mut().truncate(size),
-        }
-    }
-
-    fn sync(&mut self, options: SyncOptions) -> VfsResult<()> {
-        match self {
-            File::Pages(f) => f.sync(options),
-            File::Memory(f) => f.borrow_mut().sync(options),
-        }
-    }
-
-    fn size(&self) -> VfsResult<u64> {
-        match self {
-            File::Pages(f) => f.size(),
-            File::Memory(f) => f.borrow().size(),
-        }
-    }
-
-    fn lock(&mut self, level: LockLevel) -> VfsResult<()> {
-        match self {
-            File::Pages(f) => f.lock(level),
-            File::Memory(f) => f.borrow_mut().lock(level),
-        }
-    }
-
-    fn unlock(&mut self, level: LockLevel) -> VfsResult<()> {
-        match self {
-            File::Pages(f) => f.unlock(level),
-            File::Memory(f) => f.borrow_mut().unlock(level),
-        }
-    }
-
-    fn check_reserved_lock(&self) -> VfsResult<bool> {
-        match self {
-            File::Pages(f) => f.check_reserved_lock(),
-            File::Memory(f) => f.borrow().check_reserved_lock(),
-        }
-    }
-}
+type File = Either<PagesFile>;
 
 /// The files held in memory, by name (a journal SQLite opens and deletes by name).
 struct Files(RefCell<Named<Rc<RefCell<MemChunksFile>>>>);
@@ -295,11 +174,11 @@ impl VfsStore for Store {
         let options = request.options;
         let opened = |file| Ok(OpenedFile { file, access: options.access() });
         let Some(name) = request.filename.map(|f| f.path().to_owned()) else {
-            return opened(File::Memory(Rc::default()));
+            return opened(Either::Memory(Rc::default()));
         };
         if options.kind() == Some(FileKind::MainDb) {
-            return match STORES.with(|s| s.borrow().get(&name)) {
-                Some(store) => opened(File::Pages(PagesFile::open(store)?)),
+            return match vfs::held(&STORES, &name) {
+                Some(store) => opened(Either::Kept(PagesFile::open(store)?)),
                 None => Err(VfsError::new(VfsErrorCode::CantOpen, format!("no page store is registered as {name:?}").into())),
             };
         }
@@ -313,7 +192,7 @@ impl VfsStore for Store {
             }
             None => return Err(VfsError::new(VfsErrorCode::CantOpen, format!("no file {name:?}").into())),
         };
-        opened(File::Memory(file))
+        opened(Either::Memory(file))
     }
 
     fn close_file(files: &Files, name: Option<&str>, _: File, options: OpenOptions) -> VfsResult<()> {
@@ -324,7 +203,7 @@ impl VfsStore for Store {
     }
 
     fn access(files: &Files, name: &str, _: AccessMode) -> VfsResult<bool> {
-        Ok(files.0.borrow().contains(name) || STORES.with(|s| s.borrow().contains(name)))
+        Ok(files.0.borrow().contains(name) || vfs::held(&STORES, name).is_some())
     }
 
     fn full_pathname(_: &Files, name: &str) -> VfsResult<String> {
@@ -337,84 +216,15 @@ impl VfsStore for Store {
     }
 }
 
-struct Io;
-
-impl SQLiteIoMethods for Io {
-    type Store = Store;
-}
-
-/// Randomness, time and sleep from the program's default VFS (the platform's natively,
-/// sqlite-wasm-rs's in wasm).
-struct DefaultOs;
-
-impl DefaultOs {
-    fn vfs() -> *mut rusqlite::ffi::sqlite3_vfs {
-        // SAFETY: a lookup; SQLite always has a default VFS once initialized.
-        unsafe { rusqlite::ffi::sqlite3_vfs_find(std::ptr::null()) }
-    }
-}
-
-impl OsCallback for DefaultOs {
-    fn sleep(&self, dur: Duration) {
-        let vfs = Self::vfs();
-        // SAFETY: the default VFS's own method, on itself.
-        if let Some(sleep) = unsafe { (*vfs).xSleep } {
-            unsafe { sleep(vfs, dur.as_micros().min(i32::MAX as u128) as i32) };
-        }
-    }
-
-    fn random(&self, buf: &mut [u8]) -> usize {
-        let vfs = Self::vfs();
-        match unsafe { (*vfs).xRandomness } {
-            // SAFETY: as above, into a buffer of its length.
-            Some(random) => unsafe { random(vfs, buf.len().min(i32::MAX as usize) as i32, buf.as_mut_ptr().cast()) as usize },
-            None => 0,
-        }
-    }
-
-    fn epoch_timestamp_in_ms(&self) -> VfsResult<i64> {
-        let vfs = Self::vfs();
-        let mut julian_ms: i64 = 0;
-        // SAFETY: as above; version 2 VFSs (every one SQLite ships) have the method.
-        match unsafe { ((*vfs).iVersion >= 2).then_some((*vfs).xCurrentTimeInt64).flatten() } {
-            Some(now) if unsafe { now(vfs, &mut julian_ms) } == 0 => Ok(julian_ms - 210_866_760_000_000),
-            _ => Err(VfsError::new(VfsErrorCode::Error, "the default VFS has no clock".into())),
-        }
-    }
-}
-
-struct Vfs;
-
-impl SQLiteVfs<Io> for Vfs {
-    type Os = DefaultOs;
-
-    fn os(_: &Files) -> &DefaultOs {
-        &DefaultOs
-    }
-
-    const MAX_PATH_SIZE: std::ffi::c_int = 1024;
-}
-
-/// Registers [`VFS`] unless it is registered. The registration lives as long as the
-/// program (SQLite keeps a pointer to it).
+/// Registers [`VFS`] unless it is registered.
 pub fn register() -> Result<(), String> {
-    let name = std::ffi::CString::new(VFS).expect("no NUL");
-    // SAFETY: a lookup by a NUL-terminated name.
-    if !unsafe { rusqlite::ffi::sqlite3_vfs_find(name.as_ptr()) }.is_null() {
-        return Ok(());
-    }
-    // SAFETY: the VFS's types agree (one store, its io methods, its app data); wasm is
-    // single-threaded and native callers register before opening, as SQLite asks.
-    unsafe { register_vfs::<Io, Vfs>(VFS, Files::default(), false) }
-        .map(|r| {
-            r.into_raw();
-        })
-        .map_err(|e| e.to_string())
+    vfs::register::<Store>(VFS, Files::default())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rsqlite_vfs::VfsFile;
     use std::collections::BTreeMap;
 
     /// Chunks in a map, as a host keeps them.

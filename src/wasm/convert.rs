@@ -86,3 +86,13 @@ pub fn text_to_js(text: &str) -> Result<JsValue, JsValue> {
 fn failed(e: &str) -> JsValue {
     JsValue::from(js_sys::Error::new(&format!("response conversion failed: {e}")))
 }
+
+/// `n`, a count a host's object returned (of chunks, of bytes, a handle), as a whole number;
+/// else an error saying what `what` returned instead.
+pub(super) fn whole(n: f64, what: &str) -> Result<u64, String> {
+    if n.is_finite() && n >= 0.0 && n.fract() == 0.0 {
+        Ok(n as u64)
+    } else {
+        Err(format!("{what} returned {n}, not a whole number"))
+    }
+}

@@ -1,7 +1,7 @@
 //! The one conversion of errors into JavaScript errors.
 
 use crate::Error;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// A JavaScript `Error` named `AssociativeMemoryError` with a stable `code` and the
 /// `field` it concerns (or `undefined`), so callers can branch on `err.code` and keep a
@@ -19,4 +19,9 @@ pub fn js_error(message: &str, code: &str, field: Option<&str>) -> JsValue {
 /// An engine error as a JavaScript error (see [`js_error`]).
 pub fn to_js_error(e: Error) -> JsValue {
     js_error(&e.to_string(), e.code(), e.field())
+}
+
+/// The words of a failure a host's object threw (a page store's, a file system's).
+pub fn host_message(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>().map_or_else(|| format!("{e:?}"), |e| String::from(e.message()))
 }

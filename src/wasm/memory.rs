@@ -112,6 +112,20 @@ pub struct JsMemory {
     clock_at: Rc<Cell<Option<f64>>>,
 }
 
+impl JsMemory {
+    /// The memory `open` makes with the caller's clock and key (read first), on this thread.
+    fn opened(
+        clock: Option<js_sys::Function>,
+        key: JsValue,
+        open: impl FnOnce(Box<dyn Clock>, Option<Key>) -> crate::Result<Memory>,
+    ) -> Result<JsMemory, JsValue> {
+        let key = optional_key(key)?;
+        let (clock, clock_at) = JsClock::new(clock);
+        let inner = open(clock, key).map_err(to_js_error)?;
+        Ok(JsMemory { inner, _opfs: None, clock_at })
+    }
+}
+
 #[wasm_bindgen(js_class = Memory)]
 impl JsMemory {
     /// Opens a new, empty memory held in memory.
@@ -125,11 +139,11 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>,
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | string | undefined")] key: JsValue,
     ) -> Result<JsMemory, JsValue> {
-        let key = optional_key(key)?;
-        let (clock, clock_at) = JsClock::new(clock);
-        let mut inner = Memory::open_in_memory_with_clock(clock).map_err(to_js_error)?;
-        inner.rekey(key).map_err(to_js_error)?;
-        Ok(JsMemory { inner, _opfs: None, clock_at })
+        Self::opened(clock, key, |clock, key| {
+            let mut memory = Memory::open_in_memory_with_clock(clock)?;
+            memory.rekey(key)?;
+            Ok(memory)
+        })
     }
 
     /// Opens the memory called `name` in the Origin Private File System, creating it if
@@ -228,10 +242,29 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>,
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | string | undefined")] key: JsValue,
     ) -> Result<JsMemory, JsValue> {
-        let key = optional_key(key)?;
-        let (clock, clock_at) = JsClock::new(clock);
-        let inner = Memory::open_pages(&name, Rc::new(store), key, clock).map_err(to_js_error)?;
-        Ok(JsMemory { inner, _opfs: None, clock_at })
+        Self::opened(clock, key, |clock, key| Memory::open_pages(&name, Rc::new(store), key, clock))
+    }
+
+    /// Opens the memory in the file at `path`, creating it if absent, through `files`: the
+    /// package's `node:fs` calls (`www/src/file.ts`). WAL with `synchronous = NORMAL`, so a
+    /// commit is in the host's files, whole, when the call returns; `checkpoint` syncs it
+    /// (the package runs one about a second after writes). In the module Node loads only.
+    ///
+    /// @param path - an absolute path; its log and journal go beside it (`-wal`, `-journal`).
+    /// @param files - the synchronous file calls.
+    /// @param clock - optional function returning epoch milliseconds (defaults to `Date.now`).
+    /// @param key - optional: 32 bytes or a passphrase: every page in the files is then
+    /// encrypted; `wrong_key` when it does not open them, `encrypted` when none was given.
+    /// @throws `already_open` (field `path`) while a memory of this module has the path open.
+    #[cfg(feature = "file")]
+    #[wasm_bindgen(js_name = openFile)]
+    pub fn open_file(
+        path: String,
+        files: super::file::JsFileSystem,
+        #[wasm_bindgen(unchecked_param_type = "(() => number) | undefined")] clock: Option<js_sys::Function>,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | string | undefined")] key: JsValue,
+    ) -> Result<JsMemory, JsValue> {
+        Self::opened(clock, key, |clock, key| Memory::open_file(&path, Rc::new(files), key, clock))
     }
 
     /// Copies the write-ahead log into the database file and flushes both: every write

@@ -7,6 +7,8 @@
 
 mod convert;
 mod error;
+#[cfg(feature = "file")]
+mod file;
 mod memory;
 mod pages;
 

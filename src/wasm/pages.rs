@@ -1,6 +1,8 @@
 //! A page store in JavaScript: what a Durable Object (or any host with synchronous storage)
 //! keeps a memory's chunks in (`crate::storage::pages`).
 
+use super::convert::whole;
+use super::error::host_message as message;
 use crate::PageStore;
 use wasm_bindgen::prelude::*;
 
@@ -39,11 +41,6 @@ export interface PageStore {
 }
 "#;
 
-/// The host's words for a failure.
-fn message(e: JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map_or_else(|| format!("{e:?}"), |e| String::from(e.message()))
-}
-
 impl PageStore for JsPageStore {
     fn read(&self, index: u64) -> Result<Option<Vec<u8>>, String> {
         let v = JsPageStore::read(self, index as f64).map_err(message)?;
@@ -69,11 +66,6 @@ impl PageStore for JsPageStore {
     }
 
     fn count(&self) -> Result<u64, String> {
-        let n = JsPageStore::count(self).map_err(message)?;
-        if n.is_finite() && n >= 0.0 && n.fract() == 0.0 {
-            Ok(n as u64)
-        } else {
-            Err(format!("the page store's count() returned {n}, not a count"))
-        }
+        whole(JsPageStore::count(self).map_err(message)?, "the page store's count()")
     }
 }

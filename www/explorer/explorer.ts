@@ -577,9 +577,10 @@ async function importMcpGraph(file: File): Promise<void> {
  * characters of content). An OPFS memory runs in its worker, so the page paints its
  * progress as it goes: one transaction of up to the engine's limit. An in-memory one runs on
  * this thread, which cannot paint during a call: batches of 1,000 with a pause between them
- * let the bar move. A hosted memory (the explorer opens none yet) takes the engine's batches.
+ * let the bar move, as would a file memory's in Node (the explorer, a page, opens none). A
+ * hosted memory (the explorer opens none yet) takes the engine's batches.
  */
-const IMPORT_BATCH: Record<Storage, number> = { opfs: 10_000, memory: 1_000, remote: 10_000, 'durable-object': 10_000 };
+const IMPORT_BATCH: Record<Storage, number> = { opfs: 10_000, memory: 1_000, file: 1_000, remote: 10_000, 'durable-object': 10_000 };
 
 /**
  * A JSON file of memories — an array of store items, or an object holding one under `items`

@@ -37,7 +37,11 @@ export function pagesBackend(name: string, store: PageStore, transact: <T>(f: ()
   return threadBackend('openPages', () => engine().Memory.openPages(name, store, clock, key), transact);
 }
 
-function threadBackend(opening: string, open: () => Memory, transact: <T>(f: () => T) => T = (f) => f()): Backend {
+/**
+ * The engine on this thread over the memory `open` makes (a call named `opening`), each
+ * call inside `transact`; with `checkpoint`, for a memory in a file (file.ts).
+ */
+export function threadBackend(opening: string, open: () => Memory, transact: <T>(f: () => T) => T = (f) => f()): Backend & { checkpoint(): Promise<void> } {
   const instance = liveInstance();
   let memory: Memory | null = engineCall(instance, opening, () => transact(open));
   instance.open++;
@@ -52,6 +56,7 @@ function threadBackend(opening: string, open: () => Memory, transact: <T>(f: () 
     importBytes: async (bytes, key) => run('import', (m) => m.import(bytes, key)),
     rekey: async (key) => run('rekey', (m) => m.rekey(key)),
     check: async () => run('check', (m) => m.integrityCheck()),
+    checkpoint: async () => run('checkpoint', (m) => m.checkpoint()),
     close: async () => {
       // A crashed instance is never called again, not even to free.
       const m = memory;
@@ -93,7 +98,8 @@ export async function opfsBackend(name: string, clock?: () => number, key?: Key)
 const RETRIES = 3;
 const FIRST_WAIT = 100;
 
-const WRITES = new Set<string>(OPERATIONS.filter((op) => op.writes).map((op) => op.tool));
+/** The tools that write. */
+export const WRITES = new Set<string>(OPERATIONS.filter((op) => op.writes).map((op) => op.tool));
 
 /**
  * A memory hosted elsewhere (a `MemoryObject`, associative-memory/durable-object), reached

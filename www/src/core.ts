@@ -29,7 +29,7 @@ export interface NamedEmbed {
 }
 
 /** Where a memory's database lives. */
-export type Storage = 'memory' | 'opfs' | 'remote' | 'durable-object';
+export type Storage = 'memory' | 'opfs' | 'file' | 'remote' | 'durable-object';
 
 /** Options of `openMemory`. */
 export interface OpenOptions {
@@ -41,16 +41,25 @@ export interface OpenOptions {
    * out of memory), calls reject with `engine_crashed`: in memory, every later call of the
    * realm's memories too (their contents are lost; a memory opened after gets a new engine);
    * in OPFS, the worker is restarted on the file, which keeps every acknowledged write.
+   * `'file'`: a database in the file at `path`, in Node (and Bun and Deno), on this thread;
+   * an acknowledged write survives the process being killed, and, about a second later, a
+   * power loss. One process opens a file at a time: another opener gets `already_open`.
    * `'remote'`: a memory hosted elsewhere (a `MemoryObject` of
    * `associative-memory/durable-object`), at `url` with `token`, in any runtime with `fetch`.
    */
-  storage?: 'memory' | 'opfs' | 'remote';
+  storage?: 'memory' | 'opfs' | 'file' | 'remote';
   /**
    * The OPFS memory's name (1–64 of `A–Z a–z 0–9 . _ -`), default `'default'`. Every tab
    * may open it: one holds it (its worker), the others' calls go to that worker, and
    * another takes over when it closes.
    */
   name?: string;
+  /**
+   * With storage `'file'`: the database file's path (a relative one from the working
+   * directory). Its log (`-wal`, while it is open), a journal (`-journal`, briefly) and its
+   * lock file (`-lock`) go beside it.
+   */
+  path?: string;
   /**
    * With storage `'remote'`: the hosted memory's URL, the prefix its routes hang from
    * (`https://example.com/m/team`, which answers `POST …/call`).
@@ -118,6 +127,9 @@ const EMBED_BATCH = 64;
 export interface Scope { project_id?: string; channel?: string }
 
 let ready: Promise<void> | null = null;
+/** How this entry opens storage 'file', and the path it opened (made absolute); none but in Node's entry. */
+type OpenFile = (path: string, clock?: () => number, key?: Key) => { backend: Backend; path: string };
+let openFile: OpenFile | null = null;
 let defaultSource: () => Promise<WasmSource | undefined> = async () => undefined;
 
 /**
@@ -127,6 +139,11 @@ let defaultSource: () => Promise<WasmSource | undefined> = async () => undefined
 export function setDefaultWasm(source: () => Promise<WasmSource | undefined>, glue?: Glue): void {
   defaultSource = source;
   if (glue !== undefined) useGlue(glue);
+}
+
+/** @internal For the Node entry: how storage 'file' is opened. */
+export function useFiles(open: OpenFile): void {
+  openFile = open;
 }
 
 /**
@@ -168,15 +185,16 @@ function notLoadable(e: unknown): unknown {
  * await bot.store({ content: 'Kaito maintains the ledger.' });
  * ```
  * @throws `AssociativeMemoryError` with code `opfs_unavailable` (no OPFS here),
- * `already_open` (another tab holds this OPFS memory and cannot share it: no
- * BroadcastChannel here, or another version of this package), `wrong_key` (`key` does not
- * open this memory), `encrypted` (it is encrypted and no `key` was given) or
- * `invalid_value`.
+ * `file_unavailable` (storage 'file' outside Node's entry), `already_open` (another tab
+ * holds this OPFS memory and cannot share it: no BroadcastChannel here, or another version
+ * of this package; another process, or this one, has this file open), `wrong_key` (`key`
+ * does not open this memory), `encrypted` (it is encrypted and no `key` was given),
+ * `missing_field` or `invalid_value` (naming the option).
  */
 export async function openMemory(options: OpenOptions = {}): Promise<AssociativeMemory> {
-  const { storage = 'memory', name = 'default', clock, embed, key, url, token } = options;
+  const { storage = 'memory', name = 'default', clock, embed, key, url, token, path } = options;
   for (const option of Object.keys(options)) {
-    if (!['storage', 'name', 'clock', 'embed', 'key', 'url', 'token'].includes(option)) throw memoryError('unknown_option', `openMemory has no option ${JSON.stringify(option)}`, option);
+    if (!['storage', 'name', 'clock', 'embed', 'key', 'url', 'token', 'path'].includes(option)) throw memoryError('unknown_option', `openMemory has no option ${JSON.stringify(option)}`, option);
   }
   checkKey(key, true);
   const embedder = checkEmbed(embed);
@@ -198,13 +216,24 @@ export async function openMemory(options: OpenOptions = {}): Promise<Associative
   for (const [field, value] of [['url', url], ['token', token]] as const) {
     if (value !== undefined) throw memoryError('invalid_value', `${field} is for storage 'remote'`, field);
   }
+  if (storage === 'file') {
+    if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) {
+      throw memoryError(path === undefined ? 'missing_field' : 'invalid_value', "storage 'file' needs path, the database file's path (a string without NUL)", 'path');
+    }
+    if (options.name !== undefined) throw memoryError('invalid_value', "storage 'file' is named by its path; name is for storage 'opfs'", 'name');
+    if (openFile === null) throw memoryError('file_unavailable', "storage 'file' needs Node's file system (the package's Node entry; Bun and Deno use it too); use 'opfs' in browsers");
+    await init();
+    const opened = openFile(path, clock, key);
+    return new AssociativeMemory(opened.backend, 'file', opened.path, embedder);
+  }
+  if (path !== undefined) throw memoryError('invalid_value', "path is for storage 'file'", 'path');
   if (storage === 'memory') {
     await init();
     backend = localBackend(clock, key);
   } else if (storage === 'opfs') {
     backend = await opfsBackend(name, clock, key);
   } else {
-    throw memoryError('invalid_value', `storage must be 'memory', 'opfs' or 'remote', got ${JSON.stringify(storage)}`, 'storage');
+    throw memoryError('invalid_value', `storage must be 'memory', 'opfs', 'file' or 'remote', got ${JSON.stringify(storage)}`, 'storage');
   }
   return new AssociativeMemory(backend, storage, storage === 'opfs' ? name : undefined, embedder);
 }
@@ -271,9 +300,9 @@ export class AssociativeMemory {
   #closed = false;
   readonly #embed?: Embed;
   readonly #model?: string;
-  /** Where the database lives: `'memory'`, `'opfs'`, or a Durable Object's storage. */
+  /** Where the database lives: `'memory'`, `'opfs'`, `'file'`, `'remote'`, or a Durable Object's storage. */
   readonly storage: Storage;
-  /** The OPFS memory's name, the remote memory's URL, or the Durable Object's id; undefined in memory. */
+  /** The OPFS memory's name, the file's absolute path, the remote memory's URL, or the Durable Object's id; undefined in memory. */
   readonly name?: string;
 
   /** @internal Use `openMemory` (or, in a Durable Object, `MemoryObject`). */

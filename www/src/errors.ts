@@ -10,11 +10,13 @@ export type ErrorCode =
   | 'encrypted' | 'wrong_key'
   /** OPFS cannot be used in this realm (no dedicated worker, no secure context, old browser). */
   | 'opfs_unavailable'
+  /** Storage 'file' outside Node's entry (in a browser, say). */
+  | 'file_unavailable'
   /** The OPFS pool could not be opened. */
   | 'opfs'
-  /** Another page or worker holds this OPFS memory open; or a memory of this name is open here. */
+  /** Another page or worker holds this OPFS memory open; another process, or this one, this file; or a memory of this name is open here. */
   | 'already_open'
-  /** The storage a memory is kept in could not be set up (a Durable Object's pages). */
+  /** The storage a memory is kept in could not be set up (a Durable Object's pages; a file's lock file). */
   | 'storage'
   /** A `MemoryObject`'s HTTP face: a body that is not JSON, one over its limit, no such route, an error of its own. */
   | 'invalid_json' | 'body_too_large' | 'internal'

@@ -1,11 +1,17 @@
 // The entry for Node: the module built for speed (Cargo.toml's wasm-node profile), read from
 // the package directory with its own glue. No page downloads it, so its size is not the
-// budget the size-built module keeps.
+// budget the size-built module keeps. It alone has storage 'file' (file.ts).
 
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import * as speedBuilt from './associative_memory_node.js';
-import { setDefaultWasm } from './core.js';
+import { setDefaultWasm, useFiles } from './core.js';
+import { fileBackend } from './file.js';
 
 setDefaultWasm(() => readFile(new URL('./associative_memory_node_bg.wasm', import.meta.url)), speedBuilt);
+useFiles((path, clock, key) => {
+  const absolute = resolve(path);
+  return { backend: fileBackend(absolute, clock, key), path: absolute };
+});
 
 export * from './index.js';

@@ -1,12 +1,14 @@
 // The packed package in Node, loaded from the consumer project (www/test/pack.mjs) through
 // its `exports`: every operation, scoped handles, embed, export to a file and import back,
 // errors, close, and storage 'opfs' refused where there is no OPFS. The same tests run on
-// storage 'remote' too: memories hosted in Durable Objects (examples/edge/, in workerd).
+// storage 'file' (a file each memory, in a scratch directory) and 'remote': memories hosted
+// in Durable Objects (examples/edge/, in workerd).
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONSUMER, importPackage } from './pack.mjs';
 import { ADMIN, hosting } from './harness.mjs';
@@ -31,27 +33,33 @@ const KAITO = {
   },
 };
 
-for (const storage of ['memory', 'remote']) describe(`the packed package in Node, storage '${storage}'`, () => {
+for (const storage of ['memory', 'file', 'remote']) describe(`the packed package in Node, storage '${storage}'`, () => {
   let pkg;
   let now;
   let host;
+  let dir;
   let opened = 0;
   const clock = () => now;
   const remote = storage === 'remote';
   /** A test of the package on this thread (its entry, its module, its options), not of a storage. */
-  const local = remote ? it.skip : it;
+  const local = storage === 'memory' ? it : it.skip;
   before(async () => {
     pkg = await importPackage();
     // the same tests on a memory hosted in a Durable Object (workerd), with the owner's token
     if (remote) host = await hosting({ ADMIN_SECRET: ADMIN });
+    if (storage === 'file') dir = await mkdtemp(join(tmpdir(), 'am-node-file-'));
   });
-  after(() => host?.stop());
+  after(async () => {
+    await host?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
   /**
-   * A new memory of this suite's storage: in this thread, or a fresh hosted one, whose clock
-   * is its host's (a `clock` given here is left out).
+   * A new memory of this suite's storage: in this thread, in a new file, or a fresh hosted
+   * one, whose clock is its host's (a `clock` given here is left out).
    */
   const open = (options = {}) => {
-    if (!remote) return pkg.openMemory(options);
+    if (storage === 'memory') return pkg.openMemory(options);
+    if (storage === 'file') return pkg.openMemory({ storage, path: join(dir, `memory-${++opened}.sqlite3`), ...options });
     const { clock: _, ...rest } = options;
     return pkg.openMemory({ storage: 'remote', url: new URL(`m/node-${++opened}`, host.url).href, token: ADMIN, ...rest });
   };

@@ -35,7 +35,7 @@ async function everything(options: OpenOptions) {
   await init();
   await init(new Uint8Array(0));
   const memory: AssociativeMemory = await openMemory(options);
-  const kind: 'memory' | 'opfs' | 'remote' | 'durable-object' = memory.storage; str(kind); opt(memory.name);
+  const kind: 'memory' | 'opfs' | 'file' | 'remote' | 'durable-object' = memory.storage; str(kind); opt(memory.name);
   const s = await memory.store({ agent_id: 'a', content: 'c', timestamp: '2026-01-01T00:00:00+00:00', source: { type: 'User' }, metadata: { k: 1 }, embedding: [0.1],
     associations: { entities: [{ name: 'E', aliases: ['e'] }], relations: [{ subject: 'E', predicate: 'p', object: 'F' }] }, project_id: 'p', channel: 'c' });
   const ok: true = s.ok; bool(ok); str(s.result); num(s.id); if (s.associations) report(s.associations);
@@ -85,8 +85,12 @@ async function everything(options: OpenOptions) {
   await memory.store({ agent_id: 'a' });
   // @ts-expect-error: a scoped handle fills agent_id itself
   await bot.store({ agent_id: 'b', content: 'c' });
-  // @ts-expect-error: storage is 'memory', 'opfs' or 'remote'
+  // @ts-expect-error: storage is 'memory', 'opfs', 'file' or 'remote'
   await openMemory({ storage: 'disk' });
+  const file = await openMemory({ storage: 'file', path: 'memory.sqlite3', key: 'passphrase' });
+  const elsewhere: ErrorCode = 'file_unavailable'; str(elsewhere); str(file.storage);
+  // @ts-expect-error: a file's path is a string
+  await openMemory({ storage: 'file', path: 7 });
   const agents = await memory.listAgents();
   agents.agents.forEach((a) => { str(a.agent_id); num(a.memories); num(a.episodes); num(a.entities); num(a.relations); });
   num(agents.total); opt(agents.next_offset);
