@@ -208,13 +208,17 @@ impl<S: VfsStore> SQLiteVfs<Io<S>> for Vfs<S> {
 /// Registers a VFS of `S`'s files as `name`, with its app data, unless a VFS of that name is
 /// registered. The registration lives as long as the program (SQLite keeps a pointer to it).
 pub(crate) fn register<S: VfsStore>(name: &str, data: S::AppData) -> Result<(), String> {
+    // One registration at a time: natively, two threads opening their first memories at once
+    // both found the name free, and the second failed ("VFS name is already registered").
+    static REGISTERING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = REGISTERING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let c_name = std::ffi::CString::new(name).map_err(|_| format!("a VFS name holds NUL: {name:?}"))?;
     // SAFETY: a lookup by a NUL-terminated name.
     if !unsafe { rusqlite::ffi::sqlite3_vfs_find(c_name.as_ptr()) }.is_null() {
         return Ok(());
     }
     // SAFETY: the VFS's types agree (one store, its io methods, its app data); wasm is
-    // single-threaded and native callers register before opening, as SQLite asks.
+    // single-threaded, and natively registrations are one at a time (above), before opening.
     unsafe { register_vfs::<Io<S>, Vfs<S>>(name, data, false) }
         .map(|r| {
             r.into_raw();
