@@ -25,7 +25,6 @@
 use super::vfs::{self, Claim, Either, Kept};
 use rsqlite_vfs::{AccessMode, OpenOptions, OpenRequest, OpenedFile, SyncOptions, VfsError, VfsErrorCode, VfsResult, VfsStore};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// The name of the VFS, registered once per program.
@@ -185,7 +184,7 @@ pub fn register() -> Result<(), String> {
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Default)]
 pub struct StdFileSystem {
-    open: RefCell<BTreeMap<u64, std::fs::File>>,
+    open: RefCell<std::collections::BTreeMap<u64, std::fs::File>>,
     next: std::cell::Cell<u64>,
 }
 
