@@ -1,14 +1,15 @@
 // The edge bench's Worker (edge-bench.mjs bundles it for workerd with SQLite-backed Durable
 // Objects on disk): `?mode=memory` replays the workload on an in-memory memory in this
 // isolate, `?mode=object` through Workers RPC on a fresh MemoryObject (its memory in the
-// object's storage); `?mode=fill&n=` stores n memories in the object `bench-cold` and
-// `?mode=cold` times its first recall (after a restart of workerd: the object and the
+// object's storage), each followed by a recall per reconstruct query (the workload has
+// none); `?mode=fill&n=` stores n memories in the object `bench-cold` and `?mode=cold`
+// times its first recall (after a restart of workerd: the object and the
 // module loaded anew, the memory opened from storage, its indexes built).
 import { DurableObject } from 'cloudflare:workers';
 import { openMemory } from 'associative-memory';
 import { MemoryObject } from 'associative-memory/durable-object';
 import workload from './workload.json';
-import { replay, workloadClock } from './replay.mjs';
+import { replay, summary, workloadClock } from './replay.mjs';
 
 export { MemoryObject };
 
@@ -23,6 +24,21 @@ export class Probe extends DurableObject {
   }
 }
 
+/** The workload has no recall: one per reconstruct query, after the replay, each timed. */
+async function recalls(call) {
+  const k = { times: [], errors: 0 };
+  for (const op of workload.ops.filter((o) => o.op === 'reconstruct')) {
+    const t0 = performance.now();
+    try {
+      await call('recall', { agent_id: workload.agent_id, query: op.query });
+    } catch {
+      k.errors += 1;
+    }
+    k.times.push(performance.now() - t0);
+  }
+  return summary(k);
+}
+
 export default {
   async fetch(request, env) {
     const params = new URL(request.url).searchParams;
@@ -30,13 +46,18 @@ export default {
     const clock = workloadClock(workload);
     if (mode === 'memory') {
       const memory = await openMemory({ clock: () => clock.now() });
-      const run = await replay((tool, args) => memory.call(tool, args), workload, clock);
+      const call = (tool, args) => memory.call(tool, args);
+      const run = await replay(call, workload, clock);
+      run.ops.recall = await recalls(call);
       await memory.close();
       return Response.json(run);
     }
     if (mode === 'object') {
       const stub = env.MEMORY_OBJECT.get(env.MEMORY_OBJECT.newUniqueId());
-      return Response.json(await replay((tool, args) => stub.call(tool, args), workload, clock));
+      const call = (tool, args) => stub.call(tool, args);
+      const run = await replay(call, workload, clock);
+      run.ops.recall = await recalls(call);
+      return Response.json(run);
     }
     if (mode === 'probe') {
       const probe = env.PROBE.get(env.PROBE.newUniqueId());
