@@ -533,8 +533,27 @@ impl Memory {
 
     /// Replaces this memory's whole content with encrypted bytes from [`Memory::export`],
     /// decrypted with `key` ([`Error::WrongKey`] when it does not), then checked as
-    /// [`Memory::import`] checks plain bytes. The memory keeps its own key (or none).
+    /// [`Memory::import`] checks plain bytes. The memory keeps its own key. A memory without
+    /// a key refuses them (`invalid_value`, field `decrypt`): its exports would be their
+    /// plaintext, so keeping them decrypted takes [`Memory::import_decrypted`].
     pub fn import_encrypted(&mut self, bytes: &[u8], key: &Key) -> Result<()> {
+        if self.key.is_none() {
+            return Err(Error::Invalid {
+                field: "decrypt".into(),
+                reason: "must be true to import encrypted bytes into a memory without a key (its exports would be their plaintext); or give the memory a key first (rekey)".into(),
+            });
+        }
+        self.import_with_key(bytes, key)
+    }
+
+    /// [`Memory::import_encrypted`], asked to keep the plaintext: into a memory without a
+    /// key, the bytes are imported decrypted (and its exports are plain). A memory with a
+    /// key keeps it, as with [`Memory::import_encrypted`].
+    pub fn import_decrypted(&mut self, bytes: &[u8], key: &Key) -> Result<()> {
+        self.import_with_key(bytes, key)
+    }
+
+    fn import_with_key(&mut self, bytes: &[u8], key: &Key) -> Result<()> {
         let scratch = Scratch::with_bytes(bytes)?;
         let plain = crate::transfer::import::damaged((|| {
             let mut conn = scratch.open()?;
@@ -545,7 +564,7 @@ impl Memory {
             cipher::apply(&conn, key)?;
             Ok(conn.serialize(MAIN_DB)?.to_vec())
         })())?;
-        self.import(&plain)
+        self.import_plain(&plain)
     }
 
     /// Replaces this memory's whole content with database bytes from [`Memory::export`].
@@ -555,7 +574,20 @@ impl Memory {
     /// built by our own migrations and checked against the engine's invariants
     /// (`src/transfer/import.rs`). Only then is the result copied over this one, so bad bytes
     /// change nothing; a refusal is `not_a_memory` saying what was wrong.
+    ///
+    /// Bytes that are not a plain SQLite database, imported into a memory with a key, are
+    /// taken for its own export and decrypted with its key ([`Error::WrongKey`] when it does
+    /// not open them); another key's bytes take [`Memory::import_encrypted`].
     pub fn import(&mut self, bytes: &[u8]) -> Result<()> {
+        if !bytes.starts_with(b"SQLite format 3\0") {
+            if let Some(key) = self.key.clone() {
+                return self.import_with_key(bytes, &key);
+            }
+        }
+        self.import_plain(bytes)
+    }
+
+    fn import_plain(&mut self, bytes: &[u8]) -> Result<()> {
         // An encrypted file takes pages only from another encrypted database: the rows
         // are rebuilt in one, under the memory's key.
         let encrypted_file = self.key.as_ref().filter(|_| !self.in_memory());

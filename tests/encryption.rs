@@ -129,7 +129,7 @@ fn no_key_is_ever_in_a_debug_string_or_an_error() {
     memory.rekey(Some(key(1))).unwrap();
     let bytes = memory.export().unwrap();
     let mut plain = Memory::open_in_memory_with_clock(clock()).unwrap();
-    for e in [plain.import_encrypted(&bytes, &pass).unwrap_err(), plain.import_encrypted(&[1; 4096], &pass).unwrap_err()] {
+    for e in [plain.import_decrypted(&bytes, &pass).unwrap_err(), plain.import_decrypted(&[1; 4096], &pass).unwrap_err()] {
         for text in [e.to_string(), format!("{e:?}")] {
             assert!(!text.contains(secret), "{text}");
         }
@@ -147,10 +147,10 @@ fn an_encrypted_export_is_encrypted_and_imports_only_with_its_key() {
     let mut copy = Memory::open_in_memory_with_clock(clock()).unwrap();
     copy.call("store", &json!({"agent_id": "a", "content": "kept when an import fails"})).unwrap();
     let before = contents(&mut copy);
-    assert_eq!(code(copy.import_encrypted(&bytes, &key(2))), "wrong_key");
+    assert_eq!(code(copy.import_decrypted(&bytes, &key(2))), "wrong_key");
     assert_eq!(code(copy.import(&bytes)), "not_a_memory");
     assert_eq!(contents(&mut copy), before, "a refused import changed the memory");
-    copy.import_encrypted(&bytes, &key(1)).unwrap();
+    copy.import_decrypted(&bytes, &key(1)).unwrap();
     assert_eq!(contents(&mut copy), expected);
     assert!(!copy.is_encrypted(), "an import does not change the memory's own key");
 
@@ -160,6 +160,47 @@ fn an_encrypted_export_is_encrypted_and_imports_only_with_its_key() {
     let mut from_plain = Memory::open_in_memory_with_clock(clock()).unwrap();
     from_plain.import(&plain).unwrap();
     assert_eq!(contents(&mut from_plain), expected);
+}
+
+/// A memory with a key imports encrypted bytes with its own key unless given another, and
+/// keeps its key; a memory without one takes encrypted bytes only when told to keep them
+/// decrypted, so ciphertext never silently becomes a plain export.
+#[test]
+fn imports_use_the_memorys_key_and_never_make_ciphertext_plain_unasked() {
+    let mut source = Memory::open_in_memory_with_clock(clock()).unwrap();
+    fill(&mut source);
+    let expected = contents(&mut source);
+    source.rekey(Some(key(5))).unwrap();
+    let bytes = source.export().unwrap();
+
+    // the memory's own key, unless another is given
+    let mut keyed = Memory::open_in_memory_with_clock(clock()).unwrap();
+    keyed.rekey(Some(key(5))).unwrap();
+    keyed.import(&bytes).unwrap();
+    assert_eq!(contents(&mut keyed), expected, "a keyed memory imports its own export");
+    let mut other = Memory::open_in_memory_with_clock(clock()).unwrap();
+    other.rekey(Some(key(6))).unwrap();
+    other.call("store", &json!({"agent_id": "a", "content": "kept when an import fails"})).unwrap();
+    let before = contents(&mut other);
+    assert_eq!(code(other.import(&bytes)), "wrong_key", "another key's bytes, imported without it");
+    assert_eq!(contents(&mut other), before, "a refused import changed the memory");
+    other.import_encrypted(&bytes, &key(5)).unwrap();
+    assert_eq!(contents(&mut other), expected);
+    let reexported = other.export().unwrap();
+    assert_no_plaintext(&reexported, "a keyed memory's export after an import");
+    assert_eq!(code(keyed.import_encrypted(&reexported, &key(5))), "wrong_key", "the memory kept its own key");
+
+    // without a key: refused unless asked to decrypt, naming the option
+    let mut plain = Memory::open_in_memory_with_clock(clock()).unwrap();
+    plain.call("store", &json!({"agent_id": "a", "content": "kept when an import fails"})).unwrap();
+    let before = contents(&mut plain);
+    let refused = plain.import_encrypted(&bytes, &key(5)).unwrap_err();
+    assert_eq!((refused.code(), refused.field()), ("invalid_value", Some("decrypt")), "{refused}");
+    assert_eq!(contents(&mut plain), before, "a refused import changed the memory");
+    assert!(plain.export().unwrap().starts_with(b"SQLite format 3\0"));
+    plain.import_decrypted(&bytes, &key(5)).unwrap();
+    assert_eq!(contents(&mut plain), expected);
+    assert!(!plain.is_encrypted());
 }
 
 #[test]
@@ -173,8 +214,8 @@ fn a_memory_held_in_memory_with_a_key_exports_encrypted_bytes() {
     assert_no_plaintext(&bytes, "an in-memory memory's encrypted export");
 
     let mut copy = Memory::open_in_memory_with_clock(clock()).unwrap();
-    assert_eq!(code(copy.import_encrypted(&bytes, &key(4))), "wrong_key");
-    copy.import_encrypted(&bytes, &key(3)).unwrap();
+    assert_eq!(code(copy.import_decrypted(&bytes, &key(4))), "wrong_key");
+    copy.import_decrypted(&bytes, &key(3)).unwrap();
     assert_eq!(contents(&mut copy), expected);
     // the bytes are an encrypted database file: one opens natively with the key
     if cfg!(not(target_arch = "wasm32")) {
@@ -261,9 +302,9 @@ fn a_file_encrypted_by_the_wasm_build_opens_natively() {
 #[test]
 fn encrypted_exports_of_either_build_import_in_this_one() {
     let mut memory = Memory::open_in_memory_with_clock(clock()).unwrap();
-    memory.import_encrypted(FROM_WASM, &Key::Raw(FIXTURE_RAW_KEY)).unwrap();
+    memory.import_decrypted(FROM_WASM, &Key::Raw(FIXTURE_RAW_KEY)).unwrap();
     assert_eq!(texts(&mut memory), [JAPANESE.to_owned(), format!("{MARKER} written by the wasm build")]);
-    memory.import_encrypted(FROM_NATIVE, &Key::passphrase(FIXTURE_PASSPHRASE).unwrap()).unwrap();
+    memory.import_decrypted(FROM_NATIVE, &Key::passphrase(FIXTURE_PASSPHRASE).unwrap()).unwrap();
     assert_eq!(texts(&mut memory), [JAPANESE.to_owned(), format!("{MARKER} written natively")]);
 }
 
@@ -286,7 +327,7 @@ fn the_file_this_build_encrypts_for_the_wasm_build_is_current() {
     let committed = std::fs::read(&path).unwrap();
     assert_no_plaintext(&committed, "the native build's encrypted export");
     let mut copy = Memory::open_in_memory_with_clock(clock()).unwrap();
-    copy.import_encrypted(&committed, &Key::passphrase(FIXTURE_PASSPHRASE).unwrap()).unwrap();
+    copy.import_decrypted(&committed, &Key::passphrase(FIXTURE_PASSPHRASE).unwrap()).unwrap();
     assert_eq!(contents(&mut copy), contents(&mut memory));
 }
 

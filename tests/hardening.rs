@@ -394,7 +394,7 @@ fn damaged_encrypted_exports_are_refused_with_a_documented_code() {
         damaged.push(b);
     }
     for (n, b) in damaged.iter().enumerate() {
-        match target.import_encrypted(b, &key()) {
+        match target.import_decrypted(b, &key()) {
             Err(err) => {
                 assert!(["not_a_memory", "wrong_key"].contains(&err.code()), "case {n}: {} {err}", err.code());
                 assert_eq!(target.export().unwrap(), before);

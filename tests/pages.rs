@@ -126,6 +126,6 @@ fn images_of_more_than_1024_pages_import_and_export() {
     assert_eq!(listed(&mut b), listed(&mut a));
     let sealed = b.export().unwrap();
     let mut c = open("big-back", &Rc::new(Map::default()), None);
-    c.import_encrypted(&sealed, &key).unwrap();
+    c.import_decrypted(&sealed, &key).unwrap();
     assert_eq!(listed(&mut c), listed(&mut a));
 }

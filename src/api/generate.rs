@@ -529,3 +529,171 @@ fn the_table_of_operations_matches_their_options() {
     places.sort_unstable();
     assert_eq!(places, (1..=places.len() as u8).collect::<Vec<_>>(), "the tools' places are 1, 2, 3…");
 }
+
+/// What the generated types say against what the engine returns.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The object types of `src/wasm/types.d.ts`: each one's fields, whether each is optional
+    /// (`name?:`), and its type as written.
+    fn declared_objects(file: &str) -> std::collections::HashMap<String, Vec<(String, bool, String)>> {
+        let mut objects = std::collections::HashMap::new();
+        let mut current: Option<(String, Vec<(String, bool, String)>)> = None;
+        for line in file.lines() {
+            if let Some(name) = line.strip_prefix("export type ").and_then(|l| l.strip_suffix(" = {")) {
+                current = Some((name.to_owned(), Vec::new()));
+            } else if line == "};" {
+                if let Some((name, fields)) = current.take() {
+                    objects.insert(name, fields);
+                }
+            } else if let Some((_, fields)) = current.as_mut() {
+                let Some(field) = line.strip_prefix("  ").filter(|l| !l.starts_with(['/', '*', ' '])) else { continue };
+                let (name, ty) = field.split_once(": ").unwrap_or_else(|| panic!("a field line: {line}"));
+                let ty = ty.strip_suffix(',').unwrap_or(ty).to_owned();
+                match name.strip_suffix('?') {
+                    Some(name) => fields.push((name.to_owned(), true, ty)),
+                    None => fields.push((name.to_owned(), false, ty)),
+                }
+            }
+        }
+        objects
+    }
+
+    /// Where `value` (at `path`) disagrees with the declared type `ty`: a required field it
+    /// lacks, a field it has that is not declared, in it or in any object it holds.
+    fn disagreements(
+        objects: &std::collections::HashMap<String, Vec<(String, bool, String)>>,
+        ty: &str,
+        value: &Value,
+        path: &str,
+        out: &mut Vec<String>,
+    ) {
+        let mut ty = ty.trim();
+        if let Some(inner) = ty.strip_prefix("Array<").and_then(|t| t.strip_suffix('>')) {
+            for (i, item) in value.as_array().into_iter().flatten().enumerate() {
+                disagreements(objects, inner, item, &format!("{path}[{i}]"), out);
+            }
+            return;
+        }
+        if let Some(inner) = ty.strip_suffix(" | null") {
+            if value.is_null() {
+                return;
+            }
+            ty = inner;
+        }
+        let Some(fields) = objects.get(ty) else { return };
+        let Some(object) = value.as_object() else {
+            out.push(format!("{path}: {ty} is an object, the engine gave {value}"));
+            return;
+        };
+        for (name, optional, field_ty) in fields {
+            match object.get(name) {
+                Some(v) => disagreements(objects, field_ty, v, &format!("{path}.{name}"), out),
+                None if !optional => out.push(format!("{path}.{name}: {ty} declares it always there; the engine left it out")),
+                None => {}
+            }
+        }
+        for key in object.keys().filter(|k| !fields.iter().any(|(name, ..)| name == *k)) {
+            out.push(format!("{path}.{key}: the engine gave it; {ty} does not declare it"));
+        }
+    }
+
+    /// Every operation's declared response against what the engine answers on a memory that
+    /// holds every kind of record, with and without each optional part (metadata, a source,
+    /// associations, embeddings of two models, a declared graph): a field typed as always there
+    /// is always there, and nothing the engine returns is left undeclared.
+    #[test]
+    fn every_response_type_says_what_the_engine_returns() {
+        let file = types_file();
+        let objects = declared_objects(&file);
+        let mut memory =
+            crate::Memory::open_in_memory_with_clock(Box::new(crate::base::clock::FixedClock::new(1_767_225_600_000))).unwrap();
+        let v = [0.6, 0.8];
+        let calls: Vec<(&str, Value)> = vec![
+            (
+                "store",
+                json!({"agent_id": "a", "content": "Kaito Mori maintains the ledger service.", "metadata": {"k": 1}, "source": {"type": "User", "id": "u1", "name": "Ann"},
+                "embedding": v, "embedding_model": "m", "project_id": "p", "channel": "c",
+                "associations": {"entities": [{"name": "Kaito Mori", "aliases": ["Kaito", "森 海斗"]}, {"name": "Ledger Service"}],
+                    "relations": [{"subject": "Kaito Mori", "predicate": "maintains", "object": "Ledger Service"}]}}),
+            ),
+            ("store", json!({"agent_id": "a", "content": "The ledger service moved to Postgres."})),
+            (
+                "store",
+                json!({"agent_id": "a", "content": "Malformed associations are dropped.", "associations": {"entities": [{"name": ""}], "relations": [{"subject": "x"}]}}),
+            ),
+            (
+                "store_many",
+                json!({"agent_id": "a", "items": [{"content": "Kaito reviews the ledger each Friday.", "embedding": [1.0, 0.0]}, {"content": "no vector", "associations": {"entities": [{"name": "Kaito"}]}}]}),
+            ),
+            (
+                "archive_episode",
+                json!({"agent_id": "a", "summary": "Ledger sprint planning with Kaito", "keywords": "ledger sprint", "history": [{"role": "user", "content": "plan"}], "embedding": v}),
+            ),
+            (
+                "declare_associations",
+                json!({"agent_id": "a", "anchor_ref": "mem:2", "associations": {"entities": [{"name": "Postgres"}], "relations": [{"subject": "Ledger Service", "predicate": "uses", "object": "Postgres"}, {"subject": ""}]}}),
+            ),
+            (
+                "declare_associations",
+                json!({"agent_id": "a", "retract": {"relations": [2], "mentions": [{"entity": 1, "ref": "mem:1"}]}, "declared_by": "operator"}),
+            ),
+            ("recall", json!({"agent_id": "a", "query": "ledger Kaito", "project_id": "p"})),
+            ("recall", json!({"agent_id": "a", "query": "ledger", "query_embedding": v, "query_embedding_model": "m", "deep": true})),
+            ("recall", json!({"agent_id": "a", "query": "zzzz nothing"})),
+            ("reconstruct", json!({"agent_id": "a", "query": "Who maintains the ledger service?", "trace": true, "max_hops": 2})),
+            ("reconstruct", json!({"agent_id": "a", "query": "ledger", "query_embedding": v, "count": 3, "top_k": 1, "budget": 10})),
+            ("reconstruct", json!({"agent_id": "a", "query": "zzzz nothing"})),
+            ("traverse", json!({"agent_id": "a", "entity": "kaito", "max_hops": 2})),
+            ("traverse", json!({"agent_id": "a", "entity": "Ledger Service", "max_hops": 5, "limit": 1})),
+            ("traverse", json!({"agent_id": "a", "entity": "nobody"})),
+            ("get_contents", json!({"agent_id": "a", "refs": ["mem:1", "mem:2", "ep:1", "mem:999"]})),
+            ("list_entities", json!({"agent_id": "a"})),
+            ("list_entities", json!({"agent_id": "a", "query": "kai", "limit": 1})),
+            ("list_agents", json!({})),
+            ("list_agents", json!({"limit": 1})),
+            ("list_memories", json!({"agent_id": "a"})),
+            ("list_memories", json!({"agent_id": "a", "limit": 1, "project_id": "p"})),
+            (
+                "update_memory",
+                json!({"agent_id": "a", "memory_id": "mem:2", "content": "The ledger service runs on Postgres 16.", "metadata": {"v": 2}}),
+            ),
+            ("export_memories", json!({"agent_id": "a"})),
+            ("embedding_backlog", json!({"model": "m", "limit": 2})),
+            ("set_embeddings", json!({"model": "m", "items": [{"ref": "mem:2", "embedding": v}, {"ref": "mem:999", "embedding": v}]})),
+            ("delete_memory", json!({"agent_id": "a", "memory_id": "mem:3"})),
+            ("delete_episode", json!({"agent_id": "a", "episode_id": 1})),
+            ("delete_entity", json!({"agent_id": "a", "entity_id": 3})),
+        ];
+        let mut out = Vec::new();
+        let mut answered = std::collections::BTreeSet::new();
+        let response_of = |tool: &str| operations().into_iter().find(|o| o.name == tool).map(|o| (o.types.response)()).unwrap();
+        let mut run = |memory: &mut crate::Memory, tool: &str, options: &Value, out: &mut Vec<String>| -> Value {
+            let response = memory.call(tool, options).unwrap_or_else(|e| panic!("{tool} {options}: {e}"));
+            disagreements(
+                &objects,
+                &response_of(tool),
+                &response,
+                &format!("{tool} {}", options.to_string().chars().take(80).collect::<String>()),
+                out,
+            );
+            answered.insert(tool.to_owned());
+            response
+        };
+        let mut jsonl = String::new();
+        for (tool, options) in &calls {
+            let response = run(&mut memory, tool, options, &mut out);
+            if *tool == "export_memories" {
+                jsonl = response["jsonl"].as_str().unwrap().to_owned();
+            }
+        }
+        for options in [json!({"jsonl": jsonl, "target_agent_id": "b", "dry_run": true}), json!({"jsonl": jsonl, "target_agent_id": "b"})] {
+            run(&mut memory, "import_memories", &options, &mut out);
+        }
+        run(&mut memory, "delete_agent_data", &json!({"agent_id": "b"}), &mut out);
+        let missing: Vec<&str> = operations().iter().map(|o| o.name).filter(|n| !answered.contains(*n)).collect();
+        assert!(missing.is_empty(), "operations this test never calls: {missing:?}");
+        assert!(out.is_empty(), "responses that disagree with their types:\n{}", out.join("\n"));
+    }
+}

@@ -46,6 +46,7 @@ pub struct ImportMemoriesResponse {
     pub ok: bool,
     /// True when nothing was written (`dry_run`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<bool>"))]
     pub dry_run: bool,
     /// The file's format, from its header (`cpersona-export/1.1`).
     pub version: String,

@@ -54,7 +54,7 @@ pub struct ListedMemory {
     pub source: Value,
     /// The caller's metadata, when it has some.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(type = "Record<string, unknown>"))]
+    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
     pub metadata: Option<Value>,
     /// Its project (`''`: global pool).
     pub project_id: String,

@@ -23,6 +23,7 @@ scoped_options! {
         /// The query's embedding; turns on vector retrieval over records stored with an
         /// embedding of the same model and dimension. 1–8192 finite numbers.
         #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
+        #[cfg_attr(test, ts(optional, type = "Array<number> | Float32Array | Float64Array"))]
         pub query_embedding: Option<Vec<f32>>,
         /// The model that made `query_embedding`, as stores name it: records stored with a
         /// vector of another model (or none named, when this is given) are skipped and counted.

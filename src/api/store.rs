@@ -44,6 +44,7 @@ with_memory_fields! {
     pub metadata: Option<Map<String, Value>>,
     /// The text's embedding, for vector retrieval: 1–8192 finite numbers.
     #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
+    #[cfg_attr(test, ts(optional, type = "Array<number> | Float32Array | Float64Array"))]
     pub embedding: Option<Vec<f32>>,
     /// The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters,
     /// stored with it: the vector arm compares vectors only with a query embedding of the

@@ -404,14 +404,18 @@ impl JsMemory {
     }
 
     /// Replaces this memory's content with bytes from `export` (encrypted ones with their
-    /// `key`); bad bytes, or a key that does not decrypt them (`wrong_key`), change nothing.
+    /// `key`, by default the memory's own); bad bytes, or a key that does not decrypt them
+    /// (`wrong_key`), change nothing. A memory without a key takes encrypted bytes only
+    /// with `decrypt` true (`invalid_value`, field `decrypt`), as its exports are plain.
     #[wasm_bindgen(js_name = "import")]
     pub fn import_bytes(
         &mut self,
         bytes: &[u8],
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | string | undefined")] key: JsValue,
+        decrypt: Option<bool>,
     ) -> Result<(), JsValue> {
         match optional_key(key)? {
+            Some(key) if decrypt == Some(true) => self.inner.import_decrypted(bytes, &key),
             Some(key) => self.inner.import_encrypted(bytes, &key),
             None => self.inner.import(bytes),
         }

@@ -187,7 +187,7 @@ export type StoreOptions = {
   /**
    * The text's embedding, for vector retrieval: 1–8192 finite numbers.
    */
-  embedding?: Array<number>,
+  embedding?: Array<number> | Float32Array | Float64Array,
   /**
    * The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters,
    * stored with it: the vector arm compares vectors only with a query embedding of the
@@ -227,7 +227,7 @@ export type StoreItem = {
   /**
    * The text's embedding, for vector retrieval: 1–8192 finite numbers.
    */
-  embedding?: Array<number>,
+  embedding?: Array<number> | Float32Array | Float64Array,
   /**
    * The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters,
    * stored with it: the vector arm compares vectors only with a query embedding of the
@@ -302,7 +302,7 @@ export type EpisodeOptions = {
   /**
    * The summary's embedding, for vector retrieval: 1–8192 finite numbers.
    */
-  embedding?: Array<number>,
+  embedding?: Array<number> | Float32Array | Float64Array,
   /**
    * The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters,
    * stored with it: the vector arm compares vectors only with a query embedding of the
@@ -482,7 +482,7 @@ export type RecallOptions = {
    * The query's embedding; turns on vector retrieval over records stored with an
    * embedding of the same model and dimension. 1–8192 finite numbers.
    */
-  query_embedding?: Array<number>,
+  query_embedding?: Array<number> | Float32Array | Float64Array,
   /**
    * The model that made `query_embedding`, as stores name it: records stored with a
    * vector of another model (or none named, when this is given) are skipped and counted.
@@ -533,7 +533,7 @@ export type ReconstructOptions = {
   /**
    * The query's embedding; turns on vector retrieval. 1–8192 finite numbers.
    */
-  query_embedding?: Array<number>,
+  query_embedding?: Array<number> | Float32Array | Float64Array,
   /**
    * The model that made `query_embedding`, as stores name it: records stored with a
    * vector of another model (or none named, when this is given) are skipped and counted.
@@ -667,7 +667,7 @@ export type UpdateMemoryOptions = {
   /**
    * The new text's embedding.
    */
-  embedding?: Array<number>,
+  embedding?: Array<number> | Float32Array | Float64Array,
   /**
    * The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters,
    * stored with it: the vector arm compares vectors only with a query embedding of the
@@ -1219,7 +1219,7 @@ export type ListedMemory = {
   /**
    * The caller's metadata, when it has some.
    */
-  metadata: Record<string, unknown>,
+  metadata?: Record<string, unknown>,
   /**
    * Its project (`''`: global pool).
    */
@@ -1341,7 +1341,7 @@ export type ImportMemoriesResponse = {
   /**
    * True when nothing was written (`dry_run`).
    */
-  dry_run: boolean,
+  dry_run?: boolean,
   /**
    * The file's format, from its header (`cpersona-export/1.1`).
    */

@@ -122,10 +122,10 @@ pub fn export_import_round_trip() {
     .unwrap();
     let bytes = m.export_bytes(None).unwrap();
     let mut copy = JsMemory::open_in_memory(None, JsValue::UNDEFINED).unwrap();
-    copy.import_bytes(&bytes, JsValue::UNDEFINED).unwrap();
+    copy.import_bytes(&bytes, JsValue::UNDEFINED, None).unwrap();
     let t = rs(copy.call("traverse", js(json!({"agent_id": "a", "entity": "tokyo"}))).unwrap());
     assert_eq!(t["entities"][0]["name"], "東京");
-    let err = copy.import_bytes(b"garbage", JsValue::UNDEFINED).unwrap_err();
+    let err = copy.import_bytes(b"garbage", JsValue::UNDEFINED, None).unwrap_err();
     assert_eq!(get(&err, "code"), "not_a_memory");
 }
 
@@ -161,7 +161,7 @@ pub fn page_sizes_agree_across_targets() {
         .unwrap();
     let bytes = odd.export().unwrap();
     assert_eq!(pages::page_size_of(&bytes), 8192);
-    m.import_bytes(&bytes, JsValue::UNDEFINED).unwrap();
+    m.import_bytes(&bytes, JsValue::UNDEFINED, None).unwrap();
     let t = rs(m.call("traverse", js(json!({"agent_id": "a", "entity": "tokyo"}))).unwrap());
     assert_eq!(t["entities"][0]["mentions"], json!(["mem:1"]));
     m.call("store", js(json!({"agent_id": "a", "content": "after the import", "associations": {"entities": [{"name": "Tokyo"}]}})))

@@ -13,7 +13,7 @@ export interface Backend {
   call(tool: string, options: object): Promise<unknown>;
   storeMany(options: object, onProgress?: (p: Progress) => void): Promise<unknown>;
   exportBytes(decrypt: boolean): Promise<Uint8Array>;
-  importBytes(bytes: Uint8Array, key?: Key): Promise<void>;
+  importBytes(bytes: Uint8Array, key?: Key, decrypt?: boolean): Promise<void>;
   rekey(key: Key | null): Promise<void>;
   /** `PRAGMA integrity_check`: [] when the database is sound, else the problems found. */
   check(): Promise<string[]>;
@@ -53,7 +53,7 @@ export function threadBackend(opening: string, open: () => Memory, transact: <T>
     call: async (tool, options) => run(tool, (m) => m.call(tool, options)),
     storeMany: async (options, onProgress) => run('storeMany', (m) => m.storeMany(options as never, onProgress)),
     exportBytes: async (decrypt) => run('export', (m) => m.export(decrypt)),
-    importBytes: async (bytes, key) => run('import', (m) => m.import(bytes, key)),
+    importBytes: async (bytes, key, decrypt) => run('import', (m) => m.import(bytes, key, decrypt)),
     rekey: async (key) => run('rekey', (m) => m.rekey(key)),
     check: async () => run('check', (m) => m.integrityCheck()),
     checkpoint: async () => run('checkpoint', (m) => m.checkpoint()),
@@ -87,7 +87,7 @@ export async function opfsBackend(name: string, clock?: () => number, key?: Key)
     call: (tool, options) => shared.request('call', [tool, options, now()]),
     storeMany: (options, onProgress) => shared.request('storeMany', [options, now()], onProgress),
     exportBytes: (decrypt) => shared.request('export', [decrypt]) as Promise<Uint8Array>,
-    importBytes: (bytes, key) => shared.request('import', [bytes, now(), key]) as Promise<void>,
+    importBytes: (bytes, key, decrypt) => shared.request('import', [bytes, now(), key, decrypt]) as Promise<void>,
     rekey: (key) => shared.rekey(key),
     check: () => shared.request('check', []) as Promise<string[]>,
     close: () => shared.close(),
@@ -142,7 +142,8 @@ export function remoteBackend(url: string, token: string): Backend {
       return stored;
     },
     exportBytes: async () => new Uint8Array(await (await send('export', {})).arrayBuffer()),
-    importBytes: async (bytes) => {
+    importBytes: async (bytes, key) => {
+      if (key !== undefined) throw memoryError('invalid_value', "a hosted memory imports with its host's key (the Worker's MEMORY_KEY secret): import its own export without key", 'key');
       await send('import', { method: 'POST', body: bytes as Uint8Array<ArrayBuffer> });
     },
     rekey: async () => {

@@ -95,8 +95,17 @@ export interface ExportOptions {
 
 /** Options of `import`. */
 export interface ImportOptions {
-  /** The key encrypted bytes (an encrypted memory's `export()`) were encrypted with. */
+  /**
+   * The key encrypted bytes (an encrypted memory's `export()`) were encrypted with; by
+   * default the memory's own.
+   */
   key?: Key;
+  /**
+   * Into a memory without a key, encrypted bytes (with their `key`) are imported only with
+   * `decrypt: true`, which keeps their plaintext (its exports are plain); without it they
+   * are refused (`invalid_value`, field `decrypt`). A memory with a key keeps it either way.
+   */
+  decrypt?: boolean;
 }
 
 /** How far a `storeMany` has got: `done` of its `total` memories written. */
@@ -408,14 +417,17 @@ export class AssociativeMemory {
     return this.#backend.exportBytes(decrypt === true);
   }
   /**
-   * Replaces this memory's content with bytes from `export` (encrypted ones with their
-   * `key`); the memory keeps its own key. Bad bytes change nothing (code `not_a_memory`),
-   * nor does a key that does not decrypt them (`wrong_key`).
+   * Replaces this memory's content with bytes from `export`: encrypted ones with their
+   * `key`, by default the memory's own; the memory keeps its own key. Bad bytes change
+   * nothing (code `not_a_memory`), nor does a key that does not decrypt them (`wrong_key`).
+   * A memory without a key takes encrypted bytes only with `decrypt: true` (else
+   * `invalid_value`, field `decrypt`), so ciphertext never becomes a plain export unasked.
    */
-  async import(bytes: Uint8Array, { key }: ImportOptions = {}): Promise<void> {
+  async import(bytes: Uint8Array, { key, decrypt }: ImportOptions = {}): Promise<void> {
     if (this.#closed) throw memoryError('closed', 'this memory is closed');
     checkKey(key, true);
-    return this.#backend.importBytes(bytes, key);
+    if (decrypt !== undefined && typeof decrypt !== 'boolean') throw memoryError('wrong_type', 'decrypt must be a boolean', 'decrypt');
+    return this.#backend.importBytes(bytes, key, decrypt === true);
   }
   /**
    * Encrypts the memory under `key`, re-encrypts it under a new one, or decrypts it
@@ -453,11 +465,15 @@ export class AssociativeMemory {
   }
 
   /**
-   * Runs one of the tools `tools()` describes; returns the response JSON. The engine
+   * Runs one of the tools `tools()` describes; returns the response JSON, typed by the
+   * tool's name when it is known (`callTool('recall', …)` is a `RecallResponse`). The engine
    * checks the arguments as it checks every call.
    * @throws `AssociativeMemoryError` naming the offending argument in `field`.
    */
-  async callTool(name: ToolName | string, args: unknown): Promise<unknown> {
+  callTool<N extends ToolName>(name: N, args: unknown): Promise<Operations[N]['response']>;
+  /** A tool named at run time (a model's call): its response as the engine gives it. */
+  callTool(name: string, args: unknown): Promise<unknown>;
+  async callTool(name: string, args: unknown): Promise<unknown> {
     return this.call(name, checkToolCall(name, args));
   }
 
@@ -510,7 +526,10 @@ export class AgentMemory {
     return formatTools(toolDefinitions(this.#bound()), options.format) as ToolDefinitions<F>;
   }
   /** Like `memory.callTool`, with this handle's agent and scope filled in. */
-  async callTool(name: ToolName | string, args: unknown): Promise<unknown> {
+  callTool<N extends ToolName>(name: N, args: unknown): Promise<Operations[N]['response']>;
+  /** A tool named at run time (a model's call): its response as the engine gives it. */
+  callTool(name: string, args: unknown): Promise<unknown>;
+  async callTool(name: string, args: unknown): Promise<unknown> {
     return this.memory.call(name, this.#with(name, checkToolCall(name, args, this.#bound())));
   }
   #bound(): string[] {

@@ -13,7 +13,7 @@
 // `__wbg_reset_state`, scripts/build-wasm.sh), in which the old objects are refused.
 
 import * as sizeBuilt from './associative_memory.js';
-import { isTrap, memoryError, trapName } from './errors.js';
+import { asMemoryError, isTrap, memoryError, trapName } from './errors.js';
 
 /** What the package uses of a glue module: its loader, the engine's class and its reset. */
 export interface Glue {
@@ -56,7 +56,8 @@ export function liveInstance(): Instance {
 
 /**
  * Runs `f`, a call into `instance` named `during`, unless the instance trapped before; if `f`
- * traps, marks the instance crashed. Either way the call rejects with `engine_crashed`.
+ * traps, marks the instance crashed. Either way the call rejects with `engine_crashed`. The
+ * engine's own errors are made `AssociativeMemoryError`s here.
  */
 export function engineCall<T>(instance: Instance, during: string, f: () => T): T {
   if (instance.crash) throw crashedError(instance, false);
@@ -67,7 +68,7 @@ export function engineCall<T>(instance: Instance, during: string, f: () => T): T
   } catch (e) {
     // A call made from a callback of another (an `onProgress` calling the memory) finds the
     // object borrowed, which says nothing of a trap: only a trap itself counts then.
-    if (!isTrap(e) || (reentered && !(e instanceof WebAssembly.RuntimeError))) throw e;
+    if (!isTrap(e) || (reentered && !(e instanceof WebAssembly.RuntimeError))) throw asMemoryError(e);
     instance.crash = { cause: trapName(e), during, open: instance.open };
     const err = crashedError(instance, true);
     (err as { cause?: unknown }).cause = e;

@@ -37,21 +37,46 @@ export type ErrorCode =
   /** `init` was given a module this entry does not load (in Node, the size-built one). */
   | 'wrong_module';
 
-/** What every thrown error carries besides its message. */
-export interface AssociativeMemoryError extends Error {
-  name: 'AssociativeMemoryError';
+/**
+ * Every error this package throws or rejects with, on every thread and runtime (the OPFS
+ * worker's and a hosted memory's errors included): `e instanceof AssociativeMemoryError`,
+ * or `isMemoryError(e)`, then branch on `e.code`.
+ */
+export class AssociativeMemoryError extends Error {
+  declare name: 'AssociativeMemoryError';
+  /** What went wrong, stable across versions. */
   code: ErrorCode;
   /** The option the error concerns, as a path (`source.type`, `embedding[1]`), when it concerns one. */
   field?: string;
+
+  constructor(code: ErrorCode, message: string, field?: string) {
+    super(message);
+    this.name = 'AssociativeMemoryError';
+    this.code = code;
+    this.field = field;
+  }
+}
+
+/** Whether `e` is an error of this package (an `AssociativeMemoryError`). */
+export function isMemoryError(e: unknown): e is AssociativeMemoryError {
+  return e instanceof AssociativeMemoryError;
 }
 
 /** A new `AssociativeMemoryError`. */
 export function memoryError(code: ErrorCode, message: string, field?: string): AssociativeMemoryError {
-  const err = new Error(message) as AssociativeMemoryError;
-  err.name = 'AssociativeMemoryError';
-  err.code = code;
-  err.field = field;
-  return err;
+  return new AssociativeMemoryError(code, message, field);
+}
+
+/**
+ * `e` as an `AssociativeMemoryError` when it is one in all but its prototype: the engine's
+ * errors (src/wasm/error.rs builds a plain `Error` named so, with `code` and `field`), which
+ * keep their message and stack. Anything else is returned as it is.
+ */
+export function asMemoryError(e: unknown): unknown {
+  if (e instanceof Error && !(e instanceof AssociativeMemoryError) && e.name === 'AssociativeMemoryError' && typeof (e as { code?: unknown }).code === 'string') {
+    Object.setPrototypeOf(e, AssociativeMemoryError.prototype);
+  }
+  return e;
 }
 
 /**
@@ -81,10 +106,10 @@ export function errorToData(e: unknown): ErrorData {
   return { name: 'Error', message: String(e) };
 }
 
-/** The error back as a real `Error`, with its code, field and the far side's stack. */
+/** The error back as a real `Error` (an `AssociativeMemoryError` when it has a code), with its code, field and the far side's stack. */
 export function errorFromData(d: ErrorData): Error {
   const err = d.code ? memoryError(d.code as ErrorCode, d.message, d.field) : new Error(d.message);
-  err.name = d.name;
+  if (!d.code) err.name = d.name;
   if (d.stack) err.stack = `${d.stack}\n    at (worker boundary)`;
   return err;
 }

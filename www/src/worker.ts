@@ -115,9 +115,9 @@ export const handlers = {
   export(decrypt?: boolean): Uint8Array {
     return opened().export(decrypt === true);
   },
-  import(bytes: Uint8Array, time?: number, key?: Uint8Array | string): void {
+  import(bytes: Uint8Array, time?: number, key?: Uint8Array | string, decrypt?: boolean): void {
     now = time;
-    opened().import(bytes, key);
+    opened().import(bytes, key, decrypt);
   },
   /**
    * Checks the key another tab opened the memory with (its `keyDigest`) against this

@@ -7,8 +7,12 @@
 // decrypts in place. No page may log an error.
 
 import { describe, it } from 'node:test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { driverSuite } from './harness.mjs';
+import { importPackage } from './pack.mjs';
 
 const MARKER = 'ZEBRA-7f3a-MARKER';
 const JAPANESE = '海斗はインジェストのキューを直した';
@@ -117,17 +121,18 @@ describe('an encrypted memory in Chromium', () => {
       const code = (promise) => promise.then(() => null, (e) => e.code);
       const refused = {
         noKey: await code(copy.import(encrypted)),
-        wrongKey: await code(copy.import(encrypted, { key: 'another passphrase' })),
+        notAsked: await code(copy.import(encrypted, { key: 'correct horse battery staple' })),
+        wrongKey: await code(copy.import(encrypted, { key: 'another passphrase', decrypt: true })),
         badKey: await code(copy.import(encrypted, { key: new Uint8Array(5) })),
       };
-      await copy.import(encrypted, { key: 'correct horse battery staple' });
+      await copy.import(encrypted, { key: 'correct horse battery staple', decrypt: true });
       const total = (await copy.agent('enc').listMemories()).total;
       // An in-memory memory with a key exports encrypted bytes too.
       const keyed = await window.pkg.openMemory({ key: window.rawKey(3) });
       await keyed.import(plain);
       const keyedBytes = await keyed.export();
       const back = await window.pkg.openMemory();
-      await back.import(keyedBytes, { key: window.rawKey(3) });
+      await back.import(keyedBytes, { key: window.rawKey(3), decrypt: true });
       return {
         refused, total, backTotal: (await back.agent('enc').listMemories()).total,
         encrypted: { marker: window.holds([encrypted], MARKER), japanese: window.holds([encrypted], JAPANESE), header: window.holds([encrypted], 'SQLite format 3') },
@@ -135,7 +140,7 @@ describe('an encrypted memory in Chromium', () => {
         plain: { marker: window.holds([plain], MARKER), header: window.holds([plain], 'SQLite format 3') },
       };
     }, { MARKER, JAPANESE });
-    assert.deepEqual(out.refused, { noKey: 'not_a_memory', wrongKey: 'wrong_key', badKey: 'invalid_value' });
+    assert.deepEqual(out.refused, { noKey: 'not_a_memory', notAsked: 'invalid_value', wrongKey: 'wrong_key', badKey: 'invalid_value' });
     assert.equal(out.total, 3);
     assert.equal(out.backTotal, 3);
     assert.deepEqual(out.encrypted, { marker: false, japanese: false, header: false });
@@ -184,5 +189,67 @@ describe('an encrypted memory in Chromium', () => {
     await p.evaluate(() => window.memory.close());
     await p.close();
     assert.deepEqual(problems, []);
+  });
+});
+
+// The import rules of "Encryption at rest" in Node, storage 'memory' and 'file': a memory with
+// a key imports with it unless given another; a memory without one takes encrypted bytes only
+// with `decrypt: true`, so ciphertext never becomes a plain export unasked.
+describe('importing encrypted bytes in Node', () => {
+  const header = (bytes) => new TextDecoder().decode(bytes.subarray(0, 15)) === 'SQLite format 3';
+  const refusal = (promise) => promise.then(() => null, (e) => ({ code: e.code, field: e.field, instance: e instanceof pkg.AssociativeMemoryError }));
+  let pkg;
+  let dir;
+  let opened = 0;
+  const path = () => join(dir, `enc-${++opened}.sqlite3`);
+  it('sets up', async () => {
+    pkg = await importPackage();
+    dir = await mkdtemp(join(tmpdir(), 'am-enc-import-'));
+  });
+
+  for (const storage of ['memory', 'file']) {
+    const open = (key) => pkg.openMemory(storage === 'file' ? { storage, path: path(), ...(key ? { key } : {}) } : key ? { key } : {});
+    it(`storage '${storage}': a keyed memory imports with its own key, another with key, and stays encrypted`, async () => {
+      const source = await open('one passphrase');
+      await source.agent('a').store({ content: `${MARKER} from the source` });
+      const bytes = await source.export();
+      assert.equal(header(bytes), false);
+      await source.close();
+
+      const keyed = await open('one passphrase');
+      await keyed.import(bytes);
+      assert.equal((await keyed.agent('a').listMemories()).total, 1);
+      const other = await open('another passphrase');
+      await other.agent('a').store({ content: 'kept when an import fails' });
+      assert.deepEqual(await refusal(other.import(bytes)), { code: 'wrong_key', field: undefined, instance: true });
+      assert.equal((await other.agent('a').listMemories()).memories[0].content, 'kept when an import fails');
+      await other.import(bytes, { key: 'one passphrase' });
+      assert.equal((await other.agent('a').listMemories()).memories[0].content, `${MARKER} from the source`);
+      const again = await other.export();
+      assert.equal(header(again) || Buffer.from(again).includes(MARKER), false, 'the export of a keyed memory after an import is encrypted');
+      await keyed.close();
+      await other.close();
+    });
+
+    it(`storage '${storage}': a memory without a key takes encrypted bytes only with decrypt`, async () => {
+      const source = await pkg.openMemory({ key: 'one passphrase' });
+      await source.agent('a').store({ content: `${MARKER} from the source` });
+      const bytes = await source.export();
+      const plain = await open();
+      await plain.agent('a').store({ content: 'kept when an import fails' });
+      assert.deepEqual(await refusal(plain.import(bytes, { key: 'one passphrase' })), { code: 'invalid_value', field: 'decrypt', instance: true });
+      assert.deepEqual(await refusal(plain.import(bytes)), { code: 'not_a_memory', field: undefined, instance: true });
+      const kept = await plain.export();
+      assert.ok(header(kept) && !Buffer.from(kept).includes(MARKER), 'a refused import changed nothing');
+      await plain.import(bytes, { key: 'one passphrase', decrypt: true });
+      const decrypted = await plain.export();
+      assert.ok(header(decrypted) && Buffer.from(decrypted).includes(MARKER), 'asked, the memory holds the plaintext');
+      await plain.close();
+      await source.close();
+    });
+  }
+
+  it('cleans up', async () => {
+    await rm(dir, { recursive: true, force: true });
   });
 });

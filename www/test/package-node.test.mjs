@@ -15,8 +15,11 @@ import { ADMIN, hosting } from './harness.mjs';
 
 /** Awaits `promise` and checks it rejects with an AssociativeMemoryError of `code` (and `field`). */
 async function rejects(promise, code, field) {
+  const { AssociativeMemoryError, isMemoryError } = await importPackage();
   await assert.rejects(promise, (err) => {
     assert.ok(err instanceof Error, `not an Error: ${err}`);
+    // every error is an instance of the exported class: the engine's, a worker's, a host's
+    assert.ok(err instanceof AssociativeMemoryError && isMemoryError(err), `not an AssociativeMemoryError instance: ${err}`);
     assert.equal(err.name, 'AssociativeMemoryError');
     assert.equal(err.code, code, err.message);
     if (field !== undefined) assert.equal(err.field, field);
@@ -65,7 +68,7 @@ for (const storage of ['memory', 'file', 'remote']) describe(`the packed package
   };
 
   local('resolves the node entry and exports the documented names', async () => {
-    assert.deepEqual(Object.keys(pkg).sort(), ['AgentMemory', 'AssociativeMemory', 'importMcpMemoryGraph', 'init', 'openMemory', 'storeBatches']);
+    assert.deepEqual(Object.keys(pkg).sort(), ['AgentMemory', 'AssociativeMemory', 'AssociativeMemoryError', 'importMcpMemoryGraph', 'init', 'isMemoryError', 'openMemory', 'storeBatches']);
     const manifest = JSON.parse(await readFile(join(CONSUMER, 'node_modules/associative-memory/package.json'), 'utf8'));
     assert.deepEqual(Object.keys(manifest.exports['.']), ['types', 'workerd', 'browser', 'node', 'default']);
   });
@@ -138,8 +141,10 @@ for (const storage of ['memory', 'file', 'remote']) describe(`the packed package
     const texts = async (memory) => (await memory.listMemories({ agent_id: 'a' })).memories.map((m) => m.content);
     const fromNative = await pkg.openMemory({ clock: () => 1_780_000_000_000 });
     const nativeBytes = await readFile(new URL('native.sqlite3', fixtures));
-    await rejects(fromNative.import(nativeBytes, { key: 'not the passphrase' }), 'wrong_key');
-    await fromNative.import(nativeBytes, { key: 'associative-memory fixture passphrase' });
+    await rejects(fromNative.import(nativeBytes, { key: 'not the passphrase', decrypt: true }), 'wrong_key');
+    // a memory without a key keeps the plaintext of encrypted bytes only when asked
+    await rejects(fromNative.import(nativeBytes, { key: 'associative-memory fixture passphrase' }), 'invalid_value', 'decrypt');
+    await fromNative.import(nativeBytes, { key: 'associative-memory fixture passphrase', decrypt: true });
     assert.deepEqual(await texts(fromNative), [JAPANESE, `${MARKER} written natively`]);
 
     const key = new Uint8Array(32).fill(0x2a);
@@ -151,7 +156,7 @@ for (const storage of ['memory', 'file', 'remote']) describe(`the packed package
     if (process.env.UPDATE_FIXTURES) await writeFile(new URL('wasm.sqlite3', fixtures), bytes);
     // what this build encrypts, it opens (the committed file is what native opens)
     const back = await open();
-    await back.import(await readFile(new URL('wasm.sqlite3', fixtures)), { key });
+    await back.import(await readFile(new URL('wasm.sqlite3', fixtures)), { key, decrypt: true });
     assert.deepEqual(await texts(back), await texts(forNative));
     await rejects(pkg.openMemory({ key: 42 }), 'invalid_value', 'key');
     await rejects(forNative.rekey(undefined), 'invalid_value', 'key');

@@ -1,8 +1,8 @@
 // Uses every method and reads every response field, so the package's types are checked,
 // not only emitted. Lines marked @ts-expect-error must stay errors.
-import { AgentMemory, AssociativeMemory, init, openMemory } from 'associative-memory';
+import { AgentMemory, AssociativeMemory, AssociativeMemoryError, init, isMemoryError, openMemory } from 'associative-memory';
 import type {
-  AssociativeMemoryError, Claim, ContentItem, DeclareReport, ErrorCode, ListedEntity, OpenOptions, RecalledMessage,
+  Claim, ContentItem, ListedMemory, DeclareReport, ErrorCode, ListedEntity, OpenOptions, RecalledMessage,
   ReconstructedItem, ToolDefinition, TraverseEntity, TraverseRelation,
 } from 'associative-memory';
 
@@ -28,6 +28,11 @@ function claim(c: Claim) { str(c.ref); str(c.as_of); opt(c.why); opt(c.hops); op
 function item(i: ReconstructedItem) {
   str(i.content); str(i.head_ref); i.claims.forEach(claim); opt(i.claims_omitted); i.ranges.forEach(([a, b]) => num(a + b));
   opt(i.excerpts)?.forEach((x) => { str(x.ref); str(x.content); }); opt(i.independence_reason);
+}
+function listedMemory(m: ListedMemory) {
+  num(m.id); str(m.content); str(m.timestamp); str(m.created_at); opt(m.source.type); str(m.project_id); str(m.channel); opt(m.metadata);
+  // @ts-expect-error: metadata is absent when the memory has none
+  const always: Record<string, unknown> = m.metadata; opt(always);
 }
 function tool(t: ToolDefinition) { str(t.name); str(t.description); const o: 'object' = t.input_schema.type; str(o); opt(t.input_schema.properties); opt(t.input_schema.required); }
 
@@ -55,7 +60,13 @@ async function everything(options: OpenOptions) {
   const l = await memory.listEntities({ agent_id: 'a', query: 'q', offset: 0, limit: 10 }); l.entities.forEach(listed); num(l.total); opt(l.next_offset);
   const bytes: Uint8Array = await memory.export(); await memory.import(bytes);
   memory.tools().forEach(tool);
-  const json: unknown = await memory.callTool('traverse', { agent_id: 'a', entity: 'E' }); opt(json);
+  const walked = await memory.callTool('traverse', { agent_id: 'a', entity: 'E' }); walked.entities.forEach(entity);
+  const named: string = 'recall'; const json: unknown = await memory.callTool(named, {}); opt(json);
+  // @ts-expect-error: a known tool's response is typed, not unknown
+  str((await memory.callTool('recall', { agent_id: 'a', query: 'q' })).messages);
+  const page = await memory.listMemories({ agent_id: 'a' }); page.memories.forEach(listedMemory);
+  await memory.store({ agent_id: 'a', content: 'c', embedding: new Float32Array([0.1, 0.2]) });
+  await memory.recall({ agent_id: 'a', query: 'q', query_embedding: new Float32Array(2) });
   const any: unknown = await memory.call('list_entities', { agent_id: 'a' }); opt(any);
 
   const bot: AgentMemory = memory.agent('a', { project_id: 'p', channel: 'c' });
@@ -71,12 +82,18 @@ async function everything(options: OpenOptions) {
   num((await bot.deleteEpisode({ episode_id: 1 })).deleted_id);
   num((await bot.deleteEntity({ entity_id: 1 })).deleted_id);
   (await bot.listEntities()).entities.forEach(listed);
-  bot.tools().forEach(tool); opt(await bot.callTool('recall', { query: 'q' }));
+  bot.tools().forEach(tool); (await bot.callTool('recall', { query: 'q' })).messages.forEach(message);
   await memory.close();
 
   try { await memory.store({ agent_id: 'a', content: 'c' }); } catch (e) {
-    const err = e as AssociativeMemoryError; const code: ErrorCode = err.code; str(code); opt(err.field); str(err.message);
-    if (err.code === 'already_open' || err.code === 'opfs_unavailable' || err.code === 'worker_crashed' || err.code === 'closed') str(err.name);
+    if (!(e instanceof AssociativeMemoryError)) throw e;
+    const code: ErrorCode = e.code; str(code); opt(e.field); str(e.message);
+    if (e.code === 'already_open' || e.code === 'opfs_unavailable' || e.code === 'worker_crashed' || e.code === 'closed') str(e.name);
+  }
+  try { await memory.recall({ agent_id: 'a', query: 'q' }); } catch (e) {
+    // @ts-expect-error: an unknown thrown value has no code until it is checked
+    str(e.code);
+    if (isMemoryError(e)) str(e.code);
   }
 
   // @ts-expect-error: traverse needs an entity
