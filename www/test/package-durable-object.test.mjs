@@ -254,7 +254,7 @@ describe('an encrypted memory in a Durable Object', () => {
   before(async () => { server = await hosting({ MEMORY_KEY: 'a passphrase held as a Worker secret', ADMIN_SECRET: ADMIN }); });
   after(() => server?.stop());
 
-  it('holds no plaintext of what it stores in the object file on disk, and reads it back', async () => {
+  it('holds no plaintext of what it stores in the object file on disk or its export, and reads both back', async () => {
     const stored = await call(server, 'secret', 'store', { agent_id: 'a', content: 'MARKER-5e1d the vault code is under the mat' });
     assert.equal(stored.status, 200, JSON.stringify(stored.body) + server.log());
     await server.restart('SIGTERM');
@@ -263,5 +263,12 @@ describe('an encrypted memory in a Durable Object', () => {
     const onDisk = files(server.storage);
     assert.ok(onDisk.some((f) => f.endsWith('.sqlite')), onDisk.join('\n'));
     for (const f of onDisk) assert.ok(!readFileSync(f).includes('MARKER-5e1d'), `${f} holds the marker`);
+    // its export is ciphertext, and an object of the same key imports it with that key
+    const exported = new Uint8Array(await (await get(server, 'm/secret/export')).arrayBuffer());
+    assert.ok(exported.length > 0 && !Buffer.from(exported).includes('MARKER-5e1d'));
+    const imported = await post(server, 'm/secret-copy/import', exported);
+    assert.equal(imported.status, 200, JSON.stringify(imported.body));
+    const copied = await call(server, 'secret-copy', 'recall', { agent_id: 'a', query: 'vault code' });
+    assert.equal(copied.body.messages[0].content, 'MARKER-5e1d the vault code is under the mat');
   });
 });
