@@ -579,7 +579,7 @@ impl Memory {
     /// taken for its own export and decrypted with its key ([`Error::WrongKey`] when it does
     /// not open them); another key's bytes take [`Memory::import_encrypted`].
     pub fn import(&mut self, bytes: &[u8]) -> Result<()> {
-        if !bytes.starts_with(b"SQLite format 3\0") {
+        if !crate::transfer::import::is_plain_image(bytes) {
             if let Some(key) = self.key.clone() {
                 return self.import_with_key(bytes, &key);
             }

@@ -98,9 +98,14 @@ fn unreadable(e: rusqlite::Error) -> Error {
     refuse(format!("the image cannot be read: {e}"))
 }
 
+/// Whether `bytes` begin as a plain SQLite database does (an encrypted one does not).
+pub(crate) fn is_plain_image(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"SQLite format 3\0")
+}
+
 /// The image on a read-only connection that trusts nothing in it.
 fn open_image(bytes: &[u8]) -> Result<Connection> {
-    if !bytes.starts_with(b"SQLite format 3\0") {
+    if !is_plain_image(bytes) {
         return Err(refuse(if bytes.is_empty() {
             "the bytes are empty".into()
         } else {
