@@ -30,10 +30,9 @@
 //! channel), and each call reads the buckets the one isolation clause admits
 //! (`crate::indexes::buckets`).
 //!
-//! Memory: dim bytes per vector plus 28 bytes per row (id, squared norm, bucket, source,
-//! step, slack): 0.41 MB per 1,000 vectors of 384 dimensions, where 32-bit floats took
-//! 1.56 MB. The squared norm is computed once at insertion from the exact vector, so a
-//! query does one dot product per row.
+//! Memory: dim bytes per vector plus 28 bytes per row (its id and its `Row`): 0.41 MB per
+//! 1,000 vectors of 384 dimensions, where 32-bit floats took 1.56 MB. The squared norm is
+//! computed once at insertion from the exact vector, so a query does one dot product per row.
 
 use crate::api::error::Result;
 use crate::api::refs::Kind;
@@ -67,44 +66,48 @@ pub fn norm(v: &[f32]) -> f64 {
     v.iter().map(|x| f64::from(*x) * f64::from(*x)).sum::<f64>().sqrt()
 }
 
+/// What the index keeps of one row besides its id and codes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Row {
+    /// `x · x`, by [`dot`], of the exact vector.
+    square: f32,
+    /// Its bucket number (`crate::indexes::buckets`).
+    bucket: u32,
+    /// Its source number, or [`crate::indexes::buckets::NO_SOURCE`].
+    source: u32,
+    /// The value of one of its codes.
+    step: f32,
+    /// How far the cosine of its codes can be from its exact cosine.
+    slack: f32,
+}
+
 /// The rows of one record kind, model and dimension, in id order.
 #[derive(Debug, Default, Clone, PartialEq)]
 struct Block {
+    /// Kept apart from `rows`, which are found by id.
     ids: Vec<i64>,
-    /// `x · x` of each row, by [`dot`].
-    squares: Vec<f32>,
-    /// Each row's bucket number (`crate::indexes::buckets`).
-    buckets: Vec<u32>,
-    /// Each row's source number, or [`crate::indexes::buckets::NO_SOURCE`].
-    sources: Vec<u32>,
+    rows: Vec<Row>,
     /// The vectors' codes, `dim` per row, back to back.
     codes: Vec<i8>,
-    /// The value of one code of each row.
-    steps: Vec<f32>,
-    /// How far the cosine of each row's codes can be from its exact cosine.
-    slacks: Vec<f32>,
 }
 
 impl Block {
     /// Room for `n` more rows of `dim` numbers.
     fn reserve(&mut self, n: usize, dim: usize) {
         self.ids.reserve_exact(n);
-        self.squares.reserve_exact(n);
-        self.buckets.reserve_exact(n);
-        self.sources.reserve_exact(n);
-        self.steps.reserve_exact(n);
-        self.slacks.reserve_exact(n);
+        self.rows.reserve_exact(n);
         self.codes.reserve_exact(n * dim);
     }
 
     /// The cosine of row `i`'s codes with the query (norm `qnorm`).
     #[inline(always)]
     fn approximate(&self, i: usize, dim: usize, query: &[f32], qnorm: f64) -> f64 {
-        let denom = qnorm * f64::from(self.squares[i]).sqrt();
+        let row = &self.rows[i];
+        let denom = qnorm * f64::from(row.square).sqrt();
         if denom == 0.0 {
             0.0
         } else {
-            f64::from(self.steps[i] * dot_codes(query, &self.codes[i * dim..(i + 1) * dim])) / denom
+            f64::from(row.step * dot_codes(query, &self.codes[i * dim..(i + 1) * dim])) / denom
         }
     }
 }
@@ -190,13 +193,10 @@ impl Arena {
         if block.ids.get(at) == Some(&row.id) {
             return;
         }
-        block.ids.insert(at, row.id);
-        block.squares.insert(at, dot(&row.vector, &row.vector));
-        block.buckets.insert(at, bucket);
-        block.sources.insert(at, source);
         let quantized = quantize(&row.vector);
-        block.steps.insert(at, quantized.step);
-        block.slacks.insert(at, quantized.slack);
+        let square = dot(&row.vector, &row.vector);
+        block.ids.insert(at, row.id);
+        block.rows.insert(at, Row { square, bucket, source, step: quantized.step, slack: quantized.slack });
         block.codes.splice(at * dim..at * dim, quantized.codes);
     }
 
@@ -207,11 +207,7 @@ impl Arena {
             }
             if let Ok(at) = block.ids.binary_search(&id) {
                 block.ids.remove(at);
-                block.squares.remove(at);
-                block.buckets.remove(at);
-                block.sources.remove(at);
-                block.steps.remove(at);
-                block.slacks.remove(at);
+                block.rows.remove(at);
                 block.codes.drain(at * dim..(at + 1) * dim);
             }
         }
@@ -340,7 +336,8 @@ impl VectorIndex {
                 if kind == Kind::Ep && source.is_some() {
                     continue;
                 }
-                let admits = move |i: usize| readable[block.buckets[i] as usize] && source.is_none_or(|src| src == Some(block.sources[i]));
+                let admits =
+                    move |i: usize| readable[block.rows[i].bucket as usize] && source.is_none_or(|src| src == Some(block.rows[i].source));
                 let other_model = model.as_deref() != s.query.model;
                 if other_model || dim != query.len() {
                     let n = (0..block.ids.len()).filter(|&i| admits(i)).count();
@@ -358,7 +355,7 @@ impl VectorIndex {
                 for i in (0..block.ids.len()).filter(|&i| admits(i)) {
                     let c = block.approximate(i, *dim, query, qnorm);
                     cosines.push(c);
-                    let floor = (c - f64::from(block.slacks[i]), (*kind, block.ids[i]));
+                    let floor = (c - f64::from(block.rows[i].slack), (*kind, block.ids[i]));
                     if lower.wants(&floor) {
                         lower.keep(floor);
                     }
@@ -372,12 +369,12 @@ impl VectorIndex {
             let mut at = 0;
             for (kind, dim, block, admits) in &compared {
                 for i in (0..block.ids.len()).filter(|&i| admits(i)) {
-                    let bound = cosines[at] + f64::from(block.slacks[i]);
+                    let bound = cosines[at] + f64::from(block.rows[i].slack);
                     if *dim == 0 {
                         // No floats to compare: every such row scores 0 (as a zero vector does).
                         best.offer((0.0, (*kind, block.ids[i])));
                     } else if bound >= bar {
-                        candidates.push((bound, (*kind, block.ids[i]), block.squares[i]));
+                        candidates.push((bound, (*kind, block.ids[i]), block.rows[i].square));
                     }
                     at += 1;
                 }
@@ -387,7 +384,7 @@ impl VectorIndex {
                 for &(k, id) in s.also {
                     if let (true, Ok(i)) = (k == *kind, block.ids.binary_search(&id)) {
                         if admits(i) {
-                            if let Some(c) = exact.cosine(*kind, id, block.squares[i])? {
+                            if let Some(c) = exact.cosine(*kind, id, block.rows[i].square)? {
                                 found.also.push((c, *kind, id));
                             }
                         }
@@ -453,10 +450,11 @@ impl VectorIndex {
         let mut out = Vec::new();
         for ((kind, model, dim), b) in &a.blocks {
             for (i, &id) in b.ids.iter().enumerate() {
-                let (bucket, source) = a.buckets.names(b.buckets[i], b.sources[i]);
+                let row = b.rows[i];
+                let (bucket, source) = a.buckets.names(row.bucket, row.source);
                 let mut bits: Vec<u32> = b.codes[i * dim..(i + 1) * dim].iter().map(|&c| c as u8 as u32).collect();
-                bits.extend([b.steps[i].to_bits(), b.slacks[i].to_bits()]);
-                out.push((*kind, id, bucket, source, model.clone(), bits, b.squares[i].to_bits()));
+                bits.extend([row.step.to_bits(), row.slack.to_bits()]);
+                out.push((*kind, id, bucket, source, model.clone(), bits, row.square.to_bits()));
             }
         }
         Some(out)
