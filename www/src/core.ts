@@ -505,18 +505,33 @@ export class AgentMemory {
     return { ...options, ...fixed };
   }
   #run<T extends OperationName>(tool: T, options: object): Promise<Operations[T]['response']> {
-    return this.memory.call(tool, this.#with(tool, options)) as Promise<Operations[T]['response']>;
+    return this.memory.call(tool, this.#with(tool, options)).catch((e) => { throw this.#unbound(e, tool); }) as Promise<Operations[T]['response']>;
+  }
+  /**
+   * An engine's `unknown_option` error for a call of this handle, its list of the options the
+   * operation accepts without those the handle fills in (`fixed`: by default agent_id and
+   * the scope's axes), which the handle refuses or overrides: the list says what may be given.
+   */
+  #unbound(e: unknown, tool: string, fixed: readonly string[] = Object.keys(this.#with(tool, {}))): unknown {
+    const error = e as { code?: unknown; field?: unknown; message?: unknown };
+    // Only an option of the call itself: an item's (`items[3].colour`) lists the item's.
+    if (error?.code !== 'unknown_option' || typeof error.field !== 'string' || /[.[]/.test(error.field) || typeof error.message !== 'string') return e;
+    const at = error.message.lastIndexOf('accepts: ');
+    if (at < 0) return e;
+    const accepted = error.message.slice(at + 'accepts: '.length).split(', ').filter((name) => !fixed.includes(name));
+    (e as Error).message = `${error.message.slice(0, at)}accepts: ${accepted.join(', ')} (this handle fills in ${fixed.join(', ')})`;
+    return e;
   }
 
   /** Many memories of this agent in one transaction (see `AssociativeMemory.storeMany`). */
   storeMany(items: StoreItem[], options: StoreManyCallOptions = {}): Promise<StoreManyResponse> {
-    return this.memory.storeMany(this.#with('store_many', { items }) as StoreManyOptions, options);
+    return this.memory.storeMany(this.#with('store_many', { items }) as StoreManyOptions, options).catch((e) => { throw this.#unbound(e, 'store_many'); });
   }
   /** This agent's whole memory as JSONL (see `AssociativeMemory.exportMemories`). */
   exportMemories(): Promise<ExportMemoriesResponse> { return this.memory.exportMemories({ agent_id: this.agentId }); }
   /** A JSONL export brought in as this agent's; its records keep the projects and channels the file gives them. */
   importMemories(jsonl: string, options: Omit<ImportMemoriesOptions, 'jsonl' | 'target_agent_id'> = {}): Promise<ImportMemoriesResponse> {
-    return this.memory.importMemories({ ...options, jsonl, target_agent_id: this.agentId });
+    return this.memory.importMemories({ ...options, jsonl, target_agent_id: this.agentId }).catch((e) => { throw this.#unbound(e, 'import_memories', ['jsonl', 'target_agent_id']); });
   }
   /** Deletes every record, entity and relation of this handle's agent. */
   deleteAgentData(): Promise<DeleteAgentDataResponse> { return this.#run('delete_agent_data', {}); }
