@@ -170,7 +170,11 @@ export function useFiles(open: OpenFile): void {
  */
 export function init(source?: WasmSource): Promise<void> {
   if (source !== undefined) ready = engine().default({ module_or_path: source }).then(() => undefined, (e) => { throw notLoadable(e); });
-  ready ??= defaultSource().then((s) => engine().default(s === undefined ? undefined : { module_or_path: s })).then(() => undefined);
+  // A compiled module from the entry (Node's, workerd's) is instantiated directly: the
+  // glue's loader asks whether it was given a `Response` first, and in Node the first look at
+  // the global `Response` loads its whole fetch implementation (undici, with http, tls and
+  // http2: 10–20 ms of a cold start).
+  ready ??= defaultSource().then((s) => (s instanceof WebAssembly.Module ? engine().initSync({ module: s }) : engine().default(s === undefined ? undefined : { module_or_path: s }))).then(() => undefined);
   ready.catch(() => { ready = null; });
   return ready;
 }
@@ -545,7 +549,7 @@ export class AgentMemory {
   /** A tool named at run time (a model's call): its response as the engine gives it. */
   callTool(name: string, args: unknown): Promise<unknown>;
   async callTool(name: string, args: unknown): Promise<unknown> {
-    return this.memory.call(name, this.#with(name, checkToolCall(name, args, this.#bound())));
+    return this.memory.call(name, this.#with(name, checkToolCall(name, args, this.#bound()))).catch((e) => { throw this.#unbound(e, name); });
   }
   #bound(): string[] {
     return ['agent_id', ...(['project_id', 'channel'] as const).filter((k) => this.scope[k] !== undefined)];
