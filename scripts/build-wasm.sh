@@ -42,8 +42,8 @@ fi
 # caller whatever its size, which made `Memory::dispatch` one function of 272 KB (every
 # operation inlined into it). V8 compiles a function on its first call (lazily, Liftoff), and
 # then again, optimized, once it is hot, so the first call of any operation compiled all of
-# them, and every call soon had TurboFan compile 272 KB in the background: 160 ms of a Node
-# process's first store, 17 ms without (BENCHMARKS.md, "Cold start").
+# them, and every call soon had TurboFan compile 272 KB in the background: 124 ms of a Node
+# process's first store, 19 ms without (BENCHMARKS.md, "Package size and cold start").
 o3=(-O3 --low-memory-unused -ocimfs 100)
 mkdir -p "$(dirname "$node_opt")"
 if ! [ "$node_opt" -nt "$node_raw" ] || [ "$(cat "$node_opt.flags" 2>/dev/null)" != "${o3[*]}" ]; then
