@@ -28,10 +28,30 @@ export interface McpToolDefinition {
 export type ToolDefinitions<F extends ToolFormat> =
   F extends 'openai' ? OpenAiToolDefinition[] : F extends 'mcp' ? McpToolDefinition[] : ToolDefinition[];
 
+/** Which tools are handed out (the contract of issue 38's item 5; the filtering is `tools()`'s). */
+export interface ToolSelection {
+  /** Only these tools (names); an unknown name is an `invalid_value` error naming `only`. */
+  only?: readonly ToolName[];
+  /** All but these tools; unknown names are refused the same way (field `exclude`). */
+  exclude?: readonly ToolName[];
+  /** Only the tools that do not write (annotations.readOnlyHint). */
+  readOnly?: boolean;
+}
+
 /** Options of `tools()`. */
-export interface ToolsOptions<F extends ToolFormat = ToolFormat> {
+export interface ToolsOptions<F extends ToolFormat = ToolFormat> extends ToolSelection {
   /** `'anthropic'` (default: `input_schema`), `'openai'` (`{type: 'function', function}`) or `'mcp'` (`inputSchema`). */
   format?: F;
+}
+
+/**
+ * What an adapter (`associative-memory/ai-sdk`, `associative-memory/langchain`) needs of a
+ * memory: an `AssociativeMemory`, or an `AgentMemory` handle, whose tools then take no
+ * `agent_id` and can reach no other agent.
+ */
+export interface ToolMemory {
+  tools(options: ToolsOptions<'anthropic'>): ToolDefinition[];
+  callTool(name: string, args: unknown, selection?: ToolSelection): Promise<unknown>;
 }
 
 /** The definitions in `format`, built from the same generated schemas. */
@@ -63,7 +83,7 @@ const NOT_STRICT = ['minLength', 'maxLength', 'default'];
  * reads `null` as absent). `null` when the schema holds a free-form object (metadata),
  * which strict mode cannot express: that tool is offered with `strict: false`.
  */
-function strictSchema(schema: JsonSchema): JsonSchema | null {
+export function strictSchema(schema: JsonSchema): JsonSchema | null {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (!NOT_STRICT.includes(key) && key !== 'properties' && key !== 'items' && key !== 'required') out[key] = value;
