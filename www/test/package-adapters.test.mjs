@@ -6,14 +6,18 @@
 // request is written by the provider's own code: the tools it sends (names, schemas,
 // strictness) and the tool results it hands back are read from its request bodies. Nothing
 // leaves the process. The tools run against a real memory: what they store is recalled,
-// what the engine refuses reaches the model with its code, message and field.
+// what the engine refuses reaches the model with its code, message and field. Also: `tsc` on
+// a consumer using both (www/test/consumer/adapters/check.ts), and the README's snippets run
+// as written. The tests marked [contract: …] read the tools' annotations or a selection,
+// which `tools()` gives once issue 38's item 5 (the `tools` branch) is in.
 
 import { before, describe, it } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateText, stepCountIs } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { ChatOpenAI } from '@langchain/openai';
@@ -330,4 +334,38 @@ it('the adapters type-check as the AI SDK and LangChain type tools (tsc)', () =>
   const tsc = createRequire(join(CONSUMER, 'index.js')).resolve('typescript/bin/tsc');
   const run = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '-p', join(CONSUMER, 'adapters')], { encoding: 'utf8' });
   assert.equal(run.status, 0, `tsc:\n${run.stdout}${run.stderr}`);
+});
+
+it("runs the README's adapter snippets as written, against a local OpenAI", async () => {
+  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  const section = readme.split('\n### Adapters')[1].split('\n### ')[0];
+  const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  assert.equal(blocks.length, 2, 'an AI SDK snippet and a LangChain one');
+  // the quick start's `bot`, then the snippets, then what they produced
+  const file = join(CONSUMER, 'readme-adapters.mjs');
+  writeFileSync(file, "import { openMemory } from 'associative-memory';\n" +
+    "const memory = await openMemory();\nconst bot = memory.agent('pm-bot', { project_id: 'ledger' });\n" +
+    blocks.join('\n') + '\nexport { memory, result, messages, answer };\n');
+  // the providers' default clients: the key from the environment, the global fetch
+  const api = fakeOpenAi([
+    () => functionCall('store', { content: 'Kaito Mori maintains the ledger service.' }, 'call_store'),
+    () => message('Noted.'),
+    () => toolCalls(['recall', { query: 'ledger service' }, 'call_recall']),
+    () => answer('Kaito Mori.'),
+  ]);
+  const saved = { fetch: globalThis.fetch, key: process.env.OPENAI_API_KEY };
+  globalThis.fetch = api.fetch;
+  process.env.OPENAI_API_KEY = 'test-key';
+  try {
+    const out = await import(pathToFileURL(file).href);
+    assert.equal(out.result.text, 'Noted.');
+    assert.equal(out.answer.content, 'Kaito Mori.');
+    assert.deepEqual(api.requests.map((r) => new URL(r.url).pathname), ['/v1/responses', '/v1/responses', '/v1/chat/completions', '/v1/chat/completions']);
+    const recalled = JSON.parse(out.messages.at(-1).content);
+    assert.equal(recalled.messages[0].content, 'Kaito Mori maintains the ledger service.');
+    await out.memory.close();
+  } finally {
+    globalThis.fetch = saved.fetch;
+    if (saved.key === undefined) delete process.env.OPENAI_API_KEY; else process.env.OPENAI_API_KEY = saved.key;
+  }
 });
