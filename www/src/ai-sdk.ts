@@ -1,6 +1,6 @@
 // `associative-memory/ai-sdk`: the memory's tools as a Vercel AI SDK `ToolSet`, for
 // `generateText` / `streamText` with any provider. The schemas are the generated ones
-// (`memory.tools()`), in OpenAI's strict subset where they fit it (`strictSchema`, which
+// (`memory.tools({ format: 'mcp' })`, which carries the annotations), in OpenAI's strict subset where they fit it (`strictSchema`, which
 // `tools({ format: 'openai' })` uses too), so a provider with strict tool calls can use it;
 // the engine checks every call's arguments (the SDK is given no validator), and its errors
 // reach the model with their code, message and field. Tools that destroy or replace what
@@ -8,7 +8,7 @@
 
 import { jsonSchema, tool, type JSONSchema7, type ToolSet } from 'ai';
 import { memoryError, toolErrorText, type ErrorCode } from './errors.js';
-import { strictSchema, type ToolDefinition, type ToolMemory, type ToolSelection } from './tools.js';
+import { strictSchema, type ToolMemory, type ToolSelection } from './tools.js';
 
 export type { ToolMemory, ToolSelection };
 
@@ -23,9 +23,6 @@ export interface AiSdkToolsOptions extends ToolSelection {
    */
   strict?: boolean;
 }
-
-/** The annotation read here of those `tools()` gives each definition (generated from the Rust operation table). */
-type Annotated = ToolDefinition & { annotations?: { destructiveHint?: boolean } };
 
 /**
  * The tools of `memory` (an `AssociativeMemory`, or an agent handle: `memory.agent('a')`) as
@@ -42,14 +39,13 @@ type Annotated = ToolDefinition & { annotations?: { destructiveHint?: boolean } 
 export function aiSdkTools(memory: ToolMemory, options: AiSdkToolsOptions = {}): ToolSet {
   const { strict = true, ...selection } = options;
   const tools: ToolSet = {};
-  for (const definition of memory.tools({ ...selection, format: 'anthropic' }) as Annotated[]) {
-    const { name, description, input_schema } = definition;
-    const closed = strict ? strictSchema(input_schema) : null;
+  for (const { name, description, inputSchema, annotations } of memory.tools({ ...selection, format: 'mcp' })) {
+    const closed = strict ? strictSchema(inputSchema) : null;
     tools[name] = tool<Record<string, unknown>, unknown>({
       description,
-      inputSchema: jsonSchema<Record<string, unknown>>((closed ?? input_schema) as JSONSchema7),
+      inputSchema: jsonSchema<Record<string, unknown>>((closed ?? inputSchema) as JSONSchema7),
       ...(strict ? { strict: closed !== null } : {}),
-      needsApproval: definition.annotations?.destructiveHint === true,
+      needsApproval: annotations.destructiveHint,
       execute: async (input) => {
         try {
           return await memory.callTool(name, input, selection);

@@ -39,12 +39,12 @@ function checkedByTheEngine(schema: JsonSchema) {
  * ```
  */
 export function langchainTools(memory: ToolMemory, selection: ToolSelection = {}): DynamicStructuredTool[] {
-  return memory.tools({ ...selection, format: 'anthropic' }).map(({ name, description, input_schema }) => new DynamicStructuredTool({
+  return memory.tools({ ...selection, format: 'mcp' }).map(({ name, description, inputSchema }) => new DynamicStructuredTool({
     name,
     description,
     // Typed as a JSON Schema: the tool's types name Zod and JSON Schema only, though every
     // reader of a tool's schema (`toJsonSchema`, which `bindTools` uses) takes a Standard one.
-    schema: checkedByTheEngine(input_schema) as JsonSchema,
+    schema: checkedByTheEngine(inputSchema) as JsonSchema,
     func: async (input: unknown, _run, config?: ToolRunnableConfig) => {
       try {
         return await memory.callTool(name, input, selection);

@@ -8,8 +8,7 @@
 // leaves the process. The tools run against a real memory: what they store is recalled,
 // what the engine refuses reaches the model with its code, message and field. Also: `tsc` on
 // a consumer using both (www/test/consumer/adapters/check.ts), and the README's snippets run
-// as written. The tests marked [contract: …] read the tools' annotations or a selection,
-// which `tools()` gives once issue 38's item 5 (the `tools` branch) is in.
+// as written.
 
 import { before, describe, it } from 'node:test';
 import { spawnSync } from 'node:child_process';
@@ -29,7 +28,7 @@ async function importEntry(subpath) {
   return import(pathToFileURL(createRequire(join(CONSUMER, 'index.js')).resolve(`associative-memory/${subpath}`)).href);
 }
 
-/** The tools the contract of issue 38 flags destructive (annotations.destructiveHint). */
+/** The tools the operation table flags destructive (annotations.destructiveHint). */
 const DESTRUCTIVE = ['declare_associations', 'delete_memory', 'update_memory', 'delete_agent_data'];
 /** The tools that write, which a read-only selection leaves out. */
 const WRITING = ['store', 'declare_associations', 'delete_memory', 'update_memory', 'delete_agent_data'];
@@ -174,14 +173,14 @@ describe('associative-memory/ai-sdk under generateText with @ai-sdk/openai', () 
     await memory.close();
   });
 
-  it('a delete waits for approval (needsApproval on the destructive tools), and runs once approved  [contract: annotations]', async () => {
+  it('a delete waits for approval (needsApproval on the destructive tools), and runs once approved', async () => {
     const memory = await pkg.openMemory();
     const ada = memory.agent('ada');
     const { id } = await ada.store({ content: 'The staging password rotates weekly.' });
     const tools = aiSdkTools(ada);
-    // exactly the tools the annotations call destructive need approval  [contract: annotations]
+    // exactly the tools the annotations call destructive need approval
     const flagged = Object.entries(tools).filter(([, t]) => t.needsApproval === true).map(([name]) => name);
-    assert.deepEqual(flagged, ada.tools().filter((t) => t.annotations?.destructiveHint).map((t) => t.name));
+    assert.deepEqual(flagged, ada.tools({ format: 'mcp' }).filter((t) => t.annotations.destructiveHint).map((t) => t.name));
     assert.deepEqual(flagged, DESTRUCTIVE);
 
     const model = fakeOpenAi([
@@ -209,12 +208,12 @@ describe('associative-memory/ai-sdk under generateText with @ai-sdk/openai', () 
     await memory.close();
   });
 
-  it('a read-only selection hands out no writing tool, and a call to one runs nothing  [contract: the selection]', async () => {
+  it('a read-only selection hands out no writing tool, and a call to one runs nothing', async () => {
     const memory = await pkg.openMemory();
     await memory.store({ agent_id: 'ada', content: 'The ledger closes at midnight.' });
     const tools = aiSdkTools(memory, { readOnly: true });
-    // [contract: the selection filters tools(), annotations.readOnlyHint]
-    assert.deepEqual(Object.keys(tools), memory.tools().filter((t) => t.annotations?.readOnlyHint).map((t) => t.name));
+    // the selection is tools()'s: the tools annotated read-only
+    assert.deepEqual(Object.keys(tools), memory.tools({ format: 'mcp' }).filter((t) => t.annotations.readOnlyHint).map((t) => t.name));
     for (const name of WRITING) assert.ok(!(name in tools), name);
     assert.ok('recall' in tools);
 
@@ -320,10 +319,10 @@ describe('associative-memory/langchain bound to @langchain/openai ChatOpenAI', (
     await memory.close();
   });
 
-  it('a read-only selection binds no writing tool  [contract: the selection]', async () => {
+  it('a read-only selection binds no writing tool', async () => {
     const memory = await pkg.openMemory();
     const tools = langchainTools(memory, { readOnly: true });
-    assert.deepEqual(tools.map((t) => t.name), memory.tools().filter((t) => t.annotations?.readOnlyHint).map((t) => t.name));
+    assert.deepEqual(tools.map((t) => t.name), memory.tools({ format: 'mcp' }).filter((t) => t.annotations.readOnlyHint).map((t) => t.name));
     for (const name of WRITING) assert.ok(!tools.some((t) => t.name === name), name);
     assert.ok(tools.some((t) => t.name === 'recall'));
     await memory.close();
