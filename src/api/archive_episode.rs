@@ -83,10 +83,10 @@ pub struct Turn {
 
 /// The response of `archive_episode`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct EpisodeResponse {
     /// Always true.
-    #[cfg_attr(test, ts(type = "true"))]
+    #[cfg_attr(test, ts(type = "true"), schemars(extend("const" = true)))]
     pub ok: bool,
     /// The new episode's id (`ep:<id>`).
     pub episode_id: i64,

@@ -159,7 +159,7 @@ impl DeclaredBy {
 
 /// A declaration item that was not applied, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct Dropped {
     /// Where in the call: `entities[0].aliases[1]`, `relations[2].subject`, `anchor_ref`…
     pub item: String,
@@ -169,7 +169,7 @@ pub struct Dropped {
 
 /// An entity a declaration named.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct DeclaredEntity {
     /// Its id.
     pub id: i64,
@@ -186,7 +186,7 @@ pub const MAX_DROPPED: usize = 100;
 
 /// What was not applied: the first [`MAX_DROPPED`] items listed, the rest counted.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct Drops {
     /// Items not applied, and why: the first 100.
     pub dropped: Vec<Dropped>,
@@ -239,7 +239,7 @@ impl Drops {
 
 /// What a declaration did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct DeclareReport {
     /// The entities named, in declaration order.
     pub entities: Vec<DeclaredEntity>,
@@ -254,7 +254,7 @@ pub struct DeclareReport {
 
 /// Counts of what a retraction removed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct Retracted {
     /// Relations removed.
     pub relations: u32,
@@ -264,13 +264,13 @@ pub struct Retracted {
 
 /// The response of `declare_associations`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct DeclareResponse {
     /// Always true.
-    #[cfg_attr(test, ts(type = "true"))]
+    #[cfg_attr(test, ts(type = "true"), schemars(extend("const" = true)))]
     pub ok: bool,
     /// `"declared"`.
-    #[cfg_attr(test, ts(type = "\"declared\""))]
+    #[cfg_attr(test, ts(type = "\"declared\""), schemars(extend("const" = "declared")))]
     pub result: &'static str,
     /// What was declared.
     #[serde(flatten)]

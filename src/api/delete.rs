@@ -66,10 +66,10 @@ delete_options!(
 
 /// The response of the delete operations.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct DeleteResponse {
     /// Always true; deleting nothing is an error.
-    #[cfg_attr(test, ts(type = "true"))]
+    #[cfg_attr(test, ts(type = "true"), schemars(extend("const" = true)))]
     pub ok: bool,
     /// The id deleted.
     pub deleted_id: i64,

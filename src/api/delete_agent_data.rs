@@ -23,10 +23,10 @@ impl DeleteAgentDataOptions {
 
 /// The response of `delete_agent_data`: how many rows of each kind went.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct DeleteAgentDataResponse {
     /// Always true; an agent without data deletes nothing and says so with zeros.
-    #[cfg_attr(test, ts(type = "true"))]
+    #[cfg_attr(test, ts(type = "true"), schemars(extend("const" = true)))]
     pub ok: bool,
     /// The agent.
     pub agent_id: String,

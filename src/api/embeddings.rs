@@ -51,7 +51,7 @@ impl EmbeddingBacklogOptions {
 
 /// A record to embed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct BacklogRecord {
     /// `mem:<id>` or `ep:<id>`.
     #[serde(rename = "ref")]
@@ -62,7 +62,7 @@ pub struct BacklogRecord {
 
 /// The response of `embedding_backlog`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct EmbeddingBacklogResponse {
     /// The first records of the backlog.
     pub records: Vec<BacklogRecord>,
@@ -130,10 +130,10 @@ fn record_ref(field: &str, given: &str) -> Result<crate::api::refs::Ref> {
 
 /// The response of `set_embeddings`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct SetEmbeddingsResponse {
     /// Always true; a malformed call is an error.
-    #[cfg_attr(test, ts(type = "true"))]
+    #[cfg_attr(test, ts(type = "true"), schemars(extend("const" = true)))]
     pub ok: bool,
     /// Records updated.
     pub updated: usize,

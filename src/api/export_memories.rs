@@ -25,10 +25,10 @@ impl ExportMemoriesOptions {
 
 /// The response of `export_memories`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct ExportMemoriesResponse {
     /// Always true.
-    #[cfg_attr(test, ts(type = "true"))]
+    #[cfg_attr(test, ts(type = "true"), schemars(extend("const" = true)))]
     pub ok: bool,
     /// The export: one JSON object per line, the header first.
     pub jsonl: String,

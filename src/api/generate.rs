@@ -25,6 +25,8 @@ const OPERATIONS_FILE: &str = "www/src/operations.ts";
 pub(crate) struct Types {
     /// The options type's JSON Schema (a tool's `input_schema`).
     schema: fn() -> Value,
+    /// The response type's JSON Schema (a tool's `output_schema`).
+    output: fn() -> Value,
     /// The options type's TypeScript name.
     options: fn() -> String,
     /// The response type's TypeScript name.
@@ -36,12 +38,12 @@ pub(crate) struct Types {
 }
 
 impl Types {
-    pub(crate) const fn of<O: schemars::JsonSchema + TS + 'static, R: TS + 'static>() -> Types {
+    pub(crate) const fn of<O: schemars::JsonSchema + TS + 'static, R: schemars::JsonSchema + TS + 'static>() -> Types {
         fn visit<O: TS + 'static, R: TS + 'static>(d: &mut Declarations) {
             d.visit::<O>();
             d.visit::<R>();
         }
-        Types { schema: schema::<O>, options: O::name, response: R::name, docs: O::docs, visit: visit::<O, R> }
+        Types { schema: schema::<O>, output: output_schema::<R>, options: O::name, response: R::name, docs: O::docs, visit: visit::<O, R> }
     }
 }
 
@@ -81,9 +83,14 @@ fn operations() -> Vec<Typed> {
 
 /// The tools offered to function-calling models, in their places: name and options schema.
 fn tools() -> Vec<(&'static str, Value)> {
+    offered().into_iter().map(|o| (o.name, (o.types.schema)())).collect()
+}
+
+/// The operations offered as tools, in their places.
+fn offered() -> Vec<Typed> {
     let mut tools: Vec<Typed> = operations().into_iter().filter(|o| o.tool.is_some()).collect();
     tools.sort_by_key(|o| o.tool);
-    tools.into_iter().map(|o| (o.name, (o.types.schema)())).collect()
+    tools
 }
 
 /// The declarations of `src/wasm/types.d.ts`: the types listed here in this order, then
@@ -242,6 +249,24 @@ fn schema<T: schemars::JsonSchema>() -> Value {
     schema
 }
 
+/// The JSON Schema of a response type as a tool's `output_schema`, which an MCP client
+/// validates a result's `structuredContent` against: the type as the engine writes it
+/// (serde's serializing side: a field it skips when empty is not required), self-contained
+/// and stripped as `input_schema` is. No response field is ever `null` (the types say so),
+/// so dropping `null` alternatives changes nothing.
+fn output_schema<T: schemars::JsonSchema>() -> Value {
+    let generator = SchemaSettings::draft07()
+        .for_serialize()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .into_generator();
+    let mut schema = generator.into_root_schema_for::<T>().to_value();
+    strip(&mut schema);
+    schema
+}
+
 /// Removes those keywords and `null` alternatives from a schema and its subschemas.
 fn strip(v: &mut Value) {
     match v {
@@ -286,12 +311,95 @@ fn strip(v: &mut Value) {
     }
 }
 
+/// A tool's MCP annotations, from the table: `title` its name in words, read-only when it
+/// does not write, destructive when it can take away what was kept, idempotent as the table
+/// says; and never open-world (it touches only this memory).
+fn annotations(op: &Operation) -> Value {
+    let title = op.name.replace('_', " ");
+    let title = title[..1].to_uppercase() + &title[1..];
+    json!({
+        "title": title,
+        "readOnlyHint": !op.writes,
+        "destructiveHint": op.destroys,
+        "idempotentHint": op.idempotent,
+        "openWorldHint": false,
+    })
+}
+
+/// A tool's arguments: the options schema without the embedding fields the table says the
+/// package fills from its `embed` (a model cannot write a vector, and they are a tenth of
+/// the tool list), and without the sentences that repeat a `maxLength` in words (the
+/// TypeScript docs keep them: a type has no `maxLength`).
+fn input_schema(op: &Typed) -> Value {
+    let mut schema = (op.types.schema)();
+    let embedded = match op.embedding {
+        Some(Embedding::Content) => ["embedding", "embedding_model"],
+        Some(Embedding::Query) => ["query_embedding", "query_embedding_model"],
+        Some(Embedding::Items) | None => ["", ""],
+    };
+    if let Some(properties) = schema["properties"].as_object_mut() {
+        properties.retain(|name, _| !embedded.contains(&name.as_str()));
+    }
+    unsay_lengths(&mut schema);
+    schema
+}
+
+/// Drops "At most N characters." (and ", at most N characters") from the description of a
+/// schema whose `maxLength` is N, in it and its subschemas.
+fn unsay_lengths(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            if let (Some(max), Some(Value::String(text))) = (map.get("maxLength").cloned(), map.get_mut("description")) {
+                for said in
+                    [format!(" At most {max} characters."), format!(", at most {max} characters"), format!("; at most {max} characters")]
+                {
+                    *text = text.replace(&said, "");
+                }
+            }
+            map.values_mut().for_each(unsay_lengths);
+        }
+        Value::Array(items) => items.iter_mut().for_each(unsay_lengths),
+        _ => {}
+    }
+}
+
+/// A response schema as a tool's `output_schema`: its structure only. A host validates
+/// results against it and seldom shows it to a model, which reads the result itself; its
+/// descriptions would double the tool list (the TypeScript response types keep them).
+fn structure(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            if map.get("description").is_some_and(Value::is_string) {
+                map.remove("description");
+            }
+            for (key, child) in map.iter_mut() {
+                if key == "properties" {
+                    child.as_object_mut().into_iter().flat_map(|p| p.values_mut()).for_each(structure);
+                } else {
+                    structure(child);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(structure),
+        _ => {}
+    }
+}
+
 fn tool_definitions() -> Value {
-    let tools: Vec<Value> = tools()
+    let tools: Vec<Value> = offered()
         .into_iter()
-        .map(|(name, mut schema)| {
+        .map(|op| {
+            let mut schema = input_schema(&op);
             let description = schema.as_object_mut().and_then(|s| s.remove("description")).expect("every options type is documented");
-            json!({"name": name, "description": description, "input_schema": schema})
+            let mut output = (op.types.output)();
+            structure(&mut output);
+            json!({
+                "name": op.name,
+                "description": description,
+                "input_schema": schema,
+                "output_schema": output,
+                "annotations": annotations(&op),
+            })
         })
         .collect();
     Value::Array(tools)
@@ -317,11 +425,30 @@ export interface JsonSchema {
   [keyword: string]: unknown;
 }
 
-/** One tool for a function-calling model: its name, what it does, and its arguments. */
+/** What a tool does to the memory, as MCP's tool annotations say it (hints for a host). */
+export interface ToolAnnotations {
+  /** Its name in words. */
+  title: string;
+  /** It does not write. */
+  readOnlyHint: boolean;
+  /** It can take away what was kept (a record, its text, a declared relation): ask first. */
+  destructiveHint: boolean;
+  /** Calling it again with the same arguments changes nothing more. */
+  idempotentHint: boolean;
+  /** It touches only this memory. */
+  openWorldHint: false;
+}
+
+/**
+ * One tool for a function-calling model: its name, what it does, its arguments, the JSON
+ * Schema of its response, and what it does to the memory.
+ */
 export interface ToolDefinition {
   name: ToolName;
   description: string;
   input_schema: JsonSchema & { type: 'object' };
+  output_schema: JsonSchema & { type: 'object' };
+  annotations: ToolAnnotations;
 }
 ";
 
@@ -599,18 +726,12 @@ mod tests {
         }
     }
 
-    /// Every operation's declared response against what the engine answers on a memory that
-    /// holds every kind of record, with and without each optional part (metadata, a source,
-    /// associations, embeddings of two models, a declared graph): a field typed as always there
-    /// is always there, and nothing the engine returns is left undeclared.
-    #[test]
-    fn every_response_type_says_what_the_engine_returns() {
-        let file = types_file();
-        let objects = declared_objects(&file);
-        let mut memory =
-            crate::Memory::open_in_memory_with_clock(Box::new(crate::base::clock::FixedClock::new(1_767_225_600_000))).unwrap();
+    /// A call of every operation but the imports and `delete_agent_data` (which the tests make
+    /// of what these wrote), in an order that leaves each kind of record and declaration in
+    /// the memory, with and without each optional part.
+    fn calls() -> Vec<(&'static str, Value)> {
         let v = [0.6, 0.8];
-        let calls: Vec<(&str, Value)> = vec![
+        vec![
             (
                 "store",
                 json!({"agent_id": "a", "content": "Kaito Mori maintains the ledger service.", "metadata": {"k": 1}, "source": {"type": "User", "id": "u1", "name": "Ann"},
@@ -655,6 +776,7 @@ mod tests {
             ("list_agents", json!({"limit": 1})),
             ("list_memories", json!({"agent_id": "a"})),
             ("list_memories", json!({"agent_id": "a", "limit": 1, "project_id": "p"})),
+            ("list_memories", json!({"agent_id": "a", "max_content": 5})),
             (
                 "update_memory",
                 json!({"agent_id": "a", "memory_id": "mem:2", "content": "The ledger service runs on Postgres 16.", "metadata": {"v": 2}}),
@@ -665,7 +787,119 @@ mod tests {
             ("delete_memory", json!({"agent_id": "a", "memory_id": "mem:3"})),
             ("delete_episode", json!({"agent_id": "a", "episode_id": 1})),
             ("delete_entity", json!({"agent_id": "a", "entity_id": 3})),
-        ];
+        ]
+    }
+
+    /// A memory in memory whose clock stands still, so a call made twice writes the same rows.
+    fn fixed_memory() -> crate::Memory {
+        crate::Memory::open_in_memory_with_clock(Box::new(crate::base::clock::FixedClock::new(1_767_225_600_000))).unwrap()
+    }
+
+    /// Every row of every table (the index shadow tables included), in a fixed order; but
+    /// `sqlite_sequence`, the high-water mark of ids handed out (an insert that a conflict
+    /// ignores may still raise it: what is kept stays the same).
+    fn rows(memory: &crate::Memory) -> Vec<String> {
+        let conn = &memory.conn;
+        let tables: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'sqlite_sequence' ORDER BY name")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        let mut out = Vec::new();
+        for table in tables {
+            let mut stmt = conn.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+            let columns = stmt.column_count();
+            let mut table_rows: Vec<String> = stmt
+                .query_map([], |r| {
+                    (0..columns)
+                        .map(|i| r.get::<_, rusqlite::types::Value>(i).map(|v| format!("{v:?}")))
+                        .collect::<rusqlite::Result<Vec<_>>>()
+                })
+                .unwrap()
+                .map(|row| format!("{table}: {}", row.unwrap().join(", ")))
+                .collect();
+            table_rows.sort();
+            out.extend(table_rows);
+        }
+        out
+    }
+
+    /// What the table says of each operation holds of the engine, so the annotations
+    /// generated from it (`readOnlyHint`, `idempotentHint`) and the OPFS worker's resending of
+    /// reads tell the truth: an operation that does not write changes no row, even one to the
+    /// same value (SQLite's count of changed rows stays), and one called idempotent, called
+    /// again with the same options on a clock that stands still, changes no row it left.
+    #[test]
+    fn each_operation_writes_as_the_table_says() {
+        let mut memory = fixed_memory();
+        let mut calls = calls();
+        let jsonl = {
+            let mut m = fixed_memory();
+            for (tool, options) in &calls {
+                m.call(tool, options).unwrap();
+            }
+            m.call("export_memories", &json!({"agent_id": "a"})).unwrap()["jsonl"].as_str().unwrap().to_owned()
+        };
+        calls.push(("import_memories", json!({"jsonl": jsonl, "target_agent_id": "b"})));
+        calls.push(("delete_agent_data", json!({"agent_id": "b"})));
+        let mut checked = std::collections::BTreeSet::new();
+        for (tool, options) in &calls {
+            let op = OPERATIONS.iter().find(|o| o.name == *tool).unwrap();
+            let changes = memory.conn.total_changes();
+            memory.call(tool, options).unwrap_or_else(|e| panic!("{tool} {options}: {e}"));
+            let after = rows(&memory);
+            if !op.writes {
+                assert_eq!(memory.conn.total_changes(), changes, "{tool} {options} is a read, and changed rows");
+            }
+            if op.idempotent {
+                let _ = memory.call(tool, options); // again: an error (the record is gone) or the same answer
+                assert_eq!(rows(&memory), after, "{tool} {options} is idempotent, and a second call changed rows");
+            } else if op.writes {
+                let _ = memory.call(tool, options);
+                assert_ne!(rows(&memory), after, "{tool} {options}: the table says a second call writes again; it did not");
+            }
+            checked.insert(*tool);
+        }
+        let missing: Vec<&str> = OPERATIONS.iter().map(|o| o.name).filter(|n| !checked.contains(n)).collect();
+        assert!(missing.is_empty(), "operations this test never calls: {missing:?}");
+    }
+
+    /// The annotations of the checked-in tool definitions (which the native server embeds)
+    /// say what the table says: read-only when it does not write, destructive as it says,
+    /// never destructive for a read; and the offered tools are the table's, in its places.
+    #[test]
+    fn the_tool_annotations_say_what_the_table_says() {
+        let file = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(TOOLS_JSON)).unwrap();
+        let tools: Vec<Value> = serde_json::from_str(&file).unwrap();
+        let mut offered: Vec<&Operation> = OPERATIONS.iter().filter(|o| o.tool.is_some()).collect();
+        offered.sort_by_key(|o| o.tool);
+        assert_eq!(
+            tools.iter().map(|t| t["name"].as_str().unwrap()).collect::<Vec<_>>(),
+            offered.iter().map(|o| o.name).collect::<Vec<_>>()
+        );
+        for (tool, op) in tools.iter().zip(offered) {
+            let a = &tool["annotations"];
+            assert_eq!(a["readOnlyHint"], json!(!op.writes), "{}", op.name);
+            assert_eq!(a["destructiveHint"], json!(op.destroys), "{}", op.name);
+            assert_eq!(a["idempotentHint"], json!(op.idempotent), "{}", op.name);
+            assert_eq!(a["openWorldHint"], json!(false), "{}", op.name);
+            assert!(op.writes || !op.destroys, "{}: a read destroys nothing", op.name);
+            assert_eq!(tool["output_schema"]["type"], "object", "{}", op.name);
+        }
+    }
+
+    /// Every operation's declared response against what the engine answers on a memory that
+    /// holds every kind of record, with and without each optional part (metadata, a source,
+    /// associations, embeddings of two models, a declared graph): a field typed as always there
+    /// is always there, and nothing the engine returns is left undeclared.
+    #[test]
+    fn every_response_type_says_what_the_engine_returns() {
+        let file = types_file();
+        let objects = declared_objects(&file);
+        let mut memory = fixed_memory();
+        let calls = calls();
         let mut out = Vec::new();
         let mut answered = std::collections::BTreeSet::new();
         let response_of = |tool: &str| operations().into_iter().find(|o| o.name == tool).map(|o| (o.types.response)()).unwrap();

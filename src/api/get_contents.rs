@@ -45,7 +45,7 @@ impl GetContentsOptions {
 
 /// One record of `get_contents`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct ContentItem {
     /// `mem:<id>` or `ep:<id>`.
     #[serde(rename = "ref")]
@@ -53,19 +53,19 @@ pub struct ContentItem {
     /// The full text (an episode's summary).
     pub content: String,
     /// Where it came from (an episode: `{type: "Episode", id: <its ref>, name: ""}`).
-    #[cfg_attr(test, ts(as = "super::RecordSource"))]
+    #[cfg_attr(test, ts(as = "super::RecordSource"), schemars(with = "super::RecordSource"))]
     pub source: Value,
     /// When it happened.
     pub timestamp: String,
     /// The caller's metadata, when the memory has some.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
+    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"), schemars(with = "Option<serde_json::Map<String, Value>>"))]
     pub metadata: Option<Value>,
 }
 
 /// The response of `get_contents`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct GetContentsResponse {
     /// The records found, in request order.
     pub items: Vec<ContentItem>,

@@ -39,10 +39,10 @@ impl ImportMemoriesOptions {
 
 /// The response of `import_memories`: what was brought in (or, dry, would be).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct ImportMemoriesResponse {
     /// Always true; a refused import is an error and wrote nothing.
-    #[cfg_attr(test, ts(type = "true"))]
+    #[cfg_attr(test, ts(type = "true"), schemars(extend("const" = true)))]
     pub ok: bool,
     /// True when nothing was written (`dry_run`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]

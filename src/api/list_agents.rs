@@ -38,7 +38,7 @@ impl ListAgentsOptions {
 
 /// One agent of `list_agents`, its counts over every project and channel.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct ListedAgent {
     /// Its id.
     pub agent_id: String,
@@ -54,7 +54,7 @@ pub struct ListedAgent {
 
 /// The response of `list_agents`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct ListAgentsResponse {
     /// One page, by `agent_id`.
     pub agents: Vec<ListedAgent>,

@@ -42,7 +42,7 @@ impl ListEntitiesOptions {
 
 /// One entity of `list_entities`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct ListedEntity {
     /// Its id.
     pub id: i64,
@@ -55,7 +55,7 @@ pub struct ListedEntity {
     /// How many relations name it as subject or object.
     pub relations: i64,
     /// Who registered it.
-    #[cfg_attr(test, ts(as = "super::DeclaredBy"))]
+    #[cfg_attr(test, ts(as = "super::DeclaredBy"), schemars(with = "super::DeclaredBy"))]
     pub declared_by: String,
     /// When it was registered.
     pub created_at: String,
@@ -67,7 +67,7 @@ pub struct ListedEntity {
 
 /// The response of `list_entities`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct ListEntitiesResponse {
     /// One page, by normalized name then id.
     pub entities: Vec<ListedEntity>,

@@ -12,7 +12,7 @@ pub const LIST_MEMORIES_LIMIT: (i64, i64) = (100, 500);
 scoped_options! {
     read,
     /// A page of the agent's memories, newest first (by timestamp, then id), with their
-    /// full content, source and metadata.
+    /// content, source and metadata: what this agent knows, a page at a time.
     pub struct ListMemoriesOptions {
         /// Memories per page, 1–500 (default 100).
         #[cfg_attr(test, schemars(range(min = 1, max = LIST_MEMORIES_LIMIT.1)))]
@@ -20,6 +20,10 @@ scoped_options! {
         /// Memories to skip (the `next_offset` of the previous page).
         #[cfg_attr(test, schemars(range(min = 0)))]
         pub offset: Option<i64>,
+        /// Characters of each content to return; a longer one is cut and marked `truncated`
+        /// (get_contents reads it whole), 0 lists the metadata only. Omitted: all of it.
+        #[cfg_attr(test, schemars(range(min = 0, max = crate::api::MAX_CONTENT)))]
+        pub max_content: Option<i64>,
     }
 }
 
@@ -28,6 +32,7 @@ impl ListMemoriesOptions {
     pub fn validate(&self) -> Result<()> {
         self.validate_scope()?;
         in_range("offset", self.offset, 0, i64::MAX)?;
+        in_range("max_content", self.max_content, 0, crate::api::MAX_CONTENT as i64)?;
         in_range("limit", self.limit, 1, LIST_MEMORIES_LIMIT.1)
     }
 
@@ -39,22 +44,26 @@ impl ListMemoriesOptions {
 
 /// One memory of `list_memories`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct ListedMemory {
     /// Its id (`mem:<id>`).
     pub id: i64,
-    /// Its text.
+    /// Its text, or its first `max_content` characters.
     pub content: String,
+    /// True when `content` is cut to `max_content`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<bool>"))]
+    pub truncated: bool,
     /// When it happened (UTC).
     pub timestamp: String,
     /// When it was stored (UTC).
     pub created_at: String,
     /// Where it came from (`{type, id, name}`).
-    #[cfg_attr(test, ts(as = "super::RecordSource"))]
+    #[cfg_attr(test, ts(as = "super::RecordSource"), schemars(with = "super::RecordSource"))]
     pub source: Value,
     /// The caller's metadata, when it has some.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"))]
+    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"), schemars(with = "Option<serde_json::Map<String, Value>>"))]
     pub metadata: Option<Value>,
     /// Its project (`''`: global pool).
     pub project_id: String,
@@ -64,7 +73,7 @@ pub struct ListedMemory {
 
 /// The response of `list_memories`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct ListMemoriesResponse {
     /// One page, newest first.
     pub memories: Vec<ListedMemory>,

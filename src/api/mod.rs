@@ -502,11 +502,12 @@ impl Source {
 /// given), an episode's `{type: "Episode", id: <its ref>, name: ""}`. The responses carry the
 /// stored JSON as it is, so this type declares its shape for TypeScript only.
 #[cfg(test)]
-#[derive(ts_rs::TS)]
+#[derive(schemars::JsonSchema, ts_rs::TS)]
 #[allow(dead_code)] // its fields are read only by the derive
 pub struct RecordSource {
     /// The kind of source: `User`, `Agent`, `System`, `Episode`, a tool's name…
     #[ts(rename = "type")]
+    #[schemars(rename = "type")]
     pub kind: String,
     /// The source's id (an episode's: its ref).
     pub id: String,

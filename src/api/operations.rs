@@ -38,8 +38,15 @@ pub struct Operation {
     /// Its tool name, as `call` takes it.
     pub name: &'static str,
     /// Whether it writes: a call the OPFS worker's holder died holding is sent again to the
-    /// next holder only when it does not (it may or may not have been committed).
+    /// next holder only when it does not (it may or may not have been committed). A tool
+    /// that does not is read-only (MCP's `readOnlyHint`, `tools({ readOnly: true })`).
     pub writes: bool,
+    /// Whether a write can take away what was kept (a record, its text, a declared relation):
+    /// a host asks before running such a tool (MCP's `destructiveHint`). Never for a read.
+    pub destroys: bool,
+    /// Whether calling it again with the same options changes nothing more than the first
+    /// call did (MCP's `idempotentHint`); every read is.
+    pub idempotent: bool,
     /// The isolation axes its options carry.
     pub scope: Scope,
     /// What the package embeds for it, if anything.
@@ -62,65 +69,65 @@ macro_rules! with_operations {
     ($callback:ident) => {
         $callback! {
             store(StoreOptions) -> StoreResponse {
-                writes: true, scope: Axes, embedding: Some(Embedding::Content), tool: Some(1), method: true
+                writes: true, destroys: false, idempotent: false, scope: Axes, embedding: Some(Embedding::Content), tool: Some(1), method: true
             }
             // No progress callback: a call has no one to report to.
             store_many(StoreManyOptions, |_, _| {}) -> StoreManyResponse {
-                writes: true, scope: Axes, embedding: Some(Embedding::Items), tool: None, method: true
+                writes: true, destroys: false, idempotent: false, scope: Axes, embedding: Some(Embedding::Items), tool: None, method: true
             }
             archive_episode(EpisodeOptions) -> EpisodeResponse {
-                writes: true, scope: Axes, embedding: None, tool: None, method: true
+                writes: true, destroys: false, idempotent: false, scope: Axes, embedding: None, tool: None, method: true
             }
             declare_associations(DeclareOptions) -> DeclareResponse {
-                writes: true, scope: Axes, embedding: None, tool: Some(5), method: true
+                writes: true, destroys: true, idempotent: true, scope: Axes, embedding: None, tool: Some(5), method: true
             }
             recall(RecallOptions) -> RecallResponse {
-                writes: false, scope: Axes, embedding: Some(Embedding::Query), tool: Some(2), method: true
+                writes: false, destroys: false, idempotent: true, scope: Axes, embedding: Some(Embedding::Query), tool: Some(2), method: true
             }
             reconstruct(ReconstructOptions) -> ReconstructResponse {
-                writes: false, scope: Axes, embedding: Some(Embedding::Query), tool: Some(3), method: true
+                writes: false, destroys: false, idempotent: true, scope: Axes, embedding: Some(Embedding::Query), tool: Some(3), method: true
             }
             traverse(TraverseOptions) -> TraverseResponse {
-                writes: false, scope: Axes, embedding: None, tool: Some(4), method: true
+                writes: false, destroys: false, idempotent: true, scope: Axes, embedding: None, tool: Some(4), method: true
             }
             get_contents(GetContentsOptions) -> GetContentsResponse {
-                writes: false, scope: Agent, embedding: None, tool: Some(6), method: true
+                writes: false, destroys: false, idempotent: true, scope: Agent, embedding: None, tool: Some(6), method: true
             }
             delete_memory(DeleteMemoryOptions) -> DeleteResponse {
-                writes: true, scope: Agent, embedding: None, tool: Some(7), method: true
+                writes: true, destroys: true, idempotent: true, scope: Agent, embedding: None, tool: Some(7), method: true
             }
             delete_episode(DeleteEpisodeOptions) -> DeleteResponse {
-                writes: true, scope: Agent, embedding: None, tool: None, method: true
+                writes: true, destroys: true, idempotent: true, scope: Agent, embedding: None, tool: None, method: true
             }
             delete_entity(DeleteEntityOptions) -> DeleteResponse {
-                writes: true, scope: Agent, embedding: None, tool: None, method: true
+                writes: true, destroys: true, idempotent: true, scope: Agent, embedding: None, tool: None, method: true
             }
             list_entities(ListEntitiesOptions) -> ListEntitiesResponse {
-                writes: false, scope: Axes, embedding: None, tool: None, method: true
+                writes: false, destroys: false, idempotent: true, scope: Axes, embedding: None, tool: Some(11), method: true
             }
             list_agents(ListAgentsOptions) -> ListAgentsResponse {
-                writes: false, scope: Owner, embedding: None, tool: None, method: true
+                writes: false, destroys: false, idempotent: true, scope: Owner, embedding: None, tool: None, method: true
             }
             list_memories(ListMemoriesOptions) -> ListMemoriesResponse {
-                writes: false, scope: Axes, embedding: None, tool: Some(8), method: true
+                writes: false, destroys: false, idempotent: true, scope: Axes, embedding: None, tool: Some(8), method: true
             }
             update_memory(UpdateMemoryOptions) -> UpdateMemoryResponse {
-                writes: true, scope: Agent, embedding: Some(Embedding::Content), tool: Some(9), method: true
+                writes: true, destroys: true, idempotent: true, scope: Agent, embedding: Some(Embedding::Content), tool: Some(9), method: true
             }
             delete_agent_data(DeleteAgentDataOptions) -> DeleteAgentDataResponse {
-                writes: true, scope: Agent, embedding: None, tool: Some(10), method: true
+                writes: true, destroys: true, idempotent: true, scope: Agent, embedding: None, tool: Some(10), method: true
             }
             export_memories(ExportMemoriesOptions) -> ExportMemoriesResponse {
-                writes: false, scope: Agent, embedding: None, tool: None, method: true
+                writes: false, destroys: false, idempotent: true, scope: Agent, embedding: None, tool: None, method: true
             }
             import_memories(ImportMemoriesOptions) -> ImportMemoriesResponse {
-                writes: true, scope: Owner, embedding: None, tool: None, method: true
+                writes: true, destroys: false, idempotent: false, scope: Owner, embedding: None, tool: None, method: true
             }
             embedding_backlog(EmbeddingBacklogOptions) -> EmbeddingBacklogResponse {
-                writes: false, scope: Owner, embedding: None, tool: None, method: false
+                writes: false, destroys: false, idempotent: true, scope: Owner, embedding: None, tool: None, method: false
             }
             set_embeddings(SetEmbeddingsOptions) -> SetEmbeddingsResponse {
-                writes: true, scope: Owner, embedding: None, tool: None, method: false
+                writes: true, destroys: false, idempotent: true, scope: Owner, embedding: None, tool: None, method: false
             }
         }
     };

@@ -91,7 +91,7 @@ pub struct QueryVector<'a> {
 
 /// Why recall returned a row.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct MatchReason {
     /// `rrf`: the reciprocal-rank score of the lexical arms; `hybrid` (a query embedding
     /// was given and the vector arm ranked rows): each lexical arm's score rescaled over its
@@ -107,7 +107,7 @@ pub struct MatchReason {
 
 /// One row of `recall`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "RecalledMessage"))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(rename = "RecalledMessage"))]
 pub struct Message {
     /// `mem:<id>` or `ep:<id>`.
     #[serde(rename = "ref")]
@@ -115,7 +115,7 @@ pub struct Message {
     /// The record's text (an episode's summary).
     pub content: String,
     /// Where it came from.
-    #[cfg_attr(test, ts(as = "super::RecordSource"))]
+    #[cfg_attr(test, ts(as = "super::RecordSource"), schemars(with = "super::RecordSource"))]
     pub source: Value,
     /// When it happened.
     pub timestamp: String,
@@ -125,7 +125,7 @@ pub struct Message {
 
 /// The response of `recall`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct RecallResponse {
     /// Most relevant first.
     pub messages: Vec<Message>,

@@ -149,7 +149,7 @@ impl ReconstructOptions {
 
 /// What a referenced row is to a claim (the ref is the subject).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct Role {
     /// The referenced row.
     #[serde(rename = "ref")]
@@ -160,7 +160,7 @@ pub struct Role {
 
 /// One record an item stands on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct Claim {
     /// `mem:<id>` or `ep:<id>`.
     #[serde(rename = "ref")]
@@ -190,7 +190,7 @@ pub struct Claim {
 
 /// The text of a non-head claim.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct Excerpt {
     /// The claim's ref.
     #[serde(rename = "ref")]
@@ -201,7 +201,7 @@ pub struct Excerpt {
 
 /// One reconstructed item: a head record quoted, and the claims it stands on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ReconstructedItem", optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(rename = "ReconstructedItem", optional_fields))]
 pub struct Item {
     /// The head record's text (cut to the budget when it had to be).
     pub content: String,
@@ -233,7 +233,7 @@ pub struct Item {
 /// How much of its head record an item quotes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub enum QuoteBasis {
     /// All of it.
     Whole,
@@ -244,7 +244,7 @@ pub enum QuoteBasis {
 /// Why a reconstruction returned fewer items than its count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub enum Shortfall {
     /// No candidate was admitted.
     NoRelevantEvidence,
@@ -256,7 +256,7 @@ pub enum Shortfall {
 
 /// The bounds reconstruct applied, and what they cut.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct ReconstructBounds {
     /// Candidate depth applied.
     pub top_k: i64,
@@ -266,21 +266,21 @@ pub struct ReconstructBounds {
     pub max_evidence: i64,
     /// Bounds that cut something: `max_hops`, `max_evidence`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(test, ts(type = r#"("max_hops" | "max_evidence")[]"#))]
+    #[cfg_attr(test, ts(type = r#"("max_hops" | "max_evidence")[]"#), schemars(extend("items" = {"enum": ["max_hops", "max_evidence"]})))]
     pub omitted: Vec<&'static str>,
     /// Bounds that were met where what lay beyond is not known: `max_evidence`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(test, ts(type = r#""max_evidence"[]"#))]
+    #[cfg_attr(test, ts(type = r#""max_evidence"[]"#), schemars(extend("items" = {"enum": ["max_evidence"]})))]
     pub reached: Vec<&'static str>,
     /// Options that were lowered to their cap.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(test, ts(type = r#"("count" | "top_k" | "max_hops" | "max_evidence" | "budget")[]"#))]
+    #[cfg_attr(test, ts(type = r#"("count" | "top_k" | "max_hops" | "max_evidence" | "budget")[]"#), schemars(extend("items" = {"enum": ["count", "top_k", "max_hops", "max_evidence", "budget"]})))]
     pub lowered: Vec<&'static str>,
 }
 
 /// Stage 1's cues: the entities the query named and the terms they added.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct Cues {
     /// Names of the entities whose name or alias the query contains.
     pub entities: Vec<String>,
@@ -290,7 +290,7 @@ pub struct Cues {
 
 /// What reconstruct did, step by step (`trace: true`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct Trace {
     /// Candidates retrieval admitted, most relevant first.
     pub candidate_refs: Vec<String>,
@@ -305,7 +305,7 @@ pub struct Trace {
 
 /// The response of `reconstruct`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct ReconstructResponse {
     /// The items, most relevant first.
     pub items: Vec<Item>,

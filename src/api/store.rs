@@ -119,13 +119,13 @@ fn memory_fields(
 
 /// The response of `store`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct StoreResponse {
     /// Always true; a failed store is an error.
-    #[cfg_attr(test, ts(type = "true"))]
+    #[cfg_attr(test, ts(type = "true"), schemars(extend("const" = true)))]
     pub ok: bool,
     /// `"stored"`.
-    #[cfg_attr(test, ts(type = "\"stored\""))]
+    #[cfg_attr(test, ts(type = "\"stored\""), schemars(extend("const" = "stored")))]
     pub result: &'static str,
     /// The new memory's id (`mem:<id>`).
     pub id: i64,

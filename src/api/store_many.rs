@@ -58,7 +58,7 @@ impl StoreManyOptions {
 
 /// One stored memory of `store_many`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct StoredItem {
     /// The new memory's id (`mem:<id>`).
     pub id: i64,
@@ -69,13 +69,13 @@ pub struct StoredItem {
 
 /// The response of `store_many`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct StoreManyResponse {
     /// Always true; a failed batch is an error and stored nothing.
-    #[cfg_attr(test, ts(type = "true"))]
+    #[cfg_attr(test, ts(type = "true"), schemars(extend("const" = true)))]
     pub ok: bool,
     /// `"stored"`.
-    #[cfg_attr(test, ts(type = "\"stored\""))]
+    #[cfg_attr(test, ts(type = "\"stored\""), schemars(extend("const" = "stored")))]
     pub result: &'static str,
     /// Each item's memory, in the order given.
     pub items: Vec<StoredItem>,

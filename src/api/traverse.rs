@@ -61,7 +61,7 @@ impl TraverseOptions {
 
 /// One entity of a traverse neighbourhood.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct TraverseEntity {
     /// Its id.
     pub id: i64,
@@ -84,7 +84,7 @@ pub struct TraverseEntity {
 
 /// One relation of a traverse neighbourhood.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct TraverseRelation {
     /// Its id (what `retract` takes).
     pub id: i64,
@@ -95,7 +95,7 @@ pub struct TraverseRelation {
     /// The object entity's id.
     pub object: i64,
     /// Who declared it.
-    #[cfg_attr(test, ts(as = "super::DeclaredBy"))]
+    #[cfg_attr(test, ts(as = "super::DeclaredBy"), schemars(with = "super::DeclaredBy"))]
     pub declared_by: String,
     /// When it was declared.
     pub declared_at: String,
@@ -106,17 +106,17 @@ pub struct TraverseRelation {
 
 /// What a bounded read cut.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct Bounds {
     /// The bounds that cut something: `max_hops`, `limit`.
-    #[cfg_attr(test, ts(type = r#"("max_hops" | "limit")[]"#))]
+    #[cfg_attr(test, ts(type = r#"("max_hops" | "limit")[]"#), schemars(extend("items" = {"enum": ["max_hops", "limit"]})))]
     pub omitted: Vec<&'static str>,
 }
 
 /// Why a traverse returned no neighbourhood.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub enum TraverseReason {
     /// The name resolves to no entity the call can read.
     NoSuchEntity,
@@ -124,7 +124,7 @@ pub enum TraverseReason {
 
 /// The response of `traverse`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct TraverseResponse {
     /// The entity as the caller wrote it.
     pub entity: String,

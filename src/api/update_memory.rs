@@ -70,10 +70,10 @@ impl UpdateMemoryOptions {
 
 /// The response of `update_memory`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct UpdateMemoryResponse {
     /// Always true; updating nothing is an error.
-    #[cfg_attr(test, ts(type = "true"))]
+    #[cfg_attr(test, ts(type = "true"), schemars(extend("const" = true)))]
     pub ok: bool,
     /// The id updated.
     pub updated_id: i64,

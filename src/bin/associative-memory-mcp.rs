@@ -7,9 +7,13 @@
 //!
 //! The protocol (JSON-RPC framing, the `initialize` handshake and version negotiation,
 //! `ping`, errors) is `rmcp`'s, the official Rust SDK; this file only answers `tools/list`
-//! and `tools/call`. The tool list is the one generated from the engine's option types
-//! (`src/api/tool-definitions.json`), the same the npm package serves, and every call goes
-//! through [`Memory::call`], so arguments are checked exactly as everywhere else. The
+//! and `tools/call`. The tool list is the one generated from the engine's option and response
+//! types and its table of operations (`src/api/tool-definitions.json`: each tool's annotations
+//! and output schema too), the same the npm package serves, and every call goes through
+//! [`Memory::call`], so arguments are checked exactly as everywhere else. A result carries the
+//! response as `structuredContent` and as JSON text; a tool not listed is the protocol error
+//! the MCP specification asks for, `-32602` `unknown tool: <name>; tools: …`, as the npm
+//! package's server answers it. The
 //! database is opened in WAL mode ([`Memory::open`]) on a thread of its own: a [`Memory`]
 //! stays on the thread that opened it, and its calls block on SQLite. When the client
 //! closes the connection, that thread closes the database (checkpointing its log) before
@@ -22,8 +26,8 @@
 
 use associative_memory::{Key, Memory, SystemClock};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -31,7 +35,8 @@ use serde_json::{json, Value};
 use std::sync::mpsc;
 use tokio::sync::oneshot;
 
-/// The generated tool definitions (`name`, `description`, `input_schema`).
+/// The generated tool definitions (`name`, `description`, `input_schema`, `output_schema`,
+/// `annotations`).
 const TOOL_DEFINITIONS: &str = include_str!("../api/tool-definitions.json");
 
 /// The environment variable an encrypted memory's key is read from.
@@ -114,24 +119,58 @@ fn main() {
     }
 }
 
-/// The generated definitions as MCP tools.
-fn tools() -> Vec<Tool> {
-    let definitions: Vec<Value> = serde_json::from_str(TOOL_DEFINITIONS).expect("the generated definitions are JSON");
-    definitions
-        .into_iter()
-        .map(|t| {
-            let text = |key: &str| t[key].as_str().expect("each definition has a name and a description").to_owned();
-            let schema: JsonObject = serde_json::from_value(t["input_schema"].clone()).expect("each input schema is an object");
-            Tool::new(text("name"), text("description"), schema)
-        })
-        .collect()
+/// Which of the tools are served, as the npm package's `ToolSelection` says it: only some,
+/// all but some, only those that do not write (`annotations.readOnlyHint`); together, every
+/// one applies.
+#[derive(Debug, Clone, Default)]
+struct ToolSelection {
+    only: Option<Vec<String>>,
+    exclude: Vec<String>,
+    read_only: bool,
 }
 
-/// A tool's result: its JSON response as text, or the engine's typed error as a tool
-/// error (`isError`) naming the code and the argument, which a model can act on.
+/// Every generated definition as an MCP tool.
+fn tools() -> Vec<Tool> {
+    selected_tools(&ToolSelection::default()).expect("no selection names no tool")
+}
+
+/// The generated definitions `selection` selects, as MCP tools (`tools/list` in MCP's
+/// spelling: `inputSchema`, `outputSchema`, `annotations`), in their order; a name that is no
+/// tool is refused, listing the tools.
+fn selected_tools(selection: &ToolSelection) -> Result<Vec<Tool>, String> {
+    let definitions: Vec<Value> = serde_json::from_str(TOOL_DEFINITIONS).expect("the generated definitions are JSON");
+    let names: Vec<&str> = definitions.iter().map(|t| t["name"].as_str().expect("each definition has a name")).collect();
+    for (field, listed) in [("only", selection.only.as_deref().unwrap_or_default()), ("exclude", &selection.exclude[..])] {
+        if let Some(unknown) = listed.iter().find(|n| !names.contains(&n.as_str())) {
+            return Err(format!("{field} names no tool {unknown:?}; tools: {}", names.join(", ")));
+        }
+    }
+    let chosen = definitions.iter().filter(|t| {
+        let name = t["name"].as_str().unwrap_or_default();
+        selection.only.as_ref().is_none_or(|only| only.iter().any(|n| n == name))
+            && !selection.exclude.iter().any(|n| n == name)
+            && (!selection.read_only || t["annotations"]["readOnlyHint"] == json!(true))
+    });
+    Ok(chosen
+        .map(|t| {
+            let tool = json!({
+                "name": t["name"],
+                "description": t["description"],
+                "inputSchema": t["input_schema"],
+                "outputSchema": t["output_schema"],
+                "annotations": t["annotations"],
+            });
+            serde_json::from_value(tool).expect("each definition is an MCP tool")
+        })
+        .collect())
+}
+
+/// A tool's result: its response as `structuredContent` and as JSON text, or the engine's
+/// typed error as a tool error (`isError`) naming the code and the argument, which a model
+/// can act on.
 fn call_tool(memory: &mut Memory, name: &str, args: &Value) -> CallToolResult {
-    match memory.call_text(name, args) {
-        Ok(response) => CallToolResult::success(vec![ContentBlock::text(response)]),
+    match memory.call(name, args) {
+        Ok(response) => CallToolResult::structured(response),
         Err(e) => {
             let mut body = json!({"error": e.code(), "message": e.to_string()});
             if let Some(field) = e.field() {
@@ -158,7 +197,9 @@ impl ServerHandler for Server {
 
     async fn call_tool(&self, request: CallToolRequestParams, _context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
         if !self.tools.iter().any(|t| t.name == request.name) {
-            return Err(ErrorData::invalid_params(format!("unknown tool: {}", request.name), None));
+            let names: Vec<&str> = self.tools.iter().map(|t| t.name.as_ref()).collect();
+            let names = if names.is_empty() { "(none)".to_owned() } else { names.join(", ") };
+            return Err(ErrorData::invalid_params(format!("unknown tool: {}; tools: {names}", request.name), None));
         }
         let args = Value::Object(request.arguments.unwrap_or_default());
         let (reply, result) = oneshot::channel();

@@ -19,12 +19,15 @@ pub fn list_memories(conn: &Connection, opts: &ListMemoriesOptions) -> Result<Li
     let (limit, offset) = (opts.limit(), opts.offset.unwrap_or(0));
     let total: i64 =
         conn.query_row(&format!("SELECT count(*) FROM memories m WHERE {}", iso.sql), params_from_iter(iso.params.clone()), |r| r.get(0))?;
+    // SQLite counts a text's characters as the option does; all of it when none is given
+    let cut = opts.max_content.unwrap_or(i64::MAX);
     let sql = format!(
-        "SELECT m.id, m.content, m.timestamp, m.created_at, m.source, m.metadata, m.project_id, m.channel \
-         FROM memories m WHERE {} ORDER BY m.timestamp DESC, m.id DESC LIMIT ? OFFSET ?",
+        "SELECT m.id, substr(m.content, 1, ?), m.timestamp, m.created_at, m.source, m.metadata, m.project_id, m.channel, \
+         length(m.content) > ? FROM memories m WHERE {} ORDER BY m.timestamp DESC, m.id DESC LIMIT ? OFFSET ?",
         iso.sql
     );
-    let params = iso.params.into_iter().chain([Value::Integer(limit), Value::Integer(offset)]);
+    let params =
+        [Value::Integer(cut), Value::Integer(cut)].into_iter().chain(iso.params).chain([Value::Integer(limit), Value::Integer(offset)]);
     let mut stmt = conn.prepare(&sql)?;
     let memories = stmt
         .query_map(params_from_iter(params), |r| {
@@ -39,6 +42,7 @@ pub fn list_memories(conn: &Connection, opts: &ListMemoriesOptions) -> Result<Li
                 metadata: metadata.and_then(|m| serde_json::from_str(&m).ok()),
                 project_id: r.get(6)?,
                 channel: r.get(7)?,
+                truncated: r.get(8)?,
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;

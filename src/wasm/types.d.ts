@@ -610,7 +610,7 @@ export type ListEntitiesOptions = {
 
 /**
  * A page of the agent's memories, newest first (by timestamp, then id), with their
- * full content, source and metadata.
+ * content, source and metadata: what this agent knows, a page at a time.
  */
 export type ListMemoriesOptions = {
   /**
@@ -635,6 +635,11 @@ export type ListMemoriesOptions = {
    * Memories to skip (the `next_offset` of the previous page).
    */
   offset?: number,
+  /**
+   * Characters of each content to return; a longer one is cut and marked `truncated`
+   * (get_contents reads it whole), 0 lists the metadata only. Omitted: all of it.
+   */
+  max_content?: number,
 };
 
 /**
@@ -1201,9 +1206,13 @@ export type ListedMemory = {
    */
   id: number,
   /**
-   * Its text.
+   * Its text, or its first `max_content` characters.
    */
   content: string,
+  /**
+   * True when `content` is cut to `max_content`.
+   */
+  truncated?: boolean,
   /**
    * When it happened (UTC).
    */

@@ -9,7 +9,7 @@ import type { Key, Progress } from './rpc.js';
 import { localBackend, opfsBackend, remoteBackend, type Backend } from './backend.js';
 import { engine, useGlue, type Glue } from './engine.js';
 import { memoryError } from './errors.js';
-import { checkToolCall, formatTools, toolDefinitions, type ToolDefinitions, type ToolFormat, type ToolName, type ToolsOptions } from './tools.js';
+import { checkToolCall, formatTools, toolDefinitions, type ToolDefinitions, type ToolFormat, type ToolName, type ToolSelection, type ToolsOptions } from './tools.js';
 
 /** What `init` accepts: the module's bytes, a compiled module, a response or its URL. */
 export type WasmSource = WebAssembly.Module | BufferSource | Response | Promise<Response> | URL | string;
@@ -458,23 +458,30 @@ export class AssociativeMemory {
   /**
    * JSON-Schema definitions of the tools (store, recall, reconstruct, traverse,
    * declare_associations, get_contents, delete_memory, list_memories, update_memory,
-   * delete_agent_data), for a function-calling model, in `format` (default `'anthropic'`).
+   * delete_agent_data, list_entities), for a function-calling model, in `format` (default
+   * `'anthropic'`). Hand a model fewer with a selection: `{ readOnly: true }` (no tool that
+   * writes), `{ only: [...] }`, `{ exclude: ['delete_memory', 'delete_agent_data'] }`; give
+   * `callTool` the same selection so it runs no other. In the `'mcp'` format each tool says
+   * whether it writes and whether it can take something away (`annotations`).
+   * @throws `AssociativeMemoryError` `invalid_value` naming `only` or `exclude` when a name is no tool.
    */
   tools<F extends ToolFormat = 'anthropic'>(options: ToolsOptions<F> = {}): ToolDefinitions<F> {
-    return formatTools(toolDefinitions(), options.format) as ToolDefinitions<F>;
+    return formatTools(toolDefinitions([], options), options.format) as ToolDefinitions<F>;
   }
 
   /**
    * Runs one of the tools `tools()` describes; returns the response JSON, typed by the
    * tool's name when it is known (`callTool('recall', …)` is a `RecallResponse`). The engine
-   * checks the arguments as it checks every call.
+   * checks the arguments as it checks every call. With a `selection`, a tool outside it is
+   * refused (`unknown_tool`, listing the selection's tools) and nothing runs: pass the
+   * selection the model's tools came from, so a name it invents or was not given fails.
    * @throws `AssociativeMemoryError` naming the offending argument in `field`.
    */
-  callTool<N extends ToolName>(name: N, args: unknown): Promise<Operations[N]['response']>;
+  callTool<N extends ToolName>(name: N, args: unknown, selection?: ToolSelection): Promise<Operations[N]['response']>;
   /** A tool named at run time (a model's call): its response as the engine gives it. */
-  callTool(name: string, args: unknown): Promise<unknown>;
-  async callTool(name: string, args: unknown): Promise<unknown> {
-    return this.call(name, checkToolCall(name, args));
+  callTool(name: string, args: unknown, selection?: ToolSelection): Promise<unknown>;
+  async callTool(name: string, args: unknown, selection: ToolSelection = {}): Promise<unknown> {
+    return this.call(name, checkToolCall(name, args, [], selection));
   }
 
   /** Closes the database (and ends the OPFS worker, releasing the memory for other tabs). Calling it again does nothing. */
@@ -521,16 +528,16 @@ export class AgentMemory {
   /** Deletes every record, entity and relation of this handle's agent. */
   deleteAgentData(): Promise<DeleteAgentDataResponse> { return this.#run('delete_agent_data', {}); }
 
-  /** The tool definitions without the arguments this handle fills in (agent_id, and the scope's axes). */
+  /** The tool definitions (of a selection, as `memory.tools` takes it) without the arguments this handle fills in (agent_id, and the scope's axes). */
   tools<F extends ToolFormat = 'anthropic'>(options: ToolsOptions<F> = {}): ToolDefinitions<F> {
-    return formatTools(toolDefinitions(this.#bound()), options.format) as ToolDefinitions<F>;
+    return formatTools(toolDefinitions(this.#bound(), options), options.format) as ToolDefinitions<F>;
   }
-  /** Like `memory.callTool`, with this handle's agent and scope filled in. */
-  callTool<N extends ToolName>(name: N, args: unknown): Promise<Operations[N]['response']>;
+  /** Like `memory.callTool` (a tool outside `selection` is refused), with this handle's agent and scope filled in. */
+  callTool<N extends ToolName>(name: N, args: unknown, selection?: ToolSelection): Promise<Operations[N]['response']>;
   /** A tool named at run time (a model's call): its response as the engine gives it. */
-  callTool(name: string, args: unknown): Promise<unknown>;
-  async callTool(name: string, args: unknown): Promise<unknown> {
-    return this.memory.call(name, this.#with(name, checkToolCall(name, args, this.#bound())));
+  callTool(name: string, args: unknown, selection?: ToolSelection): Promise<unknown>;
+  async callTool(name: string, args: unknown, selection: ToolSelection = {}): Promise<unknown> {
+    return this.memory.call(name, this.#with(name, checkToolCall(name, args, this.#bound(), selection)));
   }
   #bound(): string[] {
     return ['agent_id', ...(['project_id', 'channel'] as const).filter((k) => this.scope[k] !== undefined)];

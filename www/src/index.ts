@@ -5,7 +5,7 @@
 export { init, openMemory, AssociativeMemory, AgentMemory } from './core.js';
 export type { Storage, OpenOptions, ExportOptions, ImportOptions, Embed, NamedEmbed, ReembedOptions, Scope, WasmSource, Scoped, Agented, StoreManyProgress, StoreManyCallOptions } from './core.js';
 export type { Key } from './rpc.js';
-export type { ToolDefinition, ToolName, JsonSchema, ToolFormat, ToolsOptions, ToolDefinitions, OpenAiToolDefinition, McpToolDefinition } from './tools.js';
+export type { ToolDefinition, ToolName, JsonSchema, ToolFormat, ToolsOptions, ToolSelection, ToolAnnotations, ToolDefinitions, AnthropicToolDefinition, OpenAiToolDefinition, McpToolDefinition } from './tools.js';
 export { AssociativeMemoryError, isMemoryError } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { importMcpMemoryGraph } from './import-mcp.js';

@@ -168,7 +168,7 @@ export interface OperationMethods {
 
   /**
    * A page of the agent's memories, newest first (by timestamp, then id), with their
-   * full content, source and metadata.
+   * content, source and metadata: what this agent knows, a page at a time.
    */
   listMemories(options: ListMemoriesOptions): Promise<ListMemoriesResponse>;
 
@@ -291,7 +291,7 @@ export interface HandleMethods {
 
   /**
    * A page of the agent's memories, newest first (by timestamp, then id), with their
-   * full content, source and metadata.
+   * content, source and metadata: what this agent knows, a page at a time.
    */
   listMemories(options?: Scoped<ListMemoriesOptions>): Promise<ListMemoriesResponse>;
 

@@ -2,7 +2,7 @@
 // `UPDATE_GENERATED=1 cargo test --lib generated` rewrites it.
 
 /** The tools `tools()` describes and `callTool` runs. */
-export type ToolName = 'store' | 'recall' | 'reconstruct' | 'traverse' | 'declare_associations' | 'get_contents' | 'delete_memory' | 'list_memories' | 'update_memory' | 'delete_agent_data';
+export type ToolName = 'store' | 'recall' | 'reconstruct' | 'traverse' | 'declare_associations' | 'get_contents' | 'delete_memory' | 'list_memories' | 'update_memory' | 'delete_agent_data' | 'list_entities';
 
 /** A JSON Schema, as the tool definitions use it. */
 export interface JsonSchema {
@@ -15,11 +15,30 @@ export interface JsonSchema {
   [keyword: string]: unknown;
 }
 
-/** One tool for a function-calling model: its name, what it does, and its arguments. */
+/** What a tool does to the memory, as MCP's tool annotations say it (hints for a host). */
+export interface ToolAnnotations {
+  /** Its name in words. */
+  title: string;
+  /** It does not write. */
+  readOnlyHint: boolean;
+  /** It can take away what was kept (a record, its text, a declared relation): ask first. */
+  destructiveHint: boolean;
+  /** Calling it again with the same arguments changes nothing more. */
+  idempotentHint: boolean;
+  /** It touches only this memory. */
+  openWorldHint: false;
+}
+
+/**
+ * One tool for a function-calling model: its name, what it does, its arguments, the JSON
+ * Schema of its response, and what it does to the memory.
+ */
 export interface ToolDefinition {
   name: ToolName;
   description: string;
   input_schema: JsonSchema & { type: 'object' };
+  output_schema: JsonSchema & { type: 'object' };
+  annotations: ToolAnnotations;
 }
 
 /** The tool definitions: each options type's JSON Schema, its doc comment the description. */
@@ -33,23 +52,23 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is. Agents never read each other's records. At most 256 characters.",
+          "description": "Whose memory this is. Agents never read each other's records.",
           "minLength": 1,
           "maxLength": 256
         },
         "project_id": {
           "type": "string",
-          "description": "The project to write into; omitted or `\"\"` is the global pool. At most 256 characters.",
+          "description": "The project to write into; omitted or `\"\"` is the global pool.",
           "maxLength": 256
         },
         "channel": {
           "type": "string",
-          "description": "The channel to write into (`\"chat\"`, say); omitted or `\"\"` is channel-global. At most 256 characters.",
+          "description": "The channel to write into (`\"chat\"`, say); omitted or `\"\"` is channel-global.",
           "maxLength": 256
         },
         "content": {
           "type": "string",
-          "description": "The text to remember, at most 1048576 characters.",
+          "description": "The text to remember.",
           "minLength": 1,
           "maxLength": 1048576
         },
@@ -64,17 +83,17 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "properties": {
             "type": {
               "type": "string",
-              "description": "The kind of source: `User`, `Agent`, `System`, a tool's name… At most 256 characters.",
+              "description": "The kind of source: `User`, `Agent`, `System`, a tool's name…",
               "maxLength": 256
             },
             "id": {
               "type": "string",
-              "description": "The source's id; recall, reconstruct and traverse can filter on it (`source_id`). At most 256 characters.",
+              "description": "The source's id; recall, reconstruct and traverse can filter on it (`source_id`).",
               "maxLength": 256
             },
             "name": {
               "type": "string",
-              "description": "A display name. At most 256 characters.",
+              "description": "A display name.",
               "maxLength": 256
             }
           },
@@ -84,21 +103,6 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "type": "object",
           "additionalProperties": true,
           "description": "Any JSON object, kept with the memory and returned by get_contents; at most 65536 characters written as JSON."
-        },
-        "embedding": {
-          "type": "array",
-          "items": {
-            "type": "number"
-          },
-          "description": "The text's embedding, for vector retrieval: 1–8192 finite numbers.",
-          "minItems": 1,
-          "maxItems": 8192
-        },
-        "embedding_model": {
-          "type": "string",
-          "description": "The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters, stored with it: the vector arm compares vectors only with a query embedding of the same model. Omitted: not named, compared only with query embeddings whose model is not named either.",
-          "minLength": 1,
-          "maxLength": 256
         },
         "associations": {
           "type": "object",
@@ -111,7 +115,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                 "type": "object",
                 "properties": {
                   "name": {
-                    "description": "Its canonical name, kept as written; at most 256 characters.",
+                    "description": "Its canonical name, kept as written.",
                     "type": "string",
                     "minLength": 1,
                     "maxLength": 256
@@ -142,19 +146,19 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                 "type": "object",
                 "properties": {
                   "subject": {
-                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`; at most 256 characters.",
+                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`.",
                     "type": "string",
                     "minLength": 1,
                     "maxLength": 256
                   },
                   "predicate": {
-                    "description": "What the subject is to the object (`maintains`, `supersedes`…), stored normalized; at most 256 characters.",
+                    "description": "What the subject is to the object (`maintains`, `supersedes`…), stored normalized.",
                     "type": "string",
                     "minLength": 1,
                     "maxLength": 256
                   },
                   "object": {
-                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`; at most 256 characters.",
+                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`.",
                     "type": "string",
                     "minLength": 1,
                     "maxLength": 256
@@ -178,6 +182,99 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         "agent_id",
         "content"
       ]
+    },
+    "output_schema": {
+      "type": "object",
+      "properties": {
+        "ok": {
+          "type": "boolean",
+          "const": true
+        },
+        "result": {
+          "type": "string",
+          "const": "stored"
+        },
+        "id": {
+          "type": "integer"
+        },
+        "associations": {
+          "type": "object",
+          "properties": {
+            "entities": {
+              "type": "array",
+              "items": {
+                "required": [
+                  "id",
+                  "name",
+                  "created"
+                ],
+                "type": "object",
+                "properties": {
+                  "id": {
+                    "type": "integer"
+                  },
+                  "name": {
+                    "type": "string"
+                  },
+                  "created": {
+                    "type": "boolean"
+                  }
+                }
+              }
+            },
+            "mentions": {
+              "type": "integer",
+              "minimum": 0
+            },
+            "relations": {
+              "type": "array",
+              "items": {
+                "type": "integer"
+              }
+            },
+            "dropped": {
+              "type": "array",
+              "items": {
+                "required": [
+                  "item",
+                  "reason"
+                ],
+                "type": "object",
+                "properties": {
+                  "item": {
+                    "type": "string"
+                  },
+                  "reason": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "dropped_omitted": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          "required": [
+            "entities",
+            "mentions",
+            "relations",
+            "dropped"
+          ]
+        }
+      },
+      "required": [
+        "ok",
+        "result",
+        "id"
+      ]
+    },
+    "annotations": {
+      "title": "Store",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
     }
   },
   {
@@ -189,40 +286,25 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is. Agents never read each other's records. At most 256 characters.",
+          "description": "Whose memory this is. Agents never read each other's records.",
           "minLength": 1,
           "maxLength": 256
         },
         "project_id": {
           "type": "string",
-          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool. At most 256 characters.",
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool.",
           "maxLength": 256
         },
         "channel": {
           "type": "string",
-          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records. At most 256 characters.",
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records.",
           "maxLength": 256
         },
         "query": {
           "type": "string",
-          "description": "What to look for (not empty), at most 4096 characters. Any text: punctuation and search-syntax characters are read as text.",
+          "description": "What to look for (not empty). Any text: punctuation and search-syntax characters are read as text.",
           "minLength": 1,
           "maxLength": 4096
-        },
-        "query_embedding": {
-          "type": "array",
-          "items": {
-            "type": "number"
-          },
-          "description": "The query's embedding; turns on vector retrieval over records stored with an embedding of the same model and dimension. 1–8192 finite numbers.",
-          "minItems": 1,
-          "maxItems": 8192
-        },
-        "query_embedding_model": {
-          "type": "string",
-          "description": "The model that made `query_embedding`, as stores name it: records stored with a vector of another model (or none named, when this is given) are skipped and counted.",
-          "minLength": 1,
-          "maxLength": 256
         },
         "limit": {
           "type": "integer",
@@ -236,7 +318,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         },
         "source_id": {
           "type": "string",
-          "description": "Only memories whose source id equals this (episodes, which have no source, are then not read); omitted or `\"\"`: no filter. At most 256 characters.",
+          "description": "Only memories whose source id equals this (episodes, which have no source, are then not read); omitted or `\"\"`: no filter.",
           "maxLength": 256
         }
       },
@@ -244,6 +326,99 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         "agent_id",
         "query"
       ]
+    },
+    "output_schema": {
+      "type": "object",
+      "properties": {
+        "messages": {
+          "type": "array",
+          "items": {
+            "required": [
+              "ref",
+              "content",
+              "source",
+              "timestamp",
+              "match_reason"
+            ],
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string"
+              },
+              "content": {
+                "type": "string"
+              },
+              "source": {
+                "required": [
+                  "type",
+                  "id",
+                  "name"
+                ],
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
+                  },
+                  "name": {
+                    "type": "string"
+                  }
+                }
+              },
+              "timestamp": {
+                "type": "string"
+              },
+              "match_reason": {
+                "required": [
+                  "signal",
+                  "score",
+                  "ranks"
+                ],
+                "type": "object",
+                "properties": {
+                  "signal": {
+                    "type": "string"
+                  },
+                  "score": {
+                    "type": "number"
+                  },
+                  "ranks": {
+                    "additionalProperties": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "type": "object"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "gated": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "dimension_skipped": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "model_skipped": {
+          "type": "integer",
+          "minimum": 0
+        }
+      },
+      "required": [
+        "messages"
+      ]
+    },
+    "annotations": {
+      "title": "Recall",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
     }
   },
   {
@@ -255,40 +430,25 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is. Agents never read each other's records. At most 256 characters.",
+          "description": "Whose memory this is. Agents never read each other's records.",
           "minLength": 1,
           "maxLength": 256
         },
         "project_id": {
           "type": "string",
-          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool. At most 256 characters.",
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool.",
           "maxLength": 256
         },
         "channel": {
           "type": "string",
-          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records. At most 256 characters.",
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records.",
           "maxLength": 256
         },
         "query": {
           "type": "string",
-          "description": "The question to gather evidence for (not empty), at most 4096 characters. Any text: punctuation and search-syntax characters are read as text.",
+          "description": "The question to gather evidence for (not empty). Any text: punctuation and search-syntax characters are read as text.",
           "minLength": 1,
           "maxLength": 4096
-        },
-        "query_embedding": {
-          "type": "array",
-          "items": {
-            "type": "number"
-          },
-          "description": "The query's embedding; turns on vector retrieval. 1–8192 finite numbers.",
-          "minItems": 1,
-          "maxItems": 8192
-        },
-        "query_embedding_model": {
-          "type": "string",
-          "description": "The model that made `query_embedding`, as stores name it: records stored with a vector of another model (or none named, when this is given) are skipped and counted.",
-          "minLength": 1,
-          "maxLength": 256
         },
         "count": {
           "type": "integer",
@@ -325,7 +485,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         },
         "source_id": {
           "type": "string",
-          "description": "Only memories whose source id equals this (episodes are then not read); omitted or `\"\"`: no filter. At most 256 characters.",
+          "description": "Only memories whose source id equals this (episodes are then not read); omitted or `\"\"`: no filter.",
           "maxLength": 256
         }
       },
@@ -333,6 +493,272 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         "agent_id",
         "query"
       ]
+    },
+    "output_schema": {
+      "type": "object",
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "required": [
+              "content",
+              "head_ref",
+              "claims",
+              "ranges"
+            ],
+            "type": "object",
+            "properties": {
+              "content": {
+                "type": "string"
+              },
+              "head_ref": {
+                "type": "string"
+              },
+              "claims": {
+                "items": {
+                  "required": [
+                    "ref",
+                    "as_of"
+                  ],
+                  "type": "object",
+                  "properties": {
+                    "ref": {
+                      "type": "string"
+                    },
+                    "as_of": {
+                      "type": "string"
+                    },
+                    "why": {
+                      "type": "string"
+                    },
+                    "hops": {
+                      "type": "integer"
+                    },
+                    "path": {
+                      "items": {
+                        "type": "integer"
+                      },
+                      "type": "array"
+                    },
+                    "via_entity": {
+                      "type": "integer"
+                    },
+                    "roles": {
+                      "items": {
+                        "required": [
+                          "ref",
+                          "role"
+                        ],
+                        "type": "object",
+                        "properties": {
+                          "ref": {
+                            "type": "string"
+                          },
+                          "role": {
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "type": "array"
+                    }
+                  }
+                },
+                "type": "array"
+              },
+              "claims_omitted": {
+                "type": "integer"
+              },
+              "independence_reason": {
+                "type": "string"
+              },
+              "quote_basis": {
+                "oneOf": [
+                  {
+                    "const": "whole",
+                    "type": "string"
+                  },
+                  {
+                    "const": "truncated",
+                    "type": "string"
+                  }
+                ]
+              },
+              "ranges": {
+                "items": {
+                  "type": "array",
+                  "items": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "minItems": 2,
+                  "maxItems": 2
+                },
+                "type": "array"
+              },
+              "excerpts": {
+                "items": {
+                  "required": [
+                    "ref",
+                    "content"
+                  ],
+                  "type": "object",
+                  "properties": {
+                    "ref": {
+                      "type": "string"
+                    },
+                    "content": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "type": "array"
+              },
+              "excerpts_omitted": {
+                "type": "integer"
+              }
+            }
+          }
+        },
+        "effective_count": {
+          "type": "integer"
+        },
+        "returned_count": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "bounds": {
+          "type": "object",
+          "properties": {
+            "top_k": {
+              "type": "integer"
+            },
+            "max_hops": {
+              "type": "integer"
+            },
+            "max_evidence": {
+              "type": "integer"
+            },
+            "omitted": {
+              "type": "array",
+              "items": {
+                "enum": [
+                  "max_hops",
+                  "max_evidence"
+                ]
+              }
+            },
+            "reached": {
+              "type": "array",
+              "items": {
+                "enum": [
+                  "max_evidence"
+                ]
+              }
+            },
+            "lowered": {
+              "type": "array",
+              "items": {
+                "enum": [
+                  "count",
+                  "top_k",
+                  "max_hops",
+                  "max_evidence",
+                  "budget"
+                ]
+              }
+            }
+          },
+          "required": [
+            "top_k",
+            "max_hops",
+            "max_evidence"
+          ]
+        },
+        "shortfall_reason": {
+          "oneOf": [
+            {
+              "type": "string",
+              "const": "no_relevant_evidence"
+            },
+            {
+              "type": "string",
+              "const": "budget_exhausted"
+            },
+            {
+              "type": "string",
+              "const": "exhausted_candidates"
+            }
+          ]
+        },
+        "effective_budget": {
+          "type": "integer"
+        },
+        "used_budget": {
+          "type": "integer"
+        },
+        "trace": {
+          "type": "object",
+          "properties": {
+            "candidate_refs": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "clusters": {
+              "type": "array",
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            },
+            "cues": {
+              "type": "object",
+              "properties": {
+                "entities": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "terms": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              },
+              "required": [
+                "entities",
+                "terms"
+              ]
+            },
+            "gated": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          "required": [
+            "candidate_refs",
+            "clusters",
+            "cues"
+          ]
+        }
+      },
+      "required": [
+        "items",
+        "effective_count",
+        "returned_count"
+      ]
+    },
+    "annotations": {
+      "title": "Reconstruct",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
     }
   },
   {
@@ -344,23 +770,23 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is. Agents never read each other's records. At most 256 characters.",
+          "description": "Whose memory this is. Agents never read each other's records.",
           "minLength": 1,
           "maxLength": 256
         },
         "project_id": {
           "type": "string",
-          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool. At most 256 characters.",
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool.",
           "maxLength": 256
         },
         "channel": {
           "type": "string",
-          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records. At most 256 characters.",
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records.",
           "maxLength": 256
         },
         "entity": {
           "type": "string",
-          "description": "A declared name or alias of the entity, at most 256 characters (the longest a declaration accepts).",
+          "description": "A declared name or alias of the entity (the longest a declaration accepts).",
           "maxLength": 256
         },
         "max_hops": {
@@ -377,7 +803,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         },
         "source_id": {
           "type": "string",
-          "description": "Only records whose source id equals this are listed (episodes, which have no source, are then left out); omitted or `\"\"`: no filter. At most 256 characters.",
+          "description": "Only records whose source id equals this are listed (episodes, which have no source, are then left out); omitted or `\"\"`: no filter.",
           "maxLength": 256
         }
       },
@@ -385,6 +811,145 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         "agent_id",
         "entity"
       ]
+    },
+    "output_schema": {
+      "type": "object",
+      "properties": {
+        "entity": {
+          "type": "string"
+        },
+        "max_hops": {
+          "type": "integer"
+        },
+        "limit": {
+          "type": "integer"
+        },
+        "entities": {
+          "type": "array",
+          "items": {
+            "required": [
+              "id",
+              "name",
+              "hops"
+            ],
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              },
+              "hops": {
+                "type": "integer"
+              },
+              "aliases": {
+                "items": {
+                  "type": "string"
+                },
+                "type": "array"
+              },
+              "mentions": {
+                "items": {
+                  "type": "string"
+                },
+                "type": "array"
+              },
+              "mentions_omitted": {
+                "type": "integer"
+              }
+            }
+          }
+        },
+        "relations": {
+          "type": "array",
+          "items": {
+            "required": [
+              "id",
+              "subject",
+              "predicate",
+              "object",
+              "declared_by",
+              "declared_at"
+            ],
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "integer"
+              },
+              "subject": {
+                "type": "integer"
+              },
+              "predicate": {
+                "type": "string"
+              },
+              "object": {
+                "type": "integer"
+              },
+              "declared_by": {
+                "oneOf": [
+                  {
+                    "const": "agent",
+                    "type": "string"
+                  },
+                  {
+                    "const": "operator",
+                    "type": "string"
+                  }
+                ]
+              },
+              "declared_at": {
+                "type": "string"
+              },
+              "anchor_ref": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "entities_omitted": {
+          "type": "integer"
+        },
+        "bounds": {
+          "type": "object",
+          "properties": {
+            "omitted": {
+              "type": "array",
+              "items": {
+                "enum": [
+                  "max_hops",
+                  "limit"
+                ]
+              }
+            }
+          },
+          "required": [
+            "omitted"
+          ]
+        },
+        "reason": {
+          "oneOf": [
+            {
+              "type": "string",
+              "const": "no_such_entity"
+            }
+          ]
+        }
+      },
+      "required": [
+        "entity",
+        "max_hops",
+        "limit",
+        "entities",
+        "relations"
+      ]
+    },
+    "annotations": {
+      "title": "Traverse",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
     }
   },
   {
@@ -396,18 +961,18 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is. Agents never read each other's records. At most 256 characters.",
+          "description": "Whose memory this is. Agents never read each other's records.",
           "minLength": 1,
           "maxLength": 256
         },
         "project_id": {
           "type": "string",
-          "description": "The project to write into; omitted or `\"\"` is the global pool. At most 256 characters.",
+          "description": "The project to write into; omitted or `\"\"` is the global pool.",
           "maxLength": 256
         },
         "channel": {
           "type": "string",
-          "description": "The channel to write into (`\"chat\"`, say); omitted or `\"\"` is channel-global. At most 256 characters.",
+          "description": "The channel to write into (`\"chat\"`, say); omitted or `\"\"` is channel-global.",
           "maxLength": 256
         },
         "associations": {
@@ -421,7 +986,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                 "type": "object",
                 "properties": {
                   "name": {
-                    "description": "Its canonical name, kept as written; at most 256 characters.",
+                    "description": "Its canonical name, kept as written.",
                     "type": "string",
                     "minLength": 1,
                     "maxLength": 256
@@ -452,19 +1017,19 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                 "type": "object",
                 "properties": {
                   "subject": {
-                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`; at most 256 characters.",
+                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`.",
                     "type": "string",
                     "minLength": 1,
                     "maxLength": 256
                   },
                   "predicate": {
-                    "description": "What the subject is to the object (`maintains`, `supersedes`…), stored normalized; at most 256 characters.",
+                    "description": "What the subject is to the object (`maintains`, `supersedes`…), stored normalized.",
                     "type": "string",
                     "minLength": 1,
                     "maxLength": 256
                   },
                   "object": {
-                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`; at most 256 characters.",
+                    "description": "An entity name (registered if new) or a record ref `\"mem:<id>\"` / `\"ep:<id>\"`.",
                     "type": "string",
                     "minLength": 1,
                     "maxLength": 256
@@ -485,7 +1050,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         },
         "anchor_ref": {
           "type": "string",
-          "description": "The record the declaration rests on, `\"mem:<id>\"` or `\"ep:<id>\"`: every entity declared is marked as mentioned by it, and relations carry it as their evidence. At most 64 characters.",
+          "description": "The record the declaration rests on, `\"mem:<id>\"` or `\"ep:<id>\"`: every entity declared is marked as mentioned by it, and relations carry it as their evidence.",
           "maxLength": 64
         },
         "retract": {
@@ -531,6 +1096,105 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "required": [
         "agent_id"
       ]
+    },
+    "output_schema": {
+      "type": "object",
+      "properties": {
+        "ok": {
+          "type": "boolean",
+          "const": true
+        },
+        "result": {
+          "type": "string",
+          "const": "declared"
+        },
+        "entities": {
+          "type": "array",
+          "items": {
+            "required": [
+              "id",
+              "name",
+              "created"
+            ],
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              },
+              "created": {
+                "type": "boolean"
+              }
+            }
+          }
+        },
+        "mentions": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "relations": {
+          "type": "array",
+          "items": {
+            "type": "integer"
+          }
+        },
+        "dropped": {
+          "type": "array",
+          "items": {
+            "required": [
+              "item",
+              "reason"
+            ],
+            "type": "object",
+            "properties": {
+              "item": {
+                "type": "string"
+              },
+              "reason": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "dropped_omitted": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "retracted": {
+          "type": "object",
+          "properties": {
+            "relations": {
+              "type": "integer",
+              "minimum": 0
+            },
+            "mentions": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          "required": [
+            "relations",
+            "mentions"
+          ]
+        }
+      },
+      "required": [
+        "ok",
+        "result",
+        "entities",
+        "mentions",
+        "relations",
+        "dropped"
+      ]
+    },
+    "annotations": {
+      "title": "Declare associations",
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
     }
   },
   {
@@ -542,7 +1206,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is; another agent's refs come back in `missing`. At most 256 characters.",
+          "description": "Whose memory this is; another agent's refs come back in `missing`.",
           "minLength": 1,
           "maxLength": 256
         },
@@ -561,6 +1225,79 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         "agent_id",
         "refs"
       ]
+    },
+    "output_schema": {
+      "type": "object",
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "required": [
+              "ref",
+              "content",
+              "source",
+              "timestamp"
+            ],
+            "type": "object",
+            "properties": {
+              "ref": {
+                "type": "string"
+              },
+              "content": {
+                "type": "string"
+              },
+              "source": {
+                "required": [
+                  "type",
+                  "id",
+                  "name"
+                ],
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
+                  },
+                  "name": {
+                    "type": "string"
+                  }
+                }
+              },
+              "timestamp": {
+                "type": "string"
+              },
+              "metadata": {
+                "additionalProperties": true,
+                "type": "object"
+              }
+            }
+          }
+        },
+        "missing": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "count": {
+          "type": "integer",
+          "minimum": 0
+        }
+      },
+      "required": [
+        "items",
+        "missing",
+        "count"
+      ]
+    },
+    "annotations": {
+      "title": "Get contents",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
     }
   },
   {
@@ -572,7 +1309,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is. At most 256 characters.",
+          "description": "Whose memory this is.",
           "minLength": 1,
           "maxLength": 256
         },
@@ -594,29 +1331,52 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         "agent_id",
         "memory_id"
       ]
+    },
+    "output_schema": {
+      "type": "object",
+      "properties": {
+        "ok": {
+          "type": "boolean",
+          "const": true
+        },
+        "deleted_id": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "ok",
+        "deleted_id"
+      ]
+    },
+    "annotations": {
+      "title": "Delete memory",
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
     }
   },
   {
     "name": "list_memories",
-    "description": "A page of the agent's memories, newest first (by timestamp, then id), with their full content, source and metadata.",
+    "description": "A page of the agent's memories, newest first (by timestamp, then id), with their content, source and metadata: what this agent knows, a page at a time.",
     "input_schema": {
       "type": "object",
       "additionalProperties": false,
       "properties": {
         "agent_id": {
           "type": "string",
-          "description": "Whose memory this is. Agents never read each other's records. At most 256 characters.",
+          "description": "Whose memory this is. Agents never read each other's records.",
           "minLength": 1,
           "maxLength": 256
         },
         "project_id": {
           "type": "string",
-          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool. At most 256 characters.",
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool.",
           "maxLength": 256
         },
         "channel": {
           "type": "string",
-          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records. At most 256 characters.",
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records.",
           "maxLength": 256
         },
         "limit": {
@@ -629,11 +1389,104 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "type": "integer",
           "minimum": 0,
           "description": "Memories to skip (the `next_offset` of the previous page)."
+        },
+        "max_content": {
+          "type": "integer",
+          "maximum": 1048576,
+          "description": "Characters of each content to return; a longer one is cut and marked `truncated` (get_contents reads it whole), 0 lists the metadata only. Omitted: all of it.",
+          "minimum": 0
         }
       },
       "required": [
         "agent_id"
       ]
+    },
+    "output_schema": {
+      "type": "object",
+      "properties": {
+        "memories": {
+          "type": "array",
+          "items": {
+            "required": [
+              "id",
+              "content",
+              "timestamp",
+              "created_at",
+              "source",
+              "project_id",
+              "channel"
+            ],
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "integer"
+              },
+              "content": {
+                "type": "string"
+              },
+              "truncated": {
+                "type": "boolean"
+              },
+              "timestamp": {
+                "type": "string"
+              },
+              "created_at": {
+                "type": "string"
+              },
+              "source": {
+                "required": [
+                  "type",
+                  "id",
+                  "name"
+                ],
+                "type": "object",
+                "properties": {
+                  "type": {
+                    "type": "string"
+                  },
+                  "id": {
+                    "type": "string"
+                  },
+                  "name": {
+                    "type": "string"
+                  }
+                }
+              },
+              "metadata": {
+                "additionalProperties": true,
+                "type": "object"
+              },
+              "project_id": {
+                "type": "string"
+              },
+              "channel": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "count": {
+          "type": "integer"
+        },
+        "total": {
+          "type": "integer"
+        },
+        "next_offset": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "memories",
+        "count",
+        "total"
+      ]
+    },
+    "annotations": {
+      "title": "List memories",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
     }
   },
   {
@@ -677,27 +1530,35 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "type": "string",
           "description": "The new time of the memory, ISO-8601; stored in UTC.",
           "maxLength": 64
-        },
-        "embedding": {
-          "type": "array",
-          "items": {
-            "type": "number"
-          },
-          "description": "The new text's embedding.",
-          "minItems": 1,
-          "maxItems": 8192
-        },
-        "embedding_model": {
-          "type": "string",
-          "description": "The model that made `embedding` (for example `all-MiniLM-L6-v2`), 1–256 characters, stored with it: the vector arm compares vectors only with a query embedding of the same model. Omitted: not named, compared only with query embeddings whose model is not named either.",
-          "minLength": 1,
-          "maxLength": 256
         }
       },
       "required": [
         "agent_id",
         "memory_id"
       ]
+    },
+    "output_schema": {
+      "type": "object",
+      "properties": {
+        "ok": {
+          "type": "boolean",
+          "const": true
+        },
+        "updated_id": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "ok",
+        "updated_id"
+      ]
+    },
+    "annotations": {
+      "title": "Update memory",
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
     }
   },
   {
@@ -717,6 +1578,170 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       "required": [
         "agent_id"
       ]
+    },
+    "output_schema": {
+      "type": "object",
+      "properties": {
+        "ok": {
+          "type": "boolean",
+          "const": true
+        },
+        "agent_id": {
+          "type": "string"
+        },
+        "deleted_memories": {
+          "type": "integer"
+        },
+        "deleted_episodes": {
+          "type": "integer"
+        },
+        "deleted_entities": {
+          "type": "integer"
+        },
+        "deleted_relations": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "ok",
+        "agent_id",
+        "deleted_memories",
+        "deleted_episodes",
+        "deleted_entities",
+        "deleted_relations"
+      ]
+    },
+    "annotations": {
+      "title": "Delete agent data",
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "list_entities",
+    "description": "A page of the agent's entities with alias, mention and relation counts, by normalized name then id.",
+    "input_schema": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "description": "Whose memory this is. Agents never read each other's records.",
+          "minLength": 1,
+          "maxLength": 256
+        },
+        "project_id": {
+          "type": "string",
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool.",
+          "maxLength": 256
+        },
+        "channel": {
+          "type": "string",
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records.",
+          "maxLength": 256
+        },
+        "query": {
+          "type": "string",
+          "description": "Only entities whose normalized name or an alias contains this, normalized (the longest name a declaration accepts).",
+          "maxLength": 256
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Entities to skip."
+        },
+        "limit": {
+          "type": "integer",
+          "maximum": 500,
+          "description": "Entities per page, 1–500 (default 100).",
+          "minimum": 1
+        }
+      },
+      "required": [
+        "agent_id"
+      ]
+    },
+    "output_schema": {
+      "type": "object",
+      "properties": {
+        "entities": {
+          "type": "array",
+          "items": {
+            "required": [
+              "id",
+              "name",
+              "aliases",
+              "mentions",
+              "relations",
+              "declared_by",
+              "created_at",
+              "project_id",
+              "channel"
+            ],
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              },
+              "aliases": {
+                "items": {
+                  "type": "string"
+                },
+                "type": "array"
+              },
+              "mentions": {
+                "type": "integer"
+              },
+              "relations": {
+                "type": "integer"
+              },
+              "declared_by": {
+                "oneOf": [
+                  {
+                    "const": "agent",
+                    "type": "string"
+                  },
+                  {
+                    "const": "operator",
+                    "type": "string"
+                  }
+                ]
+              },
+              "created_at": {
+                "type": "string"
+              },
+              "project_id": {
+                "type": "string"
+              },
+              "channel": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "total": {
+          "type": "integer"
+        },
+        "next_offset": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "entities",
+        "total"
+      ]
+    },
+    "annotations": {
+      "title": "List entities",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
     }
   }
 ];
