@@ -110,9 +110,12 @@ function parse(jsonl: string): { entities: McpEntity[]; relations: McpRelation[]
       if (!Array.isArray(observations) || observations.some((o) => typeof o !== 'string')) {
         throw bad('"observations" must be an array of strings', `${field}.observations`);
       }
+      // An entity's observations as the server keeps them, a repeated one too (it stores
+      // `add_observations`' ['a', 'a'] twice); a second line of the same entity adds those
+      // the first lacks.
       const known = entities.get(name);
       if (known) known.observations.push(...(observations as string[]).filter((o) => !known.observations.includes(o)));
-      else entities.set(name, { name, entityType, observations: [...new Set(observations as string[])] });
+      else entities.set(name, { name, entityType, observations: [...(observations as string[])] });
     } else if (item.type === 'relation') {
       const r = { from: text('from'), to: text('to'), relationType: text('relationType') };
       const key = JSON.stringify([r.from, r.relationType, r.to]);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The package's command, `associative-memory` (what `npx -y associative-memory` runs: npx
 // runs the bin named like the package) and `associative-memory-mcp` (the native server's
-// name): a memory in a file (storage 'file') served over the Model Context Protocol's stdio
-// transport, on the official SDK. The flags are the native binary's
+// name; `npx -y -p associative-memory associative-memory-mcp`): a memory in a file (storage
+// 'file') served over the Model Context Protocol's stdio transport, on the official SDK. The flags are the native binary's
 // (src/bin/associative-memory-mcp.rs), and one test suite drives both
 // (www/test/package-mcp-bin.test.mjs); `--import-mcp-memory` and `--compat` are this one's
 // alone, since they are the package's TypeScript (import-mcp.ts, server-memory.ts).
@@ -33,7 +33,7 @@ const DEFAULT_AGENT = 'default';
 const USAGE = `usage: ${NAME} --db <path> [options]
   --db <path>                  the SQLite file of the memory, created if absent (required)
   --agent <id>                 serve one agent: the tools take no agent_id, and reach no other agent
-  --project <id>               with --agent: the agent's project (the tools take no project_id or channel)
+  --project <id>               with --agent: the agent's project (the tools take no project_id)
   --key-env <VAR>              encrypt the file with the key in $VAR (64 hex digits: a raw key;
                                anything else: a passphrase); default $${KEY_VARIABLE} when set
   --tools <selection>          all (default), read-only, or a comma list of tool names
