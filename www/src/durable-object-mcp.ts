@@ -1,7 +1,8 @@
 // `associative-memory/durable-object-mcp`: `MemoryObject` with its MCP face at `/mcp`, over
 // Streamable HTTP on the official SDK's web-standard transport (stateless: a server and a
 // transport per request, JSON answers). A module of its own, so a Worker that serves no MCP
-// needs no SDK.
+// needs no SDK. Its tools, results and errors are `createMcpServer`'s: annotations and
+// output schemas listed, `structuredContent` in results, an unlisted tool JSON-RPC -32602.
 
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { MemoryObject } from './durable-object.js';

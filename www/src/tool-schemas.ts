@@ -572,15 +572,10 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                 "type": "string"
               },
               "quote_basis": {
-                "oneOf": [
-                  {
-                    "const": "whole",
-                    "type": "string"
-                  },
-                  {
-                    "const": "truncated",
-                    "type": "string"
-                  }
+                "type": "string",
+                "enum": [
+                  "whole",
+                  "truncated"
                 ]
               },
               "ranges": {
@@ -675,19 +670,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           ]
         },
         "shortfall_reason": {
-          "oneOf": [
-            {
-              "type": "string",
-              "const": "no_relevant_evidence"
-            },
-            {
-              "type": "string",
-              "const": "budget_exhausted"
-            },
-            {
-              "type": "string",
-              "const": "exhausted_candidates"
-            }
+          "type": "string",
+          "enum": [
+            "no_relevant_evidence",
+            "budget_exhausted",
+            "exhausted_candidates"
           ]
         },
         "effective_budget": {
@@ -887,15 +874,10 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                 "type": "integer"
               },
               "declared_by": {
-                "oneOf": [
-                  {
-                    "const": "agent",
-                    "type": "string"
-                  },
-                  {
-                    "const": "operator",
-                    "type": "string"
-                  }
+                "type": "string",
+                "enum": [
+                  "agent",
+                  "operator"
                 ]
               },
               "declared_at": {
@@ -928,11 +910,9 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           ]
         },
         "reason": {
-          "oneOf": [
-            {
-              "type": "string",
-              "const": "no_such_entity"
-            }
+          "type": "string",
+          "enum": [
+            "no_such_entity"
           ]
         }
       },
@@ -1701,15 +1681,10 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                 "type": "integer"
               },
               "declared_by": {
-                "oneOf": [
-                  {
-                    "const": "agent",
-                    "type": "string"
-                  },
-                  {
-                    "const": "operator",
-                    "type": "string"
-                  }
+                "type": "string",
+                "enum": [
+                  "agent",
+                  "operator"
                 ]
               },
               "created_at": {

@@ -202,10 +202,19 @@ describe('a memory in a Durable Object (workerd, storage on disk)', () => {
     const text = (out) => JSON.parse(out.content[0].text);
     const alice = await connect(await mint('alice'));
     const { tools } = await alice.listTools();
-    assert.ok(tools.some((t) => t.name === 'store'));
-    for (const t of tools) assert.ok(!('agent_id' in (t.inputSchema.properties ?? {})), `${t.name} asks for agent_id`);
-    const stored = text(await alice.callTool({ name: 'store', arguments: { content: 'alice reached it over MCP' } }));
+    assert.deepEqual(tools.map((t) => t.name), ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents',
+      'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data', 'list_entities']);
+    for (const t of tools) {
+      assert.ok(!('agent_id' in (t.inputSchema.properties ?? {})), `${t.name} asks for agent_id`);
+      assert.equal(t.outputSchema.type, 'object', t.name);
+      assert.equal(t.annotations.destructiveHint, ['delete_memory', 'delete_agent_data', 'update_memory', 'declare_associations'].includes(t.name), t.name);
+    }
+    const storing = await alice.callTool({ name: 'store', arguments: { content: 'alice reached it over MCP' } });
+    const stored = text(storing);
     assert.equal(stored.result, 'stored');
+    assert.deepEqual(storing.structuredContent, stored, 'the structured content is the text\'s');
+    await assert.rejects(alice.callTool({ name: 'forget_everything', arguments: {} }),
+      (e) => e.message.includes(`-32602: unknown tool: forget_everything; tools: ${tools.map((t) => t.name).join(', ')}`) || assert.fail(e.message));
     const refused = await alice.callTool({ name: 'list_memories', arguments: { agent_id: 'bob' } });
     assert.equal(refused.isError, true);
     assert.equal(text(refused).error, 'unknown_option');

@@ -1,9 +1,12 @@
 // The MCP faces, each driven by the official TypeScript SDK's `Client`: `createMcpServer`
 // from the packed package over the SDK's in-memory transport in Node and in a Chromium page
 // (a memory in the page, and one in OPFS), over Streamable HTTP in workerd, and the native
-// binary (`associative-memory-mcp`, cargo feature `mcp`) over stdio. Each: the tools listed are the generated definitions (names and schemas),
-// a store with associations, reconstruct and traverse answer through them, and a bad
-// argument comes back as a tool error naming the argument, with nothing written.
+// binary (`associative-memory-mcp`, cargo feature `mcp`) over stdio. Each: the tools listed are the generated definitions (names,
+// schemas, annotations, output schemas), a store with associations, reconstruct, traverse and
+// list_entities answer through them with `structuredContent` (which the SDK's client checks
+// against the output schema) equal to the JSON text, a bad argument comes back as a tool error
+// naming the argument, with nothing written, and a tool the server does not list is the
+// protocol error -32602 naming the tools it does; a read-only server lists no tool that writes.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,7 +27,9 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, offline, startWorkerd, watch } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data'];
+const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data', 'list_entities'];
+const READ_TOOLS = ['recall', 'reconstruct', 'traverse', 'get_contents', 'list_memories', 'list_entities'];
+const DESTRUCTIVE = ['declare_associations', 'delete_memory', 'update_memory', 'delete_agent_data'];
 
 async function importMcp() {
   const resolved = createRequire(join(CONSUMER, 'index.js')).resolve('associative-memory/mcp');
@@ -40,11 +45,22 @@ async function waitFor(done) {
   }
 }
 
+/**
+ * The tool's response, failing on a tool error: its `structuredContent` (which the SDK's
+ * client has checked against the tool's output schema, listed before), equal to its JSON text.
+ */
 async function call(client, name, args) {
   const out = await client.callTool({ name, arguments: args });
   assert.ok(!out.isError, `${name} ${JSON.stringify(args)}: ${out.content?.[0]?.text}`);
   assert.equal(out.content[0].type, 'text');
-  return JSON.parse(out.content[0].text);
+  assert.deepEqual(out.structuredContent, JSON.parse(out.content[0].text), `${name}: the structured content is the text's`);
+  return out.structuredContent;
+}
+
+/** A call of a tool the server does not list: JSON-RPC -32602, naming the tools it does. */
+async function refusedAsUnknown(client, name, served) {
+  await assert.rejects(client.callTool({ name, arguments: { agent_id: 'mcp-bot', memory_id: 1 } }),
+    (e) => e.message.includes(`-32602: unknown tool: ${name}; tools: ${served.join(', ')}`) || assert.fail(e.message));
 }
 
 /** The checks every face passes; `expected` is the tools list it must serve. */
@@ -52,7 +68,15 @@ async function exercise(client, expected) {
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name), TOOL_NAMES);
   if (expected) assert.deepEqual(tools, expected);
-  for (const t of tools) assert.equal(t.inputSchema.type, 'object');
+  for (const t of tools) {
+    assert.equal(t.inputSchema.type, 'object');
+    assert.equal(t.outputSchema.type, 'object', t.name);
+    assert.deepEqual(t.annotations, {
+      title: t.annotations.title, readOnlyHint: READ_TOOLS.includes(t.name), destructiveHint: DESTRUCTIVE.includes(t.name),
+      idempotentHint: t.name !== 'store', openWorldHint: false,
+    }, t.name);
+    assert.match(t.annotations.title, /^[A-Z][a-z ]+$/);
+  }
 
   const stored = await call(client, 'store', {
     agent_id: 'mcp-bot', content: 'Kaito Mori maintains the ledger service.',
@@ -72,6 +96,12 @@ async function exercise(client, expected) {
   assert.match(JSON.stringify(answer.items[0]), /Kaito Mori/);
   const listed = await call(client, 'list_memories', { agent_id: 'mcp-bot' });
   assert.equal(listed.total, 1);
+  const brief = await call(client, 'list_memories', { agent_id: 'mcp-bot', max_content: 5 });
+  assert.deepEqual([brief.memories[0].content, brief.memories[0].truncated], ['Kaito', true], 'a metadata-and-preview page');
+  const entities = await call(client, 'list_entities', { agent_id: 'mcp-bot', limit: 1 });
+  assert.deepEqual([entities.entities.map((e) => [e.name, e.aliases, e.mentions, e.relations]), entities.total, entities.next_offset],
+    [[['Kaito Mori', [], 1, 1]], 2, 1]);
+  await refusedAsUnknown(client, 'forget_everything', TOOL_NAMES);
 
   const bad = await client.callTool({ name: 'traverse', arguments: { agent_id: 'mcp-bot', entity: 'Kaito Mori', max_hops: 9 } });
   assert.equal(bad.isError, true);
@@ -83,6 +113,16 @@ async function exercise(client, expected) {
   assert.equal(JSON.parse(unknown.content[0].text).field, 'contents');
   // nothing was written by the refused calls
   assert.equal((await call(client, 'list_memories', { agent_id: 'mcp-bot' })).total, 1);
+}
+
+/** The checks of a read-only server (`{ readOnly: true }`), over a memory holding one memory of `mcp-bot`. */
+async function exerciseReadOnly(client) {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), READ_TOOLS);
+  for (const t of tools) assert.equal(t.annotations.readOnlyHint, true, t.name);
+  await refusedAsUnknown(client, 'delete_memory', READ_TOOLS);
+  const listed = await call(client, 'list_memories', { agent_id: 'mcp-bot' });
+  assert.equal(listed.total, 1, 'the refused delete deleted nothing');
 }
 
 describe('MCP: createMcpServer over the in-memory transport (Node)', () => {
@@ -103,6 +143,22 @@ describe('MCP: createMcpServer over the in-memory transport (Node)', () => {
     assert.equal(client.getServerVersion().name, 'associative-memory');
     await exercise(client, memory.tools({ format: 'mcp' }));
     await client.close();
+    await memory.close();
+  });
+
+  it('serves a selection: read-only lists no tool that writes and refuses delete_memory; names are checked', async () => {
+    const memory = await pkg.openMemory();
+    await memory.store({ agent_id: 'mcp-bot', content: 'kept' });
+    const client = await connect(mcp.createMcpServer(memory, { readOnly: true }));
+    await exerciseReadOnly(client);
+    await client.close();
+    const some = await connect(mcp.createMcpServer(memory.agent('mcp-bot'), { only: ['recall', 'delete_memory'], exclude: ['delete_memory'] }));
+    assert.deepEqual((await some.listTools()).tools.map((t) => t.name), ['recall']);
+    await refusedAsUnknown(some, 'store', ['recall']);
+    await some.close();
+    assert.throws(() => mcp.createMcpServer(memory, { only: ['recall', 'forget'] }), { code: 'invalid_value', field: 'only' });
+    assert.throws(() => mcp.createMcpServer(memory, { exclude: ['delete'] }), { code: 'invalid_value', field: 'exclude' });
+    assert.equal((await memory.listMemories({ agent_id: 'mcp-bot' })).total, 1, 'nothing was deleted');
     await memory.close();
   });
 
@@ -150,6 +206,10 @@ describe('MCP: createMcpServer in a Chromium page, over the in-memory transport'
         callTool: (request) => page.evaluate((request) => window.client.callTool(request), request),
       };
       await exercise(client, await page.evaluate(() => window.tools));
+      await exerciseReadOnly({
+        listTools: () => page.evaluate(() => window.readOnlyClient.listTools()),
+        callTool: (request) => page.evaluate((request) => window.readOnlyClient.callTool(request), request),
+      });
       await context.close();
       assert.deepEqual(problems, []);
     });
@@ -170,6 +230,10 @@ describe('MCP: Streamable HTTP in workerd', () => {
     const memory = await openMemory();
     await exercise(client, memory.tools({ format: 'mcp' }));
     await client.close();
+    const readOnly = new Client({ name: 'test', version: '1.0.0' });
+    await readOnly.connect(new StreamableHTTPClientTransport(new URL('/read-only', server.url)));
+    await exerciseReadOnly(readOnly);
+    await readOnly.close();
     assert.doesNotMatch(server.log(), /uncaught/i);
   });
 });
@@ -201,7 +265,7 @@ describe('MCP: the native binary over stdio', () => {
     const again = await start();
     const graph = await call(again, 'traverse', { agent_id: 'mcp-bot', entity: 'kaito mori' });
     assert.deepEqual(graph.relations.map((r) => r.predicate), ['maintains']);
-    await assert.rejects(again.callTool({ name: 'forget_everything', arguments: {} }), /unknown tool: forget_everything/);
+    await refusedAsUnknown(again, 'forget_everything', TOOL_NAMES);
     await again.close();
   });
 

@@ -15,7 +15,8 @@ import Ajv from 'ajv';
 import { importPackage } from './pack.mjs';
 
 const SCENARIOS = fileURLToPath(new URL('../../../shared/conformance/scenarios/', import.meta.url));
-const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data'];
+const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data', 'list_entities'];
+const READ_TOOLS = ['recall', 'reconstruct', 'traverse', 'get_contents', 'list_memories', 'list_entities'];
 
 /**
  * Arguments a model might send: [tool, args, valid for the schema?, what callTool does]:
@@ -53,12 +54,18 @@ describe('tools() and callTool', () => {
   let pkg;
   before(async () => { pkg = await importPackage(); });
 
-  it('describes the ten tools with valid JSON Schemas', async () => {
+  it('describes the eleven tools with valid JSON Schemas', async () => {
     const memory = await pkg.openMemory();
     const tools = memory.tools();
     assert.deepEqual(tools.map((t) => t.name), TOOL_NAMES);
     const ajv = new Ajv({ strict: true, allErrors: true });
+    for (const tool of memory.tools({ format: 'mcp' })) {
+      assert.ok(ajv.validateSchema(tool.outputSchema), `${tool.name}: ${ajv.errorsText(ajv.errors)}`);
+      ajv.compile(tool.outputSchema);
+      assert.equal(tool.annotations.readOnlyHint, READ_TOOLS.includes(tool.name), tool.name);
+    }
     for (const tool of tools) {
+      assert.deepEqual(Object.keys(tool), ['name', 'description', 'input_schema'], 'the keys Anthropic takes, no other');
       assert.ok(tool.description.length > 40, `${tool.name} has a real description`);
       assert.equal(tool.input_schema.type, 'object');
       assert.ok(ajv.validateSchema(tool.input_schema), `${tool.name}: ${ajv.errorsText(ajv.errors)}`);
@@ -70,16 +77,18 @@ describe('tools() and callTool', () => {
     assert.equal(memory.tools()[0].input_schema.properties.content.type, 'string', 'tools() returns copies');
   });
 
-  it('refuses in the engine what the schemas refuse, declaration items aside', async () => {
+  it('refuses in the engine what the schemas refuse, declaration items aside; answers as the output schemas say', async () => {
     const memory = await pkg.openMemory();
     const ajv = new Ajv({ strict: true });
     const schemas = Object.fromEntries(memory.tools().map((t) => [t.name, ajv.compile(t.input_schema)]));
+    const outputs = Object.fromEntries(memory.tools({ format: 'mcp' }).map((t) => [t.name, ajv.compile(t.outputSchema)]));
     for (const [tool, args, valid, outcome] of SAMPLES) {
       const what = `${tool} ${JSON.stringify(args)}`;
       assert.equal(schemas[tool](args), valid, `ajv on ${what}`);
       let result = null;
       let error = null;
       try { result = await memory.callTool(tool, args); } catch (e) { error = e; }
+      if (!error) assert.ok(outputs[tool](result), `${what}: the response breaks the output schema: ${ajv.errorsText(outputs[tool].errors)}`);
       if (outcome === 'ok') assert.ok(!error, `callTool refused valid ${what}: ${error?.message}`);
       else if (outcome === 'dropped') {
         assert.ok(!error, `callTool refused ${what} for a declaration item: ${error?.message}`);
@@ -92,7 +101,48 @@ describe('tools() and callTool', () => {
       }
     }
     await assert.rejects(memory.callTool('drop_database', { agent_id: 'a' }), { code: 'unknown_tool' });
-    await assert.rejects(memory.callTool('delete_entity', { agent_id: 'a', entity_id: 1 }), { code: 'unknown_tool' }, 'only the ten tools');
+    await assert.rejects(memory.callTool('delete_entity', { agent_id: 'a', entity_id: 1 }), { code: 'unknown_tool' }, 'only the eleven tools');
+  });
+
+  it('hands out a selection, and callTool given it runs no other tool', async () => {
+    const memory = await pkg.openMemory();
+    const names = (options) => memory.tools(options).map((t) => t.name);
+    assert.deepEqual(names({ readOnly: true }), READ_TOOLS);
+    assert.deepEqual(memory.tools({ readOnly: true, format: 'openai' }).map((t) => t.function.name), READ_TOOLS);
+    assert.deepEqual(memory.tools({ readOnly: true, format: 'mcp' }).map((t) => t.name), READ_TOOLS);
+    assert.deepEqual(names({ only: ['list_entities', 'store'] }), ['store', 'list_entities'], 'in the tools\' order');
+    assert.deepEqual(names({ exclude: ['delete_memory', 'delete_agent_data'] }), TOOL_NAMES.filter((n) => !n.startsWith('delete_')));
+    assert.deepEqual(names({ only: ['store', 'recall'], readOnly: true }), ['recall'], 'every part of a selection applies');
+    assert.deepEqual(names({ only: [] }), []);
+    for (const [options, code, field] of [
+      [{ only: ['recall', 'forget_everything'] }, 'invalid_value', 'only'],
+      [{ exclude: ['delete_entity'] }, 'invalid_value', 'exclude'],
+      [{ only: 'recall' }, 'wrong_type', 'only'],
+      [{ readOnly: 'yes' }, 'wrong_type', 'readOnly'],
+    ]) {
+      assert.throws(() => memory.tools(options), (e) => e.code === code && e.field === field && e instanceof pkg.AssociativeMemoryError,
+        JSON.stringify(options));
+      await assert.rejects(memory.callTool('recall', { agent_id: 'a', query: 'q' }, options), { code, field });
+    }
+    assert.throws(() => memory.tools({ exclude: ['delete'] }), /exclude names no tool "delete"; tools: store, recall/);
+
+    const { id } = await memory.store({ agent_id: 'a', content: 'the ledger moved' });
+    await assert.rejects(memory.callTool('delete_memory', { agent_id: 'a', memory_id: id }, { readOnly: true }),
+      { code: 'unknown_tool', message: `unknown tool "delete_memory"; tools: ${READ_TOOLS.join(', ')}` });
+    await assert.rejects(memory.callTool('store', { agent_id: 'a', content: 'x' }, { only: [] }), { message: 'unknown tool "store"; tools: (none)' });
+    assert.equal((await memory.listMemories({ agent_id: 'a' })).total, 1, 'a refused call ran nothing');
+    const recalled = await memory.callTool('recall', { agent_id: 'a', query: 'ledger' }, { readOnly: true });
+    assert.equal(recalled.messages.length, 1);
+
+    const bot = memory.agent('a');
+    assert.deepEqual(bot.tools({ readOnly: true }).map((t) => t.name), READ_TOOLS);
+    for (const tool of bot.tools({ readOnly: true, format: 'mcp' })) assert.ok(!('agent_id' in tool.inputSchema.properties), tool.name);
+    await assert.rejects(bot.callTool('delete_memory', { memory_id: id }, { exclude: ['delete_memory'] }), { code: 'unknown_tool' });
+    const entities = await bot.callTool('list_entities', { query: 'x' }, { only: ['list_entities'] });
+    assert.deepEqual(entities, { entities: [], total: 0 });
+    const page = await bot.callTool('list_memories', { max_content: 0 }, { readOnly: true });
+    assert.deepEqual([page.memories[0].content, page.memories[0].truncated, page.memories[0].id], ['', true, id], 'metadata only');
+    assert.equal((await bot.callTool('delete_memory', { memory_id: id })).ok, true, 'no selection: every tool');
   });
 
   it('keeps a stored memory whose relation lacks its object, and reports the drop', async () => {

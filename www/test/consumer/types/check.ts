@@ -3,7 +3,7 @@
 import { AgentMemory, AssociativeMemory, AssociativeMemoryError, init, isMemoryError, openMemory } from 'associative-memory';
 import type {
   Claim, ContentItem, ListedMemory, DeclareReport, ErrorCode, ListedEntity, OpenOptions, RecalledMessage,
-  ReconstructedItem, ToolDefinition, TraverseEntity, TraverseRelation,
+  ReconstructedItem, AnthropicToolDefinition, McpToolDefinition, ToolSelection, TraverseEntity, TraverseRelation,
 } from 'associative-memory';
 
 const str = (s: string) => s;
@@ -30,11 +30,17 @@ function item(i: ReconstructedItem) {
   opt(i.excerpts)?.forEach((x) => { str(x.ref); str(x.content); }); opt(i.independence_reason);
 }
 function listedMemory(m: ListedMemory) {
-  num(m.id); str(m.content); str(m.timestamp); str(m.created_at); opt(m.source.type); str(m.project_id); str(m.channel); opt(m.metadata);
+  num(m.id); str(m.content); opt(m.truncated); str(m.timestamp); str(m.created_at); opt(m.source.type); str(m.project_id); str(m.channel); opt(m.metadata);
   // @ts-expect-error: metadata is absent when the memory has none
   const always: Record<string, unknown> = m.metadata; opt(always);
 }
-function tool(t: ToolDefinition) { str(t.name); str(t.description); const o: 'object' = t.input_schema.type; str(o); opt(t.input_schema.properties); opt(t.input_schema.required); }
+function tool(t: AnthropicToolDefinition) { str(t.name); str(t.description); const o: 'object' = t.input_schema.type; str(o); opt(t.input_schema.properties); opt(t.input_schema.required); }
+function mcpTool(t: McpToolDefinition) {
+  str(t.name); const o: 'object' = t.outputSchema.type; str(o); str(t.inputSchema.type); str(t.annotations.title);
+  bool(t.annotations.readOnlyHint); bool(t.annotations.destructiveHint); bool(t.annotations.idempotentHint); const closed: false = t.annotations.openWorldHint; bool(closed);
+  // @ts-expect-error: the Anthropic format's key is not the MCP one
+  opt(t.input_schema);
+}
 
 async function everything(options: OpenOptions) {
   await init();
@@ -60,6 +66,12 @@ async function everything(options: OpenOptions) {
   const l = await memory.listEntities({ agent_id: 'a', query: 'q', offset: 0, limit: 10 }); l.entities.forEach(listed); num(l.total); opt(l.next_offset);
   const bytes: Uint8Array = await memory.export(); await memory.import(bytes);
   memory.tools().forEach(tool);
+  const reads: ToolSelection = { readOnly: true, exclude: ['get_contents'] };
+  memory.tools({ ...reads, format: 'mcp' }).forEach(mcpTool);
+  memory.tools({ only: ['recall'], format: 'openai' }).forEach((t) => str(t.function.name));
+  // @ts-expect-error: a selection names tools, not other strings
+  memory.tools({ only: ['forget_everything'] });
+  (await memory.callTool('list_memories', { agent_id: 'a', max_content: 0 }, reads)).memories.forEach(listedMemory);
   const walked = await memory.callTool('traverse', { agent_id: 'a', entity: 'E' }); walked.entities.forEach(entity);
   const named: string = 'recall'; const json: unknown = await memory.callTool(named, {}); opt(json);
   // @ts-expect-error: a known tool's response is typed, not unknown
@@ -83,6 +95,7 @@ async function everything(options: OpenOptions) {
   num((await bot.deleteEntity({ entity_id: 1 })).deleted_id);
   (await bot.listEntities()).entities.forEach(listed);
   bot.tools().forEach(tool); (await bot.callTool('recall', { query: 'q' })).messages.forEach(message);
+  bot.tools({ readOnly: true, format: 'mcp' }).forEach(mcpTool); (await bot.callTool('list_entities', {}, { only: ['list_entities'] })).entities.forEach(listed);
   await memory.close();
 
   try { await memory.store({ agent_id: 'a', content: 'c' }); } catch (e) {
