@@ -95,6 +95,20 @@ export function trapName(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
+/**
+ * An error of this package as a tool's result tells it to a model: `{"error": code,
+ * "message": …, "field": …}` as JSON (`field` when the error names one), so the model reads
+ * which argument to correct. `undefined` for any other error (a bug is not the model's to
+ * fix; it is thrown on). The MCP server and the AI SDK and LangChain adapters all answer so.
+ */
+export function toolErrorText(e: unknown): string | undefined {
+  const { code, field, message } = (e ?? {}) as { code?: unknown; field?: unknown; message?: unknown };
+  if (typeof code !== 'string') return undefined;
+  const body: Record<string, string> = { error: code, message: String(message) };
+  if (typeof field === 'string') body.field = field;
+  return JSON.stringify(body);
+}
+
 /** An error as plain data, to cross `postMessage`. */
 export interface ErrorData { name: string; message: string; code?: string; field?: string; stack?: string }
 

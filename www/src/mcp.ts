@@ -16,6 +16,7 @@
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toolErrorText } from './errors.js';
 import type { McpToolDefinition, ToolSelection, ToolsOptions } from './tools.js';
 
 /** What the server needs of a memory: an `AssociativeMemory` or an `AgentMemory` handle. */
@@ -67,12 +68,10 @@ export function createMcpServer(memory: McpMemory, options: McpServerOptions = {
       const result = await memory.callTool(tool, request.params.arguments ?? {}, selection) as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
     } catch (error) {
-      const e = error as { code?: string; field?: string; message?: string };
-      if (typeof e?.code !== 'string') throw error;
       // the engine's typed error, in the words a model reads: code, argument, what to do
-      const body: Record<string, string> = { error: e.code, message: String(e.message) };
-      if (e.field !== undefined) body.field = e.field;
-      return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+      const text = toolErrorText(error);
+      if (text === undefined) throw error;
+      return { isError: true, content: [{ type: 'text', text }] };
     }
   });
   return server;

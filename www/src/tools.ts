@@ -62,6 +62,16 @@ export interface ToolsOptions<F extends ToolFormat = ToolFormat> extends ToolSel
   format?: F;
 }
 
+/**
+ * What an adapter (`associative-memory/ai-sdk`, `associative-memory/langchain`) needs of a
+ * memory: an `AssociativeMemory`, or an `AgentMemory` handle, whose tools then take no
+ * `agent_id` and can reach no other agent.
+ */
+export interface ToolMemory {
+  tools(options: ToolsOptions<'mcp'>): McpToolDefinition[];
+  callTool(name: string, args: unknown, selection?: ToolSelection): Promise<unknown>;
+}
+
 /** The definitions in `format`, built from the same generated schemas. */
 export function formatTools(tools: ToolDefinition[], format: ToolFormat = 'anthropic'): AnthropicToolDefinition[] | OpenAiToolDefinition[] | McpToolDefinition[] {
   switch (format) {
@@ -92,7 +102,7 @@ const NOT_STRICT = ['minLength', 'maxLength', 'default'];
  * reads `null` as absent). `null` when the schema holds a free-form object (metadata),
  * which strict mode cannot express: that tool is offered with `strict: false`.
  */
-function strictSchema(schema: JsonSchema): JsonSchema | null {
+export function strictSchema(schema: JsonSchema): JsonSchema | null {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (!NOT_STRICT.includes(key) && key !== 'properties' && key !== 'items' && key !== 'required') out[key] = value;
