@@ -67,6 +67,7 @@ bench-package: build
 	node www/test/pack.mjs
 	mkdir -p $(BENCH_OUT)
 	node www/bench/package-bench.mjs --json $(BENCH_OUT)/package.json
+	node www/bench/cold-start-bench.mjs --json $(BENCH_OUT)/cold-start.json
 
 ## OPFS writes (BENCHMARKS.md, "OPFS writes"): commit cost on disk and off the record, group
 ## commit, a store from a second tab; then 100 crash trials and 20 browser-kill trials.

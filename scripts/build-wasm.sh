@@ -38,8 +38,18 @@ if ! [ "$opt" -nt "$raw" ] || [ "$(cat "$opt.flags" 2>/dev/null)" != "${oz[*]}" 
   echo "${oz[*]}" > "$opt.flags"
 fi
 # The Node module is optimized for speed (-O3: 2–3 % faster calls than -Oz, about as small).
+# `-ocimfs 100` here too, for its start: by default -O3 inlines every function with one
+# caller whatever its size, which made `Memory::dispatch` one function of 272 KB (every
+# operation inlined into it). V8 compiles a function on its first call (lazily, Liftoff), and
+# then again, optimized, once it is hot, so the first call of any operation compiled all of
+# them, and every call soon had TurboFan compile 272 KB in the background: 124 ms of a Node
+# process's first store, 19 ms without (BENCHMARKS.md, "Package size and cold start").
+o3=(-O3 --low-memory-unused -ocimfs 100)
 mkdir -p "$(dirname "$node_opt")"
-[ "$node_opt" -nt "$node_raw" ] || wasm-opt -O3 --low-memory-unused "$node_raw" -o "$node_opt"
+if ! [ "$node_opt" -nt "$node_raw" ] || [ "$(cat "$node_opt.flags" 2>/dev/null)" != "${o3[*]}" ]; then
+  wasm-opt "${o3[@]}" "$node_raw" -o "$node_opt"
+  echo "${o3[*]}" > "$node_opt.flags"
+fi
 rm -rf pkg pkg-node
 # Without the name section wasm-bindgen writes (its glue's names, "<unknown> externref shim"
 # and the like: 3.3 KB) and the producers section.

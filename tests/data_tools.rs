@@ -147,6 +147,20 @@ fn bad_input_names_the_field_and_writes_nothing() {
     }
 }
 
+/// An update with nothing to change names every option that would do, not `content` alone:
+/// metadata, a timestamp or an embedding by itself is an update too.
+#[test]
+fn an_update_with_nothing_to_change_names_every_option_that_would_do() {
+    let mut f = fixture();
+    f.ok("store", json!({"agent_id": "a", "content": "seed"}));
+    let e = f.memory.call("update_memory", &json!({"agent_id": "a", "memory_id": 1})).unwrap_err();
+    assert_eq!((e.code(), e.field()), ("missing_field", Some("content")));
+    assert_eq!(e.to_string(), "at least one of `content`, `metadata`, `timestamp` or `embedding` is required");
+    for (field, value) in [("metadata", json!({"k": 1})), ("timestamp", json!("2020-01-01T00:00:00Z")), ("embedding", json!([1.0, 0.0]))] {
+        f.ok("update_memory", json!({"agent_id": "a", "memory_id": 1, field: value}));
+    }
+}
+
 /// Updates and deletes take a record by the ref every read returns (`mem:12`, `ep:3`) as
 /// well as by its id; a ref of another kind names the field and what it names.
 #[test]

@@ -17,6 +17,15 @@ pub enum Error {
         /// The option's name, as a dotted path for nested fields.
         field: String,
     },
+    /// None of the options a call needs one of was given (`update_memory` with nothing to
+    /// change); `field` names the first of them, `among` all of them.
+    #[error("at least one of {among} is required")]
+    MissingOneOf {
+        /// The first of the options.
+        field: String,
+        /// The options, in words.
+        among: &'static str,
+    },
     /// An option had the wrong JSON type.
     #[error("`{field}` must be {expected}, got {got}")]
     WrongType {
@@ -115,6 +124,7 @@ macro_rules! with_field {
     ($value:expr, $field:ident => $then:expr, _ => $else:expr) => {
         match $value {
             Error::Missing { $field }
+            | Error::MissingOneOf { $field, .. }
             | Error::WrongType { $field, .. }
             | Error::OutOfRange { $field, .. }
             | Error::BadRef { $field, .. }
@@ -138,7 +148,7 @@ impl Error {
     /// A stable, machine-readable name for the kind of error, for callers to branch on.
     pub fn code(&self) -> &'static str {
         match self {
-            Error::Missing { .. } => "missing_field",
+            Error::Missing { .. } | Error::MissingOneOf { .. } => "missing_field",
             Error::WrongType { .. } => "wrong_type",
             Error::OutOfRange { .. } => "out_of_range",
             Error::BadRef { .. } => "bad_ref",

@@ -53,7 +53,7 @@ impl UpdateMemoryOptions {
         super::id_text("agent_id", &self.agent_id)?;
         self.id()?;
         if self.content.is_none() && self.metadata.is_none() && self.timestamp.is_none() && self.embedding.is_none() {
-            return Err(Error::Missing { field: "content".into() });
+            return Err(Error::MissingOneOf { field: "content".into(), among: "`content`, `metadata`, `timestamp` or `embedding`" });
         }
         if let Some(content) = &self.content {
             nonempty("content", content)?;

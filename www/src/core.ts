@@ -170,7 +170,11 @@ export function useFiles(open: OpenFile): void {
  */
 export function init(source?: WasmSource): Promise<void> {
   if (source !== undefined) ready = engine().default({ module_or_path: source }).then(() => undefined, (e) => { throw notLoadable(e); });
-  ready ??= defaultSource().then((s) => engine().default(s === undefined ? undefined : { module_or_path: s })).then(() => undefined);
+  // A compiled module from the entry (Node's, workerd's) is instantiated directly: the
+  // glue's loader asks whether it was given a `Response` first, and in Node the first look at
+  // the global `Response` loads its whole fetch implementation (undici, with http, tls and
+  // http2: 10–20 ms of a cold start).
+  ready ??= defaultSource().then((s) => (s instanceof WebAssembly.Module ? engine().initSync({ module: s }) : engine().default(s === undefined ? undefined : { module_or_path: s }))).then(() => undefined);
   ready.catch(() => { ready = null; });
   return ready;
 }
@@ -512,18 +516,33 @@ export class AgentMemory {
     return { ...options, ...fixed };
   }
   #run<T extends OperationName>(tool: T, options: object): Promise<Operations[T]['response']> {
-    return this.memory.call(tool, this.#with(tool, options)) as Promise<Operations[T]['response']>;
+    return this.memory.call(tool, this.#with(tool, options)).catch((e) => { throw this.#unbound(e, tool); }) as Promise<Operations[T]['response']>;
+  }
+  /**
+   * An engine's `unknown_option` error for a call of this handle, its list of the options the
+   * operation accepts without those the handle fills in (`fixed`: by default agent_id and
+   * the scope's axes), which the handle refuses or overrides: the list says what may be given.
+   */
+  #unbound(e: unknown, tool: string, fixed: readonly string[] = Object.keys(this.#with(tool, {}))): unknown {
+    const error = e as { code?: unknown; field?: unknown; message?: unknown };
+    // Only an option of the call itself: an item's (`items[3].colour`) lists the item's.
+    if (error?.code !== 'unknown_option' || typeof error.field !== 'string' || /[.[]/.test(error.field) || typeof error.message !== 'string') return e;
+    const at = error.message.lastIndexOf('accepts: ');
+    if (at < 0) return e;
+    const accepted = error.message.slice(at + 'accepts: '.length).split(', ').filter((name) => !fixed.includes(name));
+    (e as Error).message = `${error.message.slice(0, at)}accepts: ${accepted.join(', ')} (this handle fills in ${fixed.join(', ')})`;
+    return e;
   }
 
   /** Many memories of this agent in one transaction (see `AssociativeMemory.storeMany`). */
   storeMany(items: StoreItem[], options: StoreManyCallOptions = {}): Promise<StoreManyResponse> {
-    return this.memory.storeMany(this.#with('store_many', { items }) as StoreManyOptions, options);
+    return this.memory.storeMany(this.#with('store_many', { items }) as StoreManyOptions, options).catch((e) => { throw this.#unbound(e, 'store_many'); });
   }
   /** This agent's whole memory as JSONL (see `AssociativeMemory.exportMemories`). */
   exportMemories(): Promise<ExportMemoriesResponse> { return this.memory.exportMemories({ agent_id: this.agentId }); }
   /** A JSONL export brought in as this agent's; its records keep the projects and channels the file gives them. */
   importMemories(jsonl: string, options: Omit<ImportMemoriesOptions, 'jsonl' | 'target_agent_id'> = {}): Promise<ImportMemoriesResponse> {
-    return this.memory.importMemories({ ...options, jsonl, target_agent_id: this.agentId });
+    return this.memory.importMemories({ ...options, jsonl, target_agent_id: this.agentId }).catch((e) => { throw this.#unbound(e, 'import_memories', ['jsonl', 'target_agent_id']); });
   }
   /** Deletes every record, entity and relation of this handle's agent. */
   deleteAgentData(): Promise<DeleteAgentDataResponse> { return this.#run('delete_agent_data', {}); }
@@ -537,7 +556,7 @@ export class AgentMemory {
   /** A tool named at run time (a model's call): its response as the engine gives it. */
   callTool(name: string, args: unknown, selection?: ToolSelection): Promise<unknown>;
   async callTool(name: string, args: unknown, selection: ToolSelection = {}): Promise<unknown> {
-    return this.memory.call(name, this.#with(name, checkToolCall(name, args, this.#bound(), selection)));
+    return this.memory.call(name, this.#with(name, checkToolCall(name, args, this.#bound(), selection))).catch((e) => { throw this.#unbound(e, name); });
   }
   #bound(): string[] {
     return ['agent_id', ...(['project_id', 'channel'] as const).filter((k) => this.scope[k] !== undefined)];

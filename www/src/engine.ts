@@ -18,6 +18,8 @@ import { asMemoryError, isTrap, memoryError, trapName } from './errors.js';
 /** What the package uses of a glue module: its loader, the engine's class and its reset. */
 export interface Glue {
   default(source?: Parameters<typeof sizeBuilt.default>[0]): Promise<unknown>;
+  /** Instantiates a compiled module on this thread, at once (Node's entry: no `fetch` path). */
+  initSync(source: { module: WebAssembly.Module }): unknown;
   Memory: typeof sizeBuilt.Memory;
   /** Replaces the realm's instance with a new one (the old one's objects are refused). */
   __wbg_reset_state(): void;

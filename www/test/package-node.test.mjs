@@ -197,6 +197,28 @@ for (const storage of ['memory', 'file', 'remote']) describe(`the packed package
     const viaTool = await alpha.callTool('traverse', { entity: 'friday release' });
     assert.deepEqual(viaTool.entities[0].mentions, [`mem:${id}`]);
     await rejects(alpha.callTool('traverse', { entity: 'x', agent_id: 'someone-else' }), 'unknown_option', 'agent_id');
+    // an unknown option's list of what the operation accepts leaves out what the handle fills in
+    for (const [handle, call, fixed] of [
+      [alpha, () => alpha.store({ content: 'x', colour: 'red' }), ['agent_id', 'project_id', 'channel']],
+      [alpha, () => alpha.callTool('recall', { query: 'x', colour: 'red' }), ['agent_id', 'project_id', 'channel']],
+      [beta, () => beta.getContents({ refs: [`mem:${id}`], colour: 'red' }), ['agent_id']],
+      [beta, () => beta.importMemories('', { colour: 'red' }), ['jsonl', 'target_agent_id']],
+    ]) {
+      const err = await call().then(() => assert.fail('an unknown option was taken'), (e) => e);
+      assert.equal(err.code, 'unknown_option');
+      assert.equal(err.field, 'colour');
+      const accepted = err.message.slice(err.message.indexOf('accepts: ') + 9).replace(/ \(this handle fills in [^)]*\)$/, '').split(', ');
+      for (const name of fixed) assert.ok(!accepted.includes(name), `${name} listed for ${handle.agentId}: ${err.message}`);
+      assert.ok(accepted.length > 0 && accepted.every((name) => /^[a-z_]+$/.test(name)), err.message);
+      assert.match(err.message, new RegExp(`this handle fills in ${fixed.join(', ')}\\)$`));
+    }
+    // what the memory itself says is unchanged: agent_id is an option there
+    const owners = await memory.store({ agent_id: 'a', content: 'x', colour: 'red' }).catch((e) => e);
+    assert.match(owners.message, /accepts: agent_id, /);
+    // an update with nothing to change names each option that would do
+    const nothing = await alpha.updateMemory({ memory_id: id }).catch((e) => e);
+    assert.equal(nothing.code, 'missing_field');
+    assert.equal(nothing.message, 'at least one of `content`, `metadata`, `timestamp` or `embedding` is required');
     // the memory owner lists every agent; an agent handle has no such method
     assert.deepEqual(await memory.listAgents(), { agents: [{ agent_id: 'pm-bot', memories: 1, episodes: 0, entities: 1, relations: 0 }], total: 1 });
     assert.equal(alpha.listAgents, undefined);
