@@ -3,17 +3,29 @@
 // line: `{"type":"entity","name","entityType","observations":[…]}` or
 // `{"type":"relation","from","to","relationType"}`.
 //
-// Each observation becomes a memory mentioning its entity; an entity without observations
-// gets one memory saying its type (`Kaito Mori: person`), so every entity and its type are
-// kept somewhere; each relation rides on the first memory of its `from` entity (else of its
-// `to` entity), so it is anchored on a record of what it connects. The file is read whole and
-// checked before anything is written, then written with `storeMany`: one transaction per
-// 10,000 memories, so a file of up to 10,000 memories comes in entirely or not at all.
+// The graph as memories (this module holds the layout; `associative-memory/server-memory`,
+// the drop-in for that server, writes and reads the same, so an imported file reads back
+// through its tools as the official server read it):
+//
+// - an entity: a memory `<name>: <entityType>` mentioning it, so every entity and its type
+//   are kept and found by recall; metadata `{ mcp_memory: { kind: 'entity', entity,
+//   entity_type } }`. The entities' order is these memories' (their ids).
+// - an observation: a memory of its text mentioning its entity; metadata `{ mcp_memory: {
+//   kind: 'observation', entity, entity_type } }`.
+// - a relation: a memory `<from> <relationType> <to>` that declares it (its anchor, so
+//   deleting the memory retracts the relation); metadata `{ mcp_memory: { kind:
+//   'relation', from, to, relation_type } }`.
+//
+// The metadata keeps every name exactly as written: the engine's graph compares names
+// after Unicode normalization and case folding, the official server exactly. The file is
+// read whole and checked before anything is written, then written with `storeMany`: one
+// transaction per 10,000 memories, so a file of up to 10,000 memories comes in entirely or
+// not at all.
 
 import type { AssociativeMemory, StoreManyCallOptions } from './core.js';
 import { storeBatches } from './batches.js';
 import { memoryError } from './errors.js';
-import type { StoreItem } from './types.js';
+import type { Source, StoreItem } from './types.js';
 
 /** Options of `importMcpMemoryGraph`. */
 export interface McpGraphImportOptions extends StoreManyCallOptions {
@@ -29,9 +41,9 @@ export interface McpGraphImportOptions extends StoreManyCallOptions {
 export interface McpGraphImportResult {
   /** Distinct entities in the file (lines naming the same entity are one, as the server reads them). */
   entities: number;
-  /** Memories stored: one per observation, one per entity without observations. */
+  /** Memories stored: one per entity, per observation and per relation. */
   memories: number;
-  /** Relations declared, each anchored on a memory of one of its ends. */
+  /** Relations declared, each anchored on its own memory. */
   relations: number;
   /** Declarations the engine dropped (a name past its bounds, say), with the reason: the first 100. */
   dropped: { item: string; reason: string }[];
@@ -44,6 +56,30 @@ const SHOWN_DROPS = 100;
 
 interface McpEntity { name: string; entityType: string; observations: string[] }
 interface McpRelation { from: string; to: string; relationType: string }
+
+/** What a memory of the graph carries in `metadata.mcp_memory`. */
+export type McpGraphRecord =
+  | { kind: 'entity' | 'observation'; entity: string; entity_type: string }
+  | { kind: 'relation'; from: string; to: string; relation_type: string };
+
+/** @internal The memory that keeps an entity and its type. */
+export function entityItem(name: string, entityType: string, source?: Source): StoreItem {
+  return graphItem(`${name}: ${entityType}`, { kind: 'entity', entity: name, entity_type: entityType }, { entities: [{ name }] }, source);
+}
+/** @internal The memory of one observation of an entity. */
+export function observationItem(name: string, entityType: string, observation: string, source?: Source): StoreItem {
+  return graphItem(observation, { kind: 'observation', entity: name, entity_type: entityType }, { entities: [{ name }] }, source);
+}
+/** @internal The memory that declares one relation and is its anchor. */
+export function relationItem(r: McpRelation, source?: Source): StoreItem {
+  const relation = { subject: r.from, predicate: r.relationType, object: r.to };
+  return graphItem(`${r.from} ${r.relationType} ${r.to}`, { kind: 'relation', from: r.from, to: r.to, relation_type: r.relationType }, { relations: [relation] }, source);
+}
+function graphItem(content: string, record: McpGraphRecord, associations: StoreItem['associations'], source?: Source): StoreItem {
+  const item: StoreItem = { content, metadata: { mcp_memory: record }, associations };
+  if (source) item.source = source;
+  return item;
+}
 
 /** The graph of a `memory.jsonl`, checked line by line; a bad line is an error naming it. */
 function parse(jsonl: string): { entities: McpEntity[]; relations: McpRelation[] } {
@@ -74,9 +110,12 @@ function parse(jsonl: string): { entities: McpEntity[]; relations: McpRelation[]
       if (!Array.isArray(observations) || observations.some((o) => typeof o !== 'string')) {
         throw bad('"observations" must be an array of strings', `${field}.observations`);
       }
+      // An entity's observations as the server keeps them, a repeated one too (it stores
+      // `add_observations`' ['a', 'a'] twice); a second line of the same entity adds those
+      // the first lacks.
       const known = entities.get(name);
       if (known) known.observations.push(...(observations as string[]).filter((o) => !known.observations.includes(o)));
-      else entities.set(name, { name, entityType, observations: [...new Set(observations as string[])] });
+      else entities.set(name, { name, entityType, observations: [...(observations as string[])] });
     } else if (item.type === 'relation') {
       const r = { from: text('from'), to: text('to'), relationType: text('relationType') };
       const key = JSON.stringify([r.from, r.relationType, r.to]);
@@ -103,27 +142,11 @@ export async function importMcpMemoryGraph(memory: AssociativeMemory, jsonl: str
   const { agent_id, project_id, channel, onProgress } = options;
   const { entities, relations } = parse(jsonl);
   const source = { type: 'Import', id: 'mcp-memory', name: '' };
-  const items: StoreItem[] = [];
-  /** The first memory of each entity, by name: where the relations from it ride. */
-  const first = new Map<string, number>();
-  for (const e of entities) {
-    first.set(e.name, items.length);
-    const metadata = { mcp_memory: { entity: e.name, entity_type: e.entityType } };
-    const texts = e.observations.length ? e.observations : [`${e.name}: ${e.entityType}`];
-    for (const content of texts) items.push({ content, source, metadata, associations: { entities: [{ name: e.name }] } });
-  }
-  for (const r of relations) {
-    const at = first.get(r.from) ?? first.get(r.to);
-    const relation = { subject: r.from, predicate: r.relationType, object: r.to };
-    if (at === undefined) {
-      // Neither end is an entity of the file: a memory of the relation itself anchors it.
-      first.set(r.from, items.length);
-      items.push({ content: `${r.from} ${r.relationType} ${r.to}`, source, associations: { relations: [relation] } });
-    } else {
-      const assoc = items[at]!.associations!;
-      (assoc.relations ??= []).push(relation);
-    }
-  }
+  const items: StoreItem[] = entities.flatMap((e) => [
+    entityItem(e.name, e.entityType, source),
+    ...e.observations.map((o) => observationItem(e.name, e.entityType, o, source)),
+  ]);
+  items.push(...relations.map((r) => relationItem(r, source)));
   const handle = memory.agent(agent_id, { project_id, channel });
   const dropped: McpGraphImportResult['dropped'] = [];
   let omitted = 0;

@@ -547,7 +547,8 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     ].map((l) => JSON.stringify(l)).join('\n');
     await p.setInputFiles('#file', { name: 'memory.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(jsonl) });
     await p.waitForFunction(() => document.querySelector('#status').dataset.imported === 'memory.jsonl' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 60_000 });
-    assert.match(await p.locator('#status').textContent(), /2 entities, 3 memories and 1 relation imported from memory\.jsonl/);
+    // a memory per entity (2), observation (3) and relation (1), as importMcpMemoryGraph lays a graph out
+    assert.match(await p.locator('#status').textContent(), /2 entities, 6 memories and 1 relation imported from memory\.jsonl/);
     await p.fill('#entity-input', 'Hoshi Rail');
     await p.press('#entity-input', 'Enter');
     await p.waitForFunction(() => window.__explorer.view.state().start === 'Hoshi Rail' && document.querySelector('#graph').dataset.state !== 'loading');

@@ -8,10 +8,14 @@
 // run its own directory, so two runs in one checkout never install over each other.
 //
 // The consumer's other tools (vite, typescript, workerd, esbuild, playwright-core) resolve
-// from the repository's node_modules above it, so nothing is downloaded.
+// from the repository's node_modules above it, so nothing is downloaded. The package's own
+// dependencies (pkg.json's `dependencies`: the MCP SDK its command serves with) are given to
+// the same `npm install` as links to the repository's copies, which satisfy the tarball's
+// ranges, so npm resolves them without the registry (`--offline` holds no registry
+// metadata for them) and the installed package finds them as a user's install would.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -36,7 +40,9 @@ export function packAndInstall() {
   execFileSync('npm', ['pack', '--loglevel=error', '--pack-destination', PACKS, join(ROOT, 'pkg')], { stdio: ['ignore', 'ignore', 'inherit'] });
   const [tarball] = readdirSync(PACKS).filter((f) => f.endsWith('.tgz'));
   cpSync(fileURLToPath(new URL('./consumer/', import.meta.url)), CONSUMER, { recursive: true });
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', join(PACKS, tarball)], { cwd: CONSUMER, stdio: ['ignore', 'ignore', 'inherit'] });
+  const { dependencies = {} } = JSON.parse(readFileSync(join(ROOT, 'pkg', 'package.json'), 'utf8'));
+  const local = Object.keys(dependencies).map((name) => join(ROOT, 'node_modules', name));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', join(PACKS, tarball), ...local], { cwd: CONSUMER, stdio: ['ignore', 'ignore', 'inherit'] });
   return join(PACKS, tarball);
 }
 

@@ -58,16 +58,17 @@ describe('importMcpMemoryGraph, with a file the official MCP memory server wrote
     const memory = await pkg.openMemory();
     const progress = [];
     const result = await pkg.importMcpMemoryGraph(memory, jsonl, { agent_id: 'assistant', onProgress: (p) => progress.push(p) });
-    // 4 observations of Kaito and the others, one memory saying Postgres's type.
-    assert.deepEqual(result, { entities: 4, memories: 6, relations: 3, dropped: [] });
-    assert.deepEqual(progress.at(-1), { done: 6, total: 6 });
+    // a memory per entity (its type), per observation (3 of Kaito, 2 of the others) and per relation
+    assert.deepEqual(result, { entities: 4, memories: 12, relations: 3, dropped: [] });
+    assert.deepEqual(progress.at(-1), { done: 12, total: 12 });
     const bot = memory.agent('assistant');
     for (const entity of opened.entities) {
       const t = await bot.traverse({ entity: entity.name, max_hops: 1 });
       const start = t.entities.find((e) => e.hops === 0);
       assert.equal(start.name, entity.name);
       const { items } = await bot.getContents({ refs: start.mentions });
-      assert.deepEqual(items.map((i) => i.content).sort(), [...entity.observations].sort(), `${entity.name}'s observations are its memories`);
+      const type = `${entity.name}: ${entity.entityType}`;
+      assert.deepEqual(items.map((i) => i.content).sort(), [type, ...entity.observations].sort(), `${entity.name}'s type and observations are its memories`);
       // Every relation open_nodes gave between the opened nodes is a relation of the neighbourhood.
       const names = new Map(t.entities.map((e) => [e.id, e.name]));
       const got = t.relations.map((r) => `${names.get(r.subject)} ${r.predicate} ${names.get(r.object)}`);
@@ -75,7 +76,7 @@ describe('importMcpMemoryGraph, with a file the official MCP memory server wrote
         assert.ok(got.includes(`${r.from} ${r.relationType} ${r.to}`), `${r.from} ${r.relationType} ${r.to} in ${got}`);
       }
     }
-    // Relations are anchored on a memory of their subject; the entity type is kept.
+    // Each relation is anchored on a memory of its own; the entity type is kept.
     const t = await bot.traverse({ entity: 'Postgres', max_hops: 1 });
     assert.ok(t.relations.every((r) => r.anchor_ref?.startsWith('mem:')), JSON.stringify(t.relations));
     const { items } = await bot.getContents({ refs: t.entities.find((e) => e.hops === 0).mentions });
