@@ -48,9 +48,10 @@ describe('the npm README', () => {
     for (const word of ['make demo', 'make test', '../shared', 'cargo ', 'www/', 'src/', 'BENCHMARKS']) {
       assert.ok(!readme.includes(word), `the README says ${JSON.stringify(word)}, which an npm user does not have`);
     }
-    // "the reference" is introduced before it is used bare
-    const reference = readme.indexOf('reference implementation');
-    assert.ok(reference >= 0 && reference < readme.indexOf('cpersona\'s'), 'cpersona is introduced as the reference implementation');
+    // cpersona is said to be what it is where it first appears, and "the reference" is never bare
+    const first = readme.indexOf('cpersona');
+    assert.ok(first >= 0 && readme.slice(first, first + 40).includes('(a Python memory server)'), readme.slice(first, first + 40));
+    assert.deepEqual([...readme.matchAll(/the reference(?! implementation)/g)].map((m) => readme.slice(m.index, m.index + 40)), []);
   });
 
   it('imports only subpaths the package exports, and names their peers as declared', () => {
