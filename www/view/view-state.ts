@@ -1,14 +1,14 @@
 // What the graph view holds, apart from how it is drawn: the entities and relations folded
 // from the traverse responses the graph is made of, the queries to re-run them, and the
 // records marked by a highlight. No DOM and no cytoscape here, so the rules (a node's ring is
-// its smallest distance, its mention count the largest seen, a relation is kept only while
-// both ends are) read in one place.
+// its shortest distance from the start over what is drawn, its mention count the largest
+// seen, a relation is kept only while both ends are) read in one place.
 
 import type { Claim, TraverseEntity, TraverseRelation, TraverseResponse } from './types.js';
 
 /** An entity as drawn: the traverse entity plus where it sits. */
 export interface ViewEntity extends TraverseEntity {
-  /** Hops from the first neighbourhood's start (expansions add to the expanded node's ring). */
+  /** Hops from the start: the shortest path over the drawn relations, whatever was expanded in what order. */
   ring: number;
   /** Records mentioning it (listed + omitted). */
   mention_count: number;
@@ -159,6 +159,33 @@ export class GraphModel {
     next.forEach((v, k) => this.entities.set(k, v));
     this.relations.clear();
     nextRelations.forEach((v, k) => { if (this.entities.has(v.subject) && this.entities.has(v.object)) this.relations.set(k, v); });
+    this.measureRings();
+  }
+
+  /**
+   * Sets each ring to the entity's shortest distance from the start over the drawn relations
+   * (either direction), breadth first. A response's hops count from the entity it was asked
+   * about, so after expansions `base + hops` can be longer than a path the drawing holds
+   * (and which one depends on the order of the expansions). An entity no drawn path reaches
+   * keeps the distance its responses gave.
+   */
+  private measureRings(): void {
+    const starts = [...this.entities.values()].filter((e) => e.ring === 0);
+    if (!starts.length) return;
+    const next = new Map<number, number[]>();
+    for (const r of this.relations.values()) {
+      if (r.subject === r.object) continue;
+      (next.get(r.subject) ?? next.set(r.subject, []).get(r.subject)!).push(r.object);
+      (next.get(r.object) ?? next.set(r.object, []).get(r.object)!).push(r.subject);
+    }
+    const distance = new Map<number, number>(starts.map((e) => [e.id, 0]));
+    let frontier = starts.map((e) => e.id);
+    for (let d = 1; frontier.length; d += 1) {
+      const reached: number[] = [];
+      for (const id of frontier) for (const n of next.get(id) ?? []) if (!distance.has(n)) { distance.set(n, d); reached.push(n); }
+      frontier = reached;
+    }
+    for (const e of this.entities.values()) { const d = distance.get(e.id); if (d !== undefined) e.ring = d; }
   }
 
   cutReport(): CutReport {
