@@ -95,7 +95,10 @@ async function traverse(): Promise<void> {
   showError('');
   try {
     const state = await view.show(entity, bounds());
-    if (!state.missing) {
+    if (state.missing) {
+      // Nothing is drawn: the panel must not go on offering the previous entity's curation.
+      view.select(null);
+    } else {
       const start = state.entities.find((e) => e.ring === 0);
       if (start) view.select({ entity: start.id });
     }
@@ -198,8 +201,8 @@ async function renderPanel(notice?: string): Promise<void> {
         h('dt', {}, 'anchor'), h('dd', { dataset: { testid: 'edge-anchor' } }, r.anchor_ref ?? 'none')),
       r.anchor_ref ? h('h3', {}, 'Anchor record') : null,
       r.anchor_ref ? h('ul', { class: 'records' }, recordItem(r.anchor_ref, anchor)) : null,
-      h('div', { class: 'curate' },
-        h('button', { type: 'button', class: 'danger', dataset: { testid: 'retract-btn' }, onclick: () => void retract(r.id, `${subject.name} —${r.predicate}→ ${object.name}`) }, 'Retract relation…')),
+      curateRow(h('button', { type: 'button', class: 'danger', dataset: { testid: 'retract-btn' } }, 'Retract relation…'), 'retract-error',
+        (fail) => retract(r.id, `${subject.name} —${r.predicate}→ ${object.name}`, fail)),
     ].filter(Boolean) as Node[]);
   }
 }
@@ -213,21 +216,60 @@ function curateEntity(e: ViewEntity): HTMLElement {
   object.addEventListener('input', () => void suggest(object.value.trim(), objectList));
   const anchor = h('select', { 'aria-label': 'Anchor record (optional)', dataset: { testid: 'anchor-select' } },
     h('option', { value: '' }, 'no anchor'), ...(e.mentions ?? []).map((r) => h('option', { value: r }, `anchor ${r}`)));
-  const aliasForm = h('form', { class: 'curate', dataset: { testid: 'alias-form' }, onsubmit: (ev: Event) => { ev.preventDefault(); void addAlias(e, alias.value.trim()); } },
+  const aliasError = fieldError('alias-error');
+  const aliasForm = h('form', { class: 'curate', dataset: { testid: 'alias-form' }, onsubmit: (ev: Event) => { ev.preventDefault(); void addAlias(e, alias.value.trim(), failer(aliasError, alias)); } },
     alias, h('button', { type: 'submit', dataset: { testid: 'alias-btn' } }, 'Add alias'));
-  const relForm = h('form', { class: 'curate', dataset: { testid: 'relation-form' }, onsubmit: (ev: Event) => { ev.preventDefault(); void declare(e, predicate.value.trim(), object.value.trim(), anchor.value); } },
+  const relError = fieldError('relation-error');
+  const relForm = h('form', { class: 'curate', dataset: { testid: 'relation-form' }, onsubmit: (ev: Event) => { ev.preventDefault(); void declare(e, predicate.value.trim(), object.value.trim(), anchor.value, failer(relError, predicate)); } },
     h('span', { class: 'muted' }, `${e.name} →`), predicate, object, anchor, objectList, h('button', { type: 'submit', dataset: { testid: 'declare-btn' } }, 'Declare relation'));
   return h('div', {},
-    h('h3', {}, 'Curate (as operator)'), aliasForm, relForm,
-    h('div', { class: 'curate' }, h('button', { type: 'button', class: 'danger', dataset: { testid: 'delete-btn' }, onclick: () => void removeEntity(e) }, 'Delete entity…')));
+    h('h3', {}, 'Curate (as operator)'), aliasForm, aliasError, relForm, relError,
+    curateRow(h('button', { type: 'button', class: 'danger', dataset: { testid: 'delete-btn' } }, 'Delete entity…'), 'delete-error', (fail) => removeEntity(e, fail)));
 }
 
-function confirmStep(text: string, action: string): Promise<boolean> {
+/** What a curation step calls when it fails: shows the error beside the field it concerns. */
+type Fail = (err: unknown) => void;
+
+/** The error line under one curation form: empty and hidden until that step fails. */
+const fieldError = (testid: string) => h('p', { class: 'error', role: 'alert', dataset: { testid }, hidden: true });
+
+/**
+ * Shows an error in `line` and marks `field` invalid (a screen reader reads the line with
+ * it). The panel is drawn again after every success, so a later success clears it.
+ */
+function failer(line: HTMLElement, field?: HTMLElement): Fail {
+  return (err) => {
+    line.textContent = describeError(err);
+    line.hidden = false;
+    if (field) {
+      field.setAttribute('aria-invalid', 'true');
+      field.setAttribute('aria-describedby', line.id || (line.id = `err-${line.dataset.testid}`));
+    }
+  };
+}
+
+/** A destructive button with its own error line under it. */
+function curateRow(button: HTMLButtonElement, testid: string, run: (fail: Fail) => Promise<void>): HTMLElement {
+  const line = fieldError(testid);
+  button.addEventListener('click', () => void run(failer(line)));
+  return h('div', {}, h('div', { class: 'curate' }, button), line);
+}
+
+/**
+ * Asks before a destructive step; resolves true to go on. The safe choice, Cancel, has the
+ * focus, so Enter or Space pressed without reading does not destroy anything. With
+ * `exportFirst`, an "Export first" button in the same dialog downloads the database and
+ * leaves the question open.
+ */
+function confirmStep(text: string, action: string, { exportFirst = false } = {}): Promise<boolean> {
   el.confirmText.textContent = text;
   $('confirm-ok').textContent = action;
+  const exportBtn = $<HTMLButtonElement>('confirm-export');
+  exportBtn.hidden = !exportFirst;
+  exportBtn.onclick = exportFirst ? () => void exportDb() : null;
   el.confirm.returnValue = '';
   el.confirm.showModal();
-  ($('confirm-ok') as HTMLButtonElement).focus();
+  $<HTMLButtonElement>('confirm-cancel').focus();
   return new Promise((resolve) => el.confirm.addEventListener('close', () => resolve(el.confirm.returnValue === 'ok'), { once: true }));
 }
 
@@ -241,6 +283,7 @@ function askKey(fileName: string): Promise<string | Uint8Array | null> {
   el.passphrase.returnValue = '';
   el.passphrase.showModal();
   el.passphraseInput.focus();
+  $<HTMLButtonElement>('passphrase-cancel').onclick = () => el.passphrase.close('cancel');
   return new Promise((resolve) => el.passphrase.addEventListener('close', () => {
     const text = el.passphraseInput.value;
     el.passphraseInput.value = '';
@@ -249,7 +292,10 @@ function askKey(fileName: string): Promise<string | Uint8Array | null> {
   }, { once: true }));
 }
 
+/** After every write: the graph, the panel and the header's count follow; old errors go. */
 async function afterWrite(notice: string, reselect?: { entity: number } | null): Promise<void> {
+  showError('');
+  markChanged();
   const state = await view.refresh();
   if (reselect === null) {
     selection = null;
@@ -261,16 +307,16 @@ async function afterWrite(notice: string, reselect?: { entity: number } | null):
   await refreshCount();
 }
 
-async function addAlias(e: ViewEntity, alias: string): Promise<void> {
+async function addAlias(e: ViewEntity, alias: string, fail: Fail): Promise<void> {
   if (!alias || !agent) return;
   try {
     const res = await agent.declareAssociations({ associations: { entities: [{ name: e.name, aliases: [alias] }] }, declared_by: 'operator' });
     if (res.dropped.length) throw new Error(`dropped: ${res.dropped.map((d) => d.reason).join(', ')}`);
     await afterWrite(`Added the alias “${alias}” to ${e.name}.`, { entity: e.id });
-  } catch (err) { showError(describeError(err)); }
+  } catch (err) { fail(err); }
 }
 
-async function declare(e: ViewEntity, predicate: string, object: string, anchor: string): Promise<void> {
+async function declare(e: ViewEntity, predicate: string, object: string, anchor: string, fail: Fail): Promise<void> {
   if (!predicate || !object || !agent) return;
   try {
     const res = await agent.declareAssociations({
@@ -282,23 +328,23 @@ async function declare(e: ViewEntity, predicate: string, object: string, anchor:
     // The object may be outside the drawing: the subject's one-hop neighbourhood brings it in.
     if (!view.state().entities.find((x) => x.id === e.id)?.expanded) await view.expand(e.id);
     await afterWrite(`Declared ${e.name} —${predicate}→ ${object}${anchor ? ` (anchor ${anchor})` : ''}.`, { entity: e.id });
-  } catch (err) { showError(describeError(err)); }
+  } catch (err) { fail(err); }
 }
 
-async function retract(id: number, label: string): Promise<void> {
+async function retract(id: number, label: string, fail: Fail): Promise<void> {
   if (!agent || !(await confirmStep(`Retract the relation ${label}? The relation is removed; the records stay.`, 'Retract'))) return;
   try {
     await agent.declareAssociations({ retract: { relations: [id] }, declared_by: 'operator' });
     await afterWrite(`Retracted ${label}.`, null);
-  } catch (err) { showError(describeError(err)); }
+  } catch (err) { fail(err); }
 }
 
-async function removeEntity(e: ViewEntity): Promise<void> {
+async function removeEntity(e: ViewEntity, fail: Fail): Promise<void> {
   if (!agent || !(await confirmStep(`Delete the entity “${e.name}” with its aliases, mentions and relations? The records that mention it stay.`, 'Delete'))) return;
   try {
     await agent.deleteEntity({ entity_id: e.id });
     await afterWrite(`Deleted ${e.name}.`, null);
-  } catch (err) { showError(describeError(err)); }
+  } catch (err) { fail(err); }
 }
 
 // ---------------------------------------------------------------- the memories view
@@ -402,25 +448,49 @@ el.askClear.addEventListener('click', () => { view.clearHighlight(); answer = nu
 
 // ---------------------------------------------------------------- sources
 
+/** What the header says after the count: how the memory was loaded or imported. */
+let statusExtra = '';
+
+/** The header's entity count, in its text as in `data-entities`: after every write too. */
 async function refreshCount(): Promise<number> {
   const res = await agent!.listEntities({ limit: 1 });
   el.status.dataset.entities = String(res.total);
+  if (el.status.dataset.state === 'ready') el.status.textContent = statusLine(res.total);
   return res.total;
 }
+
+const statusLine = (total: number) => `${sourceLabel}: ${plural(total, 'entity', 'entities')} for agent ${agent!.agentId}${statusExtra}`;
+
+/**
+ * True while an in-page memory (the demo, or an imported file: storage 'memory') holds
+ * changes not exported since it was opened: leaving the page then asks first.
+ */
+let unsaved = false;
+function markChanged(): void {
+  if (memory?.storage === 'memory') unsaved = true;
+  el.status.dataset.unsaved = String(unsaved);
+}
+window.addEventListener('beforeunload', (ev) => {
+  if (!unsaved) return;
+  ev.preventDefault();
+  ev.returnValue = ''; // what older Chromium needs to ask
+});
 
 async function adopt(next: AssociativeMemory, label: string, extra = ''): Promise<void> {
   const previous = memory;
   memory = next;
   agent = next.agent(el.agent.value.trim() || 'team-bot');
   sourceLabel = label;
+  if (previous !== next) { unsaved = false; el.status.dataset.unsaved = 'false'; }
   if (previous && previous !== next) await previous.close().catch(() => undefined);
   selection = null;
   el.answers.hidden = true;
   el.askClear.hidden = true;
   await renderPanel();
+  statusExtra = extra;
   const total = await refreshCount();
   enable(true);
-  setStatus('ready', `${label}: ${plural(total, 'entity', 'entities')} for agent ${agent.agentId}${extra}`, { source: label.split(' ')[0]!.toLowerCase(), entities: total });
+  setStatus('ready', statusLine(total), { source: label.split(' ')[0]!.toLowerCase(), entities: total });
   await suggest('');
   if (!el.memories.hidden) await memoriesView.refresh();
   if (total > 0) {
@@ -496,7 +566,23 @@ function looksEncrypted(bytes: Uint8Array): boolean {
   return bytes.length >= 512 && bytes.length % 512 === 0 && ![...header].every((c, i) => bytes[i] === c.charCodeAt(0));
 }
 
+/**
+ * Asks before `file` replaces the open memory, naming what goes (this agent's entities and
+ * memories), with "Export first" in the same dialog. True to go on, or when nothing is open.
+ */
+async function confirmReplace(file: File): Promise<boolean> {
+  if (!memory || !agent) return true;
+  const [entities, memories] = await Promise.all([agent.listEntities({ limit: 1 }), agent.listMemories({ limit: 1 })]);
+  const what = memory.storage === 'opfs' ? `the OPFS memory “${memory.name}”` : `the ${sourceLabel}`;
+  return confirmStep(`Importing ${file.name} replaces the ${plural(entities.total, 'entity', 'entities')} and ${plural(memories.total, 'memory', 'memories')} of ${what} (agent ${agent.agentId}, and any other agent's in it). This cannot be undone.`,
+    'Replace', { exportFirst: true });
+}
+
 async function importDatabase(file: File): Promise<void> {
+  if (!(await confirmReplace(file))) {
+    el.status.dataset.replaceCancelled = file.name;
+    return;
+  }
   setStatus('loading', `Importing ${file.name}…`);
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
@@ -523,14 +609,64 @@ async function importDatabase(file: File): Promise<void> {
   }
 }
 
-/** The import progress bar at `done` of `total` memories. */
-function showProgress(done: number, total: number): void {
+/**
+ * The import progress bar at `done` of `total` memories stored. With `checked`, the import
+ * checks every item first (`importMemoriesJson`): the bar covers both passes, and
+ * `data-checked` says how far the check got.
+ */
+function showProgress(done: number, total: number, checked?: number): void {
   el.progress.hidden = false;
-  el.progressBar.max = total;
-  el.progressBar.value = done;
-  el.progressText.textContent = `${done.toLocaleString('en')} of ${total.toLocaleString('en')} ${total === 1 ? 'memory' : 'memories'}`;
+  const n = (x: number) => x.toLocaleString('en');
+  const unit = total === 1 ? 'memory' : 'memories';
+  el.progressBar.max = checked === undefined ? total : 2 * total;
+  el.progressBar.value = checked === undefined ? done : checked + done;
+  el.progressText.textContent = checked === undefined || checked === total && done > 0
+    ? `${checked === undefined ? '' : 'stored '}${n(done)} of ${n(total)} ${unit}`
+    : `checked ${n(checked)} of ${n(total)} ${unit}`;
   el.progress.dataset.done = String(done);
+  if (checked !== undefined) el.progress.dataset.checked = String(checked);
 }
+
+/** The engine names an item within its batch (`items[3].content`): name it within the file. */
+function inFile(err: unknown, start: number): unknown {
+  const e = err as { field?: string };
+  const at = e?.field?.match(/^items\[(\d+)\](.*)$/);
+  if (at) {
+    const whole = `items[${start + Number(at[1])}]${at[2]}`;
+    if (err instanceof Error) err.message = err.message.split(e.field!).join(whole);
+    e.field = whole;
+  }
+  return err;
+}
+
+/**
+ * Checks every item of `items` with the engine's own rules before anything is stored:
+ * each batch goes to `storeMany` followed by one item known to be malformed (`{}`, no
+ * content). `storeMany` checks a batch whole before writing and stores all or none, so the
+ * call always fails and writes nothing; when what it names is that last item, every real
+ * item before it passed. (The package has no dry run for `storeMany`; this costs about a
+ * fifth of storing.) Throws the first malformed item's error, named within the file.
+ */
+async function checkItems(target: AgentMemory, items: StoreItem[], size: number, progress: (checked: number) => void): Promise<void> {
+  // One fewer than a batch may hold, to leave room for the sentinel.
+  for (const { start, items: batch } of storeBatches(items, Math.min(size, CHECK_BATCH))) {
+    let refused = false;
+    try {
+      await target.storeMany([...batch, {} as StoreItem]);
+    } catch (err) {
+      refused = true;
+      const field = (err as { field?: string }).field;
+      if (field !== `items[${batch.length}].content`) throw inFile(err, start);
+    }
+    // An engine that took `{}` would have stored the batch: stop before storing it twice.
+    if (!refused) throw new Error('the engine stored an item without content: the check cannot run');
+    progress(start + batch.length);
+    await new Promise((painted) => { setTimeout(painted, 0); });
+  }
+}
+
+/** Items per checking call at most: the engine's 10,000 less the sentinel. */
+const CHECK_BATCH = 9_999;
 
 /**
  * An `export_memories` file (ours, or the reference implementation's `cpersona-export/1.x`),
@@ -541,14 +677,51 @@ async function importExportJsonl(file: File): Promise<void> {
   const agentId = el.agent.value.trim() || 'team-bot';
   setStatus('loading', `Importing the export ${file.name} into agent ${agentId}…`);
   try {
-    const r = await memory.agent(agentId).importMemories(await file.text());
+    const text = await file.text();
+    const target = memory.agent(agentId);
+    const already = await alreadyThere(target, text);
+    if (already.found > 0) {
+      const which = already.found < already.total ? `${already.found} of the ${already.total} memories of ${file.name}`
+        : already.total === 1 ? `the memory of ${file.name}` : `all ${already.total} memories of ${file.name}`;
+      setStatus('ready', `Not imported: ${which} ${already.found === 1 ? 'is' : 'are'} already in agent ${agentId}, with the same text and time; importing would store ${already.found === 1 ? 'it' : 'them'} twice. Nothing was stored.`);
+      el.status.dataset.alreadyThere = String(already.found);
+      return;
+    }
+    const r = await target.importMemories(text);
     const dropped = r.dropped.length ? `, ${plural(r.dropped.length, 'line')} not kept` : '';
     el.input.value = '';
+    markChanged();
     await adopt(memory, sourceLabel, ` · ${plural(r.memories, 'memory', 'memories')}, ${plural(r.episodes, 'episode')}, ${plural(r.entities, 'entity', 'entities')} and ${plural(r.relations, 'relation')} imported from ${file.name}${dropped}`);
     el.status.dataset.imported = file.name;
   } catch (err) {
     setStatus('error', `Could not import ${file.name}: ${describeError(err)} (nothing was stored)`);
   }
+}
+
+/**
+ * How many of the memory lines of an `export_memories` file the agent already holds with
+ * the same text and timestamp: re-importing an export into the memory it came from would
+ * store every one of them again.
+ */
+async function alreadyThere(target: AgentMemory, jsonl: string): Promise<{ found: number; total: number }> {
+  const key = (content: unknown, timestamp: unknown) => `${Date.parse(String(timestamp))}\u0000${String(content)}`;
+  const incoming: string[] = [];
+  for (const line of jsonl.split('\n')) {
+    if (!line.includes('"_type":"memory"') && !/"_type"\s*:\s*"memory"/.test(line)) continue;
+    try {
+      const m = JSON.parse(line) as { _type?: string; content?: unknown; timestamp?: unknown };
+      if (m._type === 'memory') incoming.push(key(m.content, m.timestamp));
+    } catch { /* the import names a bad line itself */ }
+  }
+  if (!incoming.length) return { found: 0, total: 0 };
+  const have = new Set<string>();
+  let offset: number | undefined = 0;
+  while (offset !== undefined) {
+    const page: Awaited<ReturnType<AgentMemory['listMemories']>> = await target.listMemories({ limit: 500, offset });
+    for (const m of page.memories) have.add(key(m.content, m.timestamp));
+    offset = page.next_offset;
+  }
+  return { found: incoming.filter((k) => have.has(k)).length, total: incoming.length };
 }
 
 /**
@@ -563,6 +736,7 @@ async function importMcpGraph(file: File): Promise<void> {
     const result = await importMcpMemoryGraph(memory, await file.text(), { agent_id: agentId, onProgress: ({ done, total }) => showProgress(done, total) });
     el.input.value = '';
     const dropped = result.dropped.length ? `, ${plural(result.dropped.length, 'declaration')} dropped` : '';
+    markChanged();
     await adopt(memory, sourceLabel, ` · ${plural(result.entities, 'entity', 'entities')}, ${plural(result.memories, 'memory', 'memories')} and ${plural(result.relations, 'relation')} imported from ${file.name}${dropped}`);
     el.status.dataset.imported = file.name;
   } catch (err) {
@@ -585,9 +759,9 @@ const IMPORT_BATCH: Record<Storage, number> = { opfs: 10_000, memory: 1_000, fil
 /**
  * A JSON file of memories — an array of store items, or an object holding one under `items`
  * or `memories` (as the demo corpus does), with an optional `agent_id` — added to the open
- * memory through `storeMany`, with a progress bar. Each batch is one transaction: a
- * malformed item stops the import there, and the status says which item and what was
- * already stored.
+ * memory through `storeMany`, with a progress bar. All or nothing: every item is checked
+ * first (`checkItems`), so a malformed one, named by its place in the file, stores nothing;
+ * then the batches are stored, each one transaction.
  */
 async function importMemoriesJson(file: File): Promise<void> {
   if (!memory) return;
@@ -606,26 +780,25 @@ async function importMemoriesJson(file: File): Promise<void> {
   }
   const target = memory.agent(agentId);
   const total = items.length;
-  const show = (done: number) => showProgress(done, total);
+  const size = IMPORT_BATCH[memory.storage];
   setStatus('loading', `Importing ${file.name} into agent ${agentId}…`);
-  show(0);
+  showProgress(0, total, 0);
   let stored = 0;
   try {
-    for (const { start, items: batch } of storeBatches(items, IMPORT_BATCH[memory.storage])) {
+    await checkItems(target, items, size, (checked) => showProgress(0, total, checked));
+    const show = (done: number) => showProgress(done, total, total);
+    for (const { start, items: batch } of storeBatches(items, size)) {
       try {
         await target.storeMany(batch, { onProgress: ({ done }) => show(stored + done) });
       } catch (err) {
-        // The engine names the item within its batch: name it within the file.
-        const e = err as { field?: string };
-        const at = e.field?.match(/^items\[(\d+)\](.*)$/);
-        if (at) e.field = `items[${start + Number(at[1])}]${at[2]}`;
-        throw err;
+        throw inFile(err, start);
       }
       stored += batch.length;
       await new Promise((painted) => { setTimeout(painted, 0); });
     }
     el.agent.value = agentId;
     el.input.value = '';
+    markChanged();
     await adopt(memory, sourceLabel, ` · ${plural(stored, 'memory', 'memories')} imported from ${file.name}`);
     el.status.dataset.imported = file.name;
     el.status.dataset.stored = String(stored);
@@ -678,6 +851,9 @@ async function exportDb(): Promise<void> {
     const bytes = await memory.export();
     download(bytes as BlobPart, 'application/vnd.sqlite3', `${agent?.agentId ?? 'memory'}-${today()}.sqlite`);
     el.status.dataset.exported = String(bytes.length);
+    // Everything is in the download: nothing would be lost by leaving now.
+    unsaved = false;
+    el.status.dataset.unsaved = 'false';
   } catch (err) { showError(describeError(err)); }
 }
 

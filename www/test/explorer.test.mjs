@@ -46,6 +46,12 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     return { entities: s.entities.map((e) => ({ id: e.id, name: e.name, ring: e.ring, aliases: e.aliases ?? [] })), relations: s.relations, cut: s.cut };
   });
   const byName = async (name) => (await drawn()).entities.find((e) => e.name === name);
+  /** Accepts the question a database file asks before it replaces the open memory. */
+  const replace = async (p = page) => {
+    await p.waitForSelector('#confirm[open]');
+    assert.match(await p.locator('#confirm-text').textContent(), /replaces the \d+ entit(y|ies) and \d+ memor(y|ies) of /);
+    await p.click('[data-testid="confirm-ok"]');
+  };
 
   const watch = (p) => watchPage(p, problems, { warnings: true });
 
@@ -353,6 +359,7 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await page.goto(url);
     await page.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
     await page.setInputFiles('#file', exported);
+    await replace();
     await page.waitForFunction(() => document.querySelector('#status')?.dataset.imported === 'explorer-export.sqlite' && document.querySelector('#status').dataset.state === 'ready');
     assert.match(await page.locator('#status').textContent(), /^file explorer-export\.sqlite: \d+ entities for agent team-bot/);
     // It draws a place to start in what it imported: the most connected entity it lists first.
@@ -380,6 +387,7 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
       if (document.querySelector('#drop').hidden) throw new Error('no drop hint while dragging');
       document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
     }, base64);
+    await replace();
     await page.waitForFunction(() => document.querySelector('#status')?.dataset.imported === 'dropped.sqlite' && document.querySelector('#status').dataset.state === 'ready');
     assert.ok(await page.locator('#drop').isHidden());
     assert.equal(await page.locator('#source').inputValue(), 'file');
@@ -389,6 +397,7 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
 
   it('rejects a file that is not a memory and says so', async () => {
     await page.setInputFiles('#file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a database') });
+    await replace();
     await page.waitForSelector('#status[data-state="error"]');
     assert.match(await page.locator('#status').textContent(), /Could not import notes\.txt: not_a_memory/);
   });
@@ -405,6 +414,7 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     const before = await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 1 })).total);
     // a wrong key: a typed error, and the memory it had stays
     await page.setInputFiles('#file', file);
+    await replace();
     await page.waitForSelector('#passphrase[open]');
     await page.fill('#passphrase-input', 'not the passphrase');
     await page.click('[data-testid="passphrase-ok"]');
@@ -414,12 +424,14 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     // binary bytes are a database file even when they start as JSON would ('[' here), and
     // cancelling the key changes nothing
     await page.setInputFiles('#file', { ...file, name: 'bracket.sqlite', buffer: Buffer.concat([Buffer.from('['), encrypted.subarray(1)]) });
+    await replace();
     await page.waitForSelector('#passphrase[open]');
     await page.click('[data-testid="passphrase-cancel"]');
     await page.waitForFunction(() => document.querySelector('#status')?.textContent.includes('bracket.sqlite needs its key'));
     assert.equal(await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 1 })).total), before);
     // the right one
     await page.setInputFiles('#file', file);
+    await replace();
     await page.waitForSelector('#passphrase[open]');
     await page.fill('#passphrase-input', 'explorer passphrase');
     await shot('passphrase');
@@ -444,6 +456,7 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     edited.copy(bytes, at);
     const before = await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 1 })).total);
     await page.setInputFiles('#file', { name: 'edited.sqlite', mimeType: 'application/octet-stream', buffer: bytes });
+    await replace();
     await page.waitForFunction(() => document.querySelector('#status')?.dataset.state === 'error' && document.querySelector('#status').textContent.includes('edited.sqlite'));
     assert.match(await page.locator('#status').textContent(), /Could not import edited\.sqlite: not_a_memory: .*trigger `entities_cascade` differs from ours/);
     assert.equal(await page.evaluate(async () => (await window.__explorer.agent.listEntities({ limit: 1 })).total), before);
