@@ -22,8 +22,12 @@ export const TARGETS = {
   'view-host': { root: join(ROOT, 'www/view/host'), outDir: join(DIST, 'view-host') },
 };
 
-/** Builds one page; resolves to its output directory. */
-export async function buildPage(name) {
+/**
+ * Builds one page; resolves to its output directory. `dir`, a folder of www/dist/ other than
+ * the page's own, lets a test file build its own copy while another test file serves the usual
+ * one (node --test runs files at once).
+ */
+export async function buildPage(name, dir) {
   const target = TARGETS[name];
   if (!target) throw new Error(`no page ${name}; one of ${Object.keys(TARGETS).join(', ')}`);
   for (const f of ['index.js', 'view.js', 'associative_memory_bg.wasm']) {
@@ -42,7 +46,7 @@ export async function buildPage(name) {
     },
     worker: { format: 'es' },
     build: {
-      outDir: target.outDir,
+      outDir: dir ? join(DIST, dir) : target.outDir,
       emptyOutDir: true,
       target: 'es2022',
       chunkSizeWarningLimit: 4096,
@@ -50,7 +54,7 @@ export async function buildPage(name) {
       sourcemap: false,
     },
   });
-  return target.outDir;
+  return dir ? join(DIST, dir) : target.outDir;
 }
 
 /** Sends `/` to the explorer, the page a person opening the address wants. */

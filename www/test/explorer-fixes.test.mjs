@@ -34,9 +34,10 @@ describe('explorer fixes', { skip: existsSync(PKG) ? false : `no package at ${PK
 
   before(async () => {
     await mkdir(OUT, { recursive: true });
-    await buildPage('explorer');
+    // Its own copy of the page: explorer.test.mjs may be building and serving www/dist/explorer/ meanwhile.
+    await buildPage('explorer', 'explorer-fixes');
     server = await servePages({ port: 0 });
-    url = new URL('explorer/', server.url).href;
+    url = new URL('explorer-fixes/', server.url).href;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     await offline(context, problems);
