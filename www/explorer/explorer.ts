@@ -810,8 +810,29 @@ async function importMemoriesJson(file: File): Promise<void> {
   }
 }
 
+/**
+ * Asks before `what` closes an in-page memory with changes not exported (which would be
+ * lost), with "Export first" in the same dialog. True to go on, or when nothing is unsaved.
+ */
+function confirmDiscard(what: string): Promise<boolean> {
+  if (!unsaved || !agent) return Promise.resolve(true);
+  return confirmStep(`${what} closes the ${sourceLabel}, whose changes since it was opened (agent ${agent.agentId} and any other) are not exported: they would be lost.`,
+    'Discard changes', { exportFirst: true });
+}
+
+/** The source picker back on what is open, after a switch was cancelled. */
+function showSource(): void {
+  el.source.value = memory?.storage === 'opfs' ? 'opfs' : sourceLabel === 'demo corpus' ? 'demo' : 'file';
+  el.opfsField.hidden = el.source.value !== 'opfs';
+  el.opfsOpen.hidden = el.source.value !== 'opfs';
+}
+
 async function openOpfs(): Promise<void> {
   const name = el.opfsName.value.trim() || 'explorer';
+  if (!(await confirmDiscard(`Opening the OPFS memory “${name}”`))) {
+    showSource();
+    return;
+  }
   setStatus('loading', `Opening the OPFS memory ${name}…`);
   try {
     if (memory?.storage === 'opfs') await memory.close();
@@ -879,7 +900,9 @@ el.source.addEventListener('change', () => {
   const v = el.source.value;
   el.opfsField.hidden = v !== 'opfs';
   el.opfsOpen.hidden = v !== 'opfs';
-  if (v === 'demo') void loadDemo().catch(fatal);
+  if (v === 'demo') {
+    void confirmDiscard('Loading the demo corpus again').then((go) => (go ? loadDemo() : showSource())).catch(fatal);
+  }
   else if (v === 'file') el.file.click();
   else el.opfsName.focus();
 });

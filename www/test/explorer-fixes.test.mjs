@@ -260,6 +260,47 @@ describe('explorer fixes', { skip: existsSync(PKG) ? false : `no package at ${PK
     await p.close();
   });
 
+  it('asks before switching away from unsaved changes to an in-page memory, and before replacing an OPFS memory', async () => {
+    const p = await open();
+    await addAlias(p, 'Kept Through Switches');
+    await p.waitForSelector('#panel [data-testid="notice"]');
+    const kept = () => p.evaluate(async () => (await window.__explorer.agent.traverse({ entity: 'Kept Through Switches', max_hops: 0 })).entities.length);
+    // Another OPFS memory: asked, cancelled, nothing changes.
+    await p.selectOption('#source', 'opfs');
+    await p.fill('#opfs-name', 'fix-switch');
+    await p.click('#opfs-open');
+    await p.waitForSelector('#confirm[open]');
+    assert.match(await p.locator('#confirm-text').textContent(), /Opening the OPFS memory “fix-switch” closes the demo corpus, whose changes .* are not exported/);
+    assert.equal(await p.locator('[data-testid="confirm-export"]').isVisible(), true);
+    await p.click('[data-testid="confirm-cancel"]');
+    await p.waitForFunction(() => document.querySelector('#source').value === 'demo');
+    assert.equal(await kept(), 1);
+    // The demo again: asked too.
+    await p.selectOption('#source', 'opfs');
+    await p.selectOption('#source', 'demo');
+    await p.waitForSelector('#confirm[open]');
+    assert.match(await p.locator('#confirm-text').textContent(), /Loading the demo corpus again closes the demo corpus/);
+    await p.click('[data-testid="confirm-cancel"]');
+    await p.waitForFunction(() => document.querySelector('#source').value === 'demo');
+    assert.equal(await kept(), 1);
+    // Confirmed: the OPFS memory opens (filled with the demo), and a database file over it asks first.
+    const file = { name: 'over-opfs.sqlite', mimeType: 'application/octet-stream', buffer: await exportDb(p) };
+    await p.selectOption('#source', 'opfs');
+    await p.fill('#opfs-name', 'fix-replace');
+    await p.click('#opfs-open');
+    await p.waitForFunction(() => document.querySelector('#confirm').open || document.querySelector('#status').textContent.startsWith('OPFS memory fix-replace'));
+    if (await p.locator('#confirm').evaluate((d) => d.open)) await p.click('[data-testid="confirm-ok"]'); // fill it
+    await p.waitForFunction(() => document.querySelector('#status').dataset.state === 'ready' && document.querySelector('#status').textContent.startsWith('OPFS memory fix-replace'), null, { timeout: 60_000 });
+    const n = await entities(p);
+    await p.setInputFiles('#file', file);
+    await p.waitForSelector('#confirm[open]');
+    assert.match(await p.locator('#confirm-text').textContent(), new RegExp(`over-opfs\\.sqlite replaces the ${n} entities and \\d+ memories of the OPFS memory “fix-replace”`));
+    await p.click('[data-testid="confirm-cancel"]');
+    await p.waitForFunction(() => document.querySelector('#status').dataset.replaceCancelled === 'over-opfs.sqlite');
+    assert.equal(await entities(p), n);
+    await p.close();
+  });
+
   it('warns before leaving the page with unsaved changes to an in-page memory', async () => {
     // Unchanged: the page closes without asking.
     const clean = await open();
