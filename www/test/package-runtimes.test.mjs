@@ -6,8 +6,10 @@
 // key and on 'memory', answers the same calls with the same bytes as in Node (a fixed
 // clock); a file written by one runtime is read by another process of it and by Node; one
 // opener at a time, across runtimes, and the lock of a process that ended is taken over.
-// Deno runs with the permissions the README lists; without `--allow-run` it cannot tell
-// whether a lock's process lives, and a lock counts as held rather than being taken over.
+// Deno runs with the permissions the README lists, also narrowed to two directories; without
+// `--allow-run` it cannot tell whether a lock's process lives, and a lock counts as held
+// rather than being taken over; without `--allow-sys=hostname` open fails with `storage`.
+// Nothing here uses the network (it passes under `unshare -n`).
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -153,6 +155,15 @@ describe('the package in Bun and Deno', () => {
   }
 
   describe('deno with fewer permissions', () => {
+    it("with reads and writes narrowed to the package's directory and the memory's", async () => {
+      const path = await fresh();
+      const dir = join(path, '..');
+      const narrow = deno([`--allow-read=${join(CONSUMER, 'node_modules', 'associative-memory')},${dir}`, `--allow-write=${dir}`, '--allow-sys=hostname', '--allow-run']);
+      assert.deepEqual(await run(narrow, 'write', path, key), node.write);
+      const elsewhere = JSON.parse((await run(narrow, 'open', join(root, 'elsewhere.sqlite3')))[0]);
+      assert.deepEqual(elsewhere.error, { name: 'AssociativeMemoryError', code: 'storage', field: 'path' }, JSON.stringify(elsewhere));
+    });
+
     it('without --allow-run, counts a lock as held, since whether its process lives cannot be checked', async () => {
       const noRun = deno(DENO_ALLOW.filter((f) => f !== '--allow-run'));
       const path = await fresh();
