@@ -18,34 +18,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CONSUMER } from './pack.mjs';
+import { DENO_ALLOW, deno, ENV, RUNTIMES } from './runtimes.mjs';
 
-const BIN = fileURLToPath(new URL('../../node_modules/.bin/', import.meta.url));
 const CWD = join(CONSUMER, 'runtimes');
-/**
- * Deno's permissions for storage 'file' (README.md, "Storage 'file'"): read and write (the
- * package's files, the memory's), the host's name (written in the lock file), run (to ask
- * whether a lock's process lives: `process.kill(pid, 0)`). `--node-modules-dir=manual`: the
- * consumer's node_modules as npm installed it (Deno's default beside a package.json, said
- * here); `--no-remote`: nothing is fetched.
- */
-const DENO_ALLOW = ['--allow-read', '--allow-write', '--allow-sys=hostname', '--allow-run'];
-const deno = (allow) => [join(BIN, 'deno'), 'run', '--no-prompt', '--no-remote', '--node-modules-dir=manual', ...allow];
-const RUNTIMES = {
-  node: [process.execPath],
-  bun: [join(BIN, 'bun')],
-  deno: deno(DENO_ALLOW),
-};
-const ENV = {
-  ...process.env,
-  NO_COLOR: '1',
-  // no update check (Deno asks dl.deno.land once a day), no telemetry
-  DENO_NO_UPDATE_CHECK: '1',
-  DO_NOT_TRACK: '1',
-  // Deno's caches in this run's directory, not the user's
-  DENO_DIR: join(CONSUMER, '..', 'deno-dir'),
-};
 
 /**
  * child.mjs run by `command` with `args`: its lines as they come (`lines`, `until(test)`
