@@ -65,6 +65,10 @@ echo '{ "type": "commonjs" }' > pkg-node/package.json
 npx tsc -p tsconfig.json
 npx tsc -p www/view/tsconfig.json   # associative-memory/view, the graph view (cytoscape)
 cp pkg.json pkg/package.json
-cp README.md LICENSE pkg/
+# npm shows the package's own README (www/README.md), whose links stay inside the package:
+# the edge example it points at ships in it.
+cp www/README.md LICENSE pkg/
+mkdir -p pkg/examples/edge
+cp examples/edge/README.md examples/edge/worker.js examples/edge/wrangler.jsonc examples/edge/package.json pkg/examples/edge/
 cp src/wasm/types.d.ts pkg/   # the option and response types the wrapper's .d.ts import
 echo "built pkg/ ($(wc -c < pkg/associative_memory_bg.wasm) and $(wc -c < pkg/associative_memory_node_bg.wasm) bytes of wasm) and pkg-node/"

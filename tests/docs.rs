@@ -1,7 +1,7 @@
-//! The docs against the tree: what HACKING.md, README.md and BENCHMARKS.md quote from the
+//! The docs against the tree: what HACKING.md, the READMEs and BENCHMARKS.md quote from the
 //! checkout must still be there. A count of mutations must be the number of rows in
 //! `tests/MUTATIONS.md`'s table, every repository path quoted in backticks must exist, the
-//! operations of the README's API table must be the operations the engine dispatches, and
+//! operations of the npm README's API table must be the operations the engine dispatches, and
 //! the folders of `src/` must import each other as HACKING.md's map of the layers allows (and
 //! the package's TypeScript modules without a cycle). Each failure names the doc and line
 //! that drifted, or the source line that reaches past its layer, so the fix is to that line
@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The docs whose quotes are checked.
-const DOCS: [&str; 3] = ["HACKING.md", "README.md", "BENCHMARKS.md"];
+const DOCS: [&str; 4] = ["HACKING.md", "README.md", "www/README.md", "BENCHMARKS.md"];
 
 /// The folders a quoted repository path starts with.
 const PATH_ROOTS: [&str; 10] = ["src/", "tests/", "www/", "benches/", "scripts/", "fuzz/", "examples/", "build/", "eval/", ".cargo/"];
@@ -223,14 +223,16 @@ fn snake_case(name: &str) -> String {
     out
 }
 
-/// The operations of README.md's API table (the table headed `| operation | options |
-/// response |`), as (line, tool name): each row's first cell names one or more, each the
-/// first code span of a ` / `-separated part (`` `deleteMemory` / `deleteEpisode` ``), in
-/// camelCase or as the tool's own name, arguments cut (`` `rekey(key)` ``).
+/// The operations of the npm README's API table (`www/README.md`, the README the package
+/// ships), headed `| operation | options | response |`, as (line, tool name): each row's
+/// first cell names one or more, each the first code span of a ` / `-separated part
+/// (`` `deleteMemory` / `deleteEpisode` ``), in camelCase or as the tool's own name, arguments
+/// cut (`` `rekey(key)` ``).
 fn readme_operations() -> Vec<(usize, String)> {
-    let text = read("README.md");
+    const README: &str = "www/README.md";
+    let text = read(README);
     let lines = prose_lines(&text);
-    let start = lines.iter().position(|(_, l)| l.starts_with("| operation |")).expect("README.md: no table headed `| operation |`");
+    let start = lines.iter().position(|(_, l)| l.starts_with("| operation |")).expect("www/README.md: no table headed `| operation |`");
     let mut out = Vec::new();
     for (line, row) in lines[start + 2..].iter().take_while(|(_, l)| l.starts_with('|')) {
         let cell = row.trim_start_matches('|').split(" | ").next().unwrap_or_default();
@@ -252,15 +254,15 @@ fn readme_operations_are_the_engines() {
     let mut wrong = Vec::new();
     for (line, name) in &readme {
         if !engine.contains(name) {
-            wrong.push(format!("README.md:{line}: `{name}` is in the operation table, but the engine has no such operation"));
+            wrong.push(format!("www/README.md:{line}: `{name}` is in the operation table, but the engine has no such operation"));
         }
     }
     for name in &engine {
         if !listed.contains(name.as_str()) {
-            wrong.push(format!("README.md: the engine's `{name}` is not in the operation table"));
+            wrong.push(format!("www/README.md: the engine's `{name}` is not in the operation table"));
         }
     }
-    assert!(wrong.is_empty(), "README.md's API table against the engine's operations:\n  {}", wrong.join("\n  "));
+    assert!(wrong.is_empty(), "www/README.md's API table against the engine's operations:\n  {}", wrong.join("\n  "));
 }
 
 /// HACKING.md's map of the layers (the table under `## The layers`), bottom first: each row's

@@ -1,6 +1,6 @@
 // A Worker that hosts memories at the edge: one Durable Object per memory (the package's
 // `MemoryObject`, its memory in the object's own SQLite storage, with its MCP face), reached
-// at `/m/<memory>/…` from any device with a token. Copy this folder to deploy it (README.md).
+// at `/m/<memory>/…` from any device with a token. Copy this folder to deploy it (its README.md).
 // A Worker that serves no MCP exports `MemoryObject` from 'associative-memory/durable-object'
 // instead, and needs no MCP SDK.
 import { McpMemoryObject } from 'associative-memory/durable-object-mcp';

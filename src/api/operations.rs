@@ -7,8 +7,8 @@
 //! the `generate` test), from which the package's methods, its scoped handles, its embedding
 //! of texts and its OPFS worker's list of reads come. Adding an operation takes its file in
 //! this module (options and response types), a row here, and its method on `Memory`; then
-//! its types' line in the public surface (`src/lib.rs`) and its row in the README's table,
-//! which `tests/docs.rs` asks for. `list_agents` was added so.
+//! its types' line in the public surface (`src/lib.rs`) and its row in the npm README's
+//! table (`www/README.md`), which `tests/docs.rs` asks for. `list_agents` was added so.
 
 /// Which isolation axes (SPEC §2) an operation's options carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -218,7 +218,7 @@ impl JsMemory {
         // worker and the browser; only a power loss or an OS crash can take back commits made
         // since the last checkpoint (`checkpoint()`, which the package's worker runs soon
         // after writes), and even then the database stays consistent: SQLite keeps only
-        // the WAL frames up to the last whole commit. README.md, "Durability".
+        // the WAL frames up to the last whole commit. www/README.md, "Durability".
         inner.use_wal().map_err(to_js_error)?;
         Ok(JsMemory { inner, _opfs: Some(claim), clock_at })
     }

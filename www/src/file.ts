@@ -3,7 +3,7 @@
 // whose every file call is one of `node:fs`'s synchronous ones, below. Only the Node entry
 // (node.ts) loads this module, so browsers' bundles never meet `node:fs`.
 //
-// Durability is the OPFS storage's (README.md, "Storage 'file'"): WAL with `synchronous =
+// Durability is the OPFS storage's (www/README.md, "Storage 'file'"): WAL with `synchronous =
 // NORMAL`, so a write is in the operating system's hands (`writeSync`) before its promise
 // resolves and survives the process being killed; about a second after writes a checkpoint
 // syncs the log and the database (`fsyncSync`), after which it survives a power loss too.

@@ -7,7 +7,7 @@
 // busy run together in one transaction (`Memory.callGroup`), committed once; each is
 // answered only after that commit. The database is in WAL mode with `synchronous = NORMAL`
 // (see `Memory.openOpfs`), and a checkpoint runs about a second after writes, which makes
-// them survive a power loss too (README.md, "Durability").
+// them survive a power loss too (www/README.md, "Durability").
 //
 // A trap of the engine (`RuntimeError: unreachable`: an allocation failed, or Rust panicked)
 // leaves this worker's instance unusable. The worker then never calls into it again: it

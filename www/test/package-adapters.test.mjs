@@ -336,7 +336,7 @@ it('the adapters type-check as the AI SDK and LangChain type tools (tsc)', () =>
 });
 
 it("runs the README's adapter snippets as written, against a local OpenAI", async () => {
-  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
   const section = readme.split('\n### Adapters')[1].split('\n### ')[0];
   const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
   assert.equal(blocks.length, 2, 'an AI SDK snippet and a LangChain one');

@@ -125,7 +125,7 @@ describe('crash trials on an OPFS memory', () => {
   });
 
   it('commits a store without a flush(), and flushes at the checkpoint that follows writes', async () => {
-    // What the durability contract rests on (README.md, "Durability"): WAL with
+    // What the durability contract rests on (www/README.md, "Durability"): WAL with
     // synchronous = NORMAL. A rollback journal, or a sync per commit, flushes on every store.
     const page = await context.newPage();
     watch(page, problems);

@@ -13,7 +13,7 @@
 //   tool errors (`isError`), in each server's words. An error of the graph's (an entity
 //   not found) is compared whole.
 // Not driven: duplicates inside one call of create_entities / create_relations, which the
-// official server stores twice and this one once (README, "Drop-in for the MCP memory server").
+// official server stores twice and this one once (www/README.md, "Drop-in for the MCP memory server").
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

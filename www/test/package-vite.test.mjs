@@ -18,12 +18,12 @@ import { CHROMIUM, CHROMIUM_ARGS, offline, watch } from './harness.mjs';
 const APP = join(CONSUMER, 'app');
 const OUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
-/** The first ```js block of README.md's "Quick start" section, exactly as written. */
+/** The first ```js block of the npm README's (www/README.md) "Quick start" section, exactly as written. */
 function quickStart() {
-  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
   const section = readme.slice(readme.indexOf('## Quick start'));
   const match = section.match(/```js\n([\s\S]*?)```/);
-  assert.ok(match, 'README.md has a js block under ## Quick start');
+  assert.ok(match, 'www/README.md has a js block under ## Quick start');
   return match[1];
 }
 

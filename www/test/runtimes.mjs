@@ -10,7 +10,7 @@ import { CONSUMER } from './pack.mjs';
 const BIN = fileURLToPath(new URL('../../node_modules/.bin/', import.meta.url));
 
 /**
- * Deno's permissions for storage 'file' (README.md, "Storage 'file'"): read and write (the
+ * Deno's permissions for storage 'file' (www/README.md, "Storage 'file'"): read and write (the
  * package's files, the memory's), the host's name (written in the lock file), run (to ask
  * whether a lock's process lives: `process.kill(pid, 0)`).
  */
