@@ -1,6 +1,7 @@
-// Storage 'file': a memory in a file, in Node, Bun and Deno (which pick the same Node entry and
-// serve the same `node:fs`; package-runtimes.test.mjs runs it in each). The engine runs on this thread over a VFS of its own (src/storage/file.rs)
-// whose every file call is one of `node:fs`'s synchronous ones, below. Only the Node entry
+// Storage 'file': a memory in a file, in Node, Bun and Deno (which pick the same Node entry
+// and serve the same `node:fs`; package-runtimes.test.mjs runs it in each). The engine runs on
+// this thread over a VFS of its own (src/storage/file.rs) whose every file call is one of
+// `node:fs`'s synchronous ones, below. Only the Node entry
 // (node.ts) loads this module, so browsers' bundles never meet `node:fs`.
 //
 // Durability is the OPFS storage's (www/README.md, "Storage 'file'"): WAL with `synchronous =
