@@ -238,15 +238,7 @@ fn tidy(decl: &str) -> String {
 /// simply not required: its `null` alternative is left out, since omitting it says the
 /// same (the engine reads `null` as absent).
 fn schema<T: schemars::JsonSchema>() -> Value {
-    let generator = SchemaSettings::draft07()
-        .with(|s| {
-            s.inline_subschemas = true;
-            s.meta_schema = None;
-        })
-        .into_generator();
-    let mut schema = generator.into_root_schema_for::<T>().to_value();
-    strip(&mut schema);
-    schema
+    stripped::<T>(SchemaSettings::draft07())
 }
 
 /// The JSON Schema of a response type as a tool's `output_schema`, which an MCP client
@@ -255,8 +247,13 @@ fn schema<T: schemars::JsonSchema>() -> Value {
 /// and stripped as `input_schema` is. No response field is ever `null` (the types say so),
 /// so dropping `null` alternatives changes nothing.
 fn output_schema<T: schemars::JsonSchema>() -> Value {
-    let generator = SchemaSettings::draft07()
-        .for_serialize()
+    stripped::<T>(SchemaSettings::draft07().for_serialize())
+}
+
+/// `T`'s schema under `settings`, self-contained (subschemas inlined, no `$schema`) and
+/// stripped.
+fn stripped<T: schemars::JsonSchema>(settings: SchemaSettings) -> Value {
+    let generator = settings
         .with(|s| {
             s.inline_subschemas = true;
             s.meta_schema = None;

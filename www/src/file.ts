@@ -1,6 +1,7 @@
-// Storage 'file': a memory in a file, in Node (and in Bun and Deno, which serve the same
-// `node:fs`). The engine runs on this thread over a VFS of its own (src/storage/file.rs)
-// whose every file call is one of `node:fs`'s synchronous ones, below. Only the Node entry
+// Storage 'file': a memory in a file, in Node, Bun and Deno (which pick the same Node entry
+// and serve the same `node:fs`; package-runtimes.test.mjs runs it in each). The engine runs on
+// this thread over a VFS of its own (src/storage/file.rs) whose every file call is one of
+// `node:fs`'s synchronous ones, below. Only the Node entry
 // (node.ts) loads this module, so browsers' bundles never meet `node:fs`.
 //
 // Durability is the OPFS storage's (www/README.md, "Storage 'file'"): WAL with `synchronous =
@@ -13,7 +14,8 @@
 // `O_EXCL` (flag 'wx'), which the operating system grants one caller, holding the pid and the
 // host name. Another opener, in this process or another, finds it and fails with
 // `already_open` (field `path`) while that process lives (`process.kill(pid, 0)`); the lock
-// of a process that is gone (killed, or ended without `close()`) is taken over. Limits: a
+// of a process that is gone (killed, or ended without `close()`) is taken over, when the
+// runtime can tell it is gone (Deno only with `--allow-run`). Limits: a
 // lock written on another host (a network drive) cannot be checked and counts as held, and
 // so does one whose pid a new process took after a crash (delete the lock file then); and a
 // takeover of a dead process's lock moves the stale file aside and checks it was the one it
@@ -86,21 +88,29 @@ function lockText(lock: string): string | null {
   }
 }
 
-/** Whether process `pid` of this host lives (one of another user's counts). */
-function alive(pid: number): boolean {
+/**
+ * Whether process `pid` of this host is gone: null when it lives (one of another user's
+ * counts: EPERM), or the reason it cannot be known. Only "no such process" (ESRCH) says it is
+ * gone: a runtime that may not signal (Deno without `--allow-run` refuses every `kill`, with
+ * no `code`) cannot tell, and then the lock counts as held, since taking over a living
+ * writer's file would corrupt it, while a held lock costs only its deletion.
+ */
+function gone(pid: number): boolean | string {
   try {
     process.kill(pid, 0);
-    return true;
+    return false;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    const { code, message } = e as NodeJS.ErrnoException;
+    if (code === 'ESRCH') return true;
+    return code === 'EPERM' ? false : message;
   }
 }
 
 /**
  * Who holds the lock whose text is `text`, in words, or null when nobody does any more: its
- * process on this host is gone, or it is empty and old.
+ * process on this host (`here`) is gone, or it is empty and old.
  */
-function holder(lock: string, text: string): string | null {
+function holder(lock: string, text: string, here: string): string | null {
   let held: { pid?: unknown; host?: unknown } = {};
   try {
     held = JSON.parse(text) as typeof held;
@@ -118,9 +128,11 @@ function holder(lock: string, text: string): string | null {
     }
     return age > EMPTY_LOCK_MS ? null : 'another process';
   }
-  if (host !== hostname()) return `process ${pid} on ${host}`;
+  if (host !== here) return `process ${pid} on ${host}`;
   if (pid === process.pid) return 'this process';
-  return alive(pid) ? `process ${pid}` : null;
+  const dead = gone(pid);
+  if (dead === true) return null;
+  return dead === false ? `process ${pid}` : `process ${pid} (whether it lives cannot be checked here: ${dead})`;
 }
 
 /**
@@ -130,7 +142,14 @@ function holder(lock: string, text: string): string | null {
  */
 export function takeLock(path: string): () => void {
   const lock = `${path}-lock`;
-  const mine = JSON.stringify({ pid: process.pid, host: hostname() });
+  let host: string;
+  try {
+    host = hostname();
+  } catch (e) {
+    // Deno without `--allow-sys=hostname`
+    throw memoryError('storage', `cannot name this host in the lock file beside the memory: ${(e as Error).message}`, 'path');
+  }
+  const mine = JSON.stringify({ pid: process.pid, host });
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(lock, 'wx');
@@ -148,7 +167,7 @@ export function takeLock(path: string): () => void {
     }
     const text = lockText(lock);
     if (text === null) continue;
-    const who = holder(lock, text);
+    const who = holder(lock, text, host);
     if (who !== null) {
       const what = who === 'this process' ? 'close that memory first' : `close it there first (if that process is gone, delete ${lock})`;
       throw memoryError('already_open', `the memory file ${path} is open in ${who}; ${what}`, 'path');

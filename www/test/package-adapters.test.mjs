@@ -22,6 +22,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { ChatOpenAI } from '@langchain/openai';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { CONSUMER, importPackage } from './pack.mjs';
+import { assertStrict } from './strict.mjs';
 
 /** A subpath export of the installed package, as Node resolves it from the consumer. */
 async function importEntry(subpath) {
@@ -83,16 +84,6 @@ async function engineError(memory, name, args) {
     return { error: e.code, message: e.message, field: e.field };
   }
   assert.fail(`${name} ${JSON.stringify(args)} was accepted`);
-}
-
-/** Every object of a strict-mode schema: closed, all properties required. */
-function assertStrict(schema, path) {
-  if (schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object'))) {
-    assert.equal(schema.additionalProperties, false, `${path}: closed`);
-    assert.deepEqual(schema.required, Object.keys(schema.properties), `${path}: every property required`);
-    for (const [name, p] of Object.entries(schema.properties)) assertStrict(p, `${path}.${name}`);
-  }
-  if (schema.items) assertStrict(schema.items, `${path}[]`);
 }
 
 describe('associative-memory/ai-sdk under generateText with @ai-sdk/openai', () => {

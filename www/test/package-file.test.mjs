@@ -5,8 +5,9 @@
 // single memories and batches of 5,000 is killed (SIGKILL) in the middle of a batch or at a
 // random moment, and the file, reopened, passes check(), holds every store the child saw
 // acknowledged, and holds each batch whole or not at all; and after the engine traps, the
-// file keeps what was acknowledged and opens again. The whole package suite runs on 'file'
-// too (package-node.test.mjs).
+// file keeps what was acknowledged and opens again. Crash trials also with the child in Bun
+// and in Deno (runtimes.mjs). The whole package suite runs on 'file' too
+// (package-node.test.mjs).
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CONSUMER, importPackage } from './pack.mjs';
+import { DENO_ALLOW, deno, ENV, RUNTIMES } from './runtimes.mjs';
 
 const CHILD = new URL('./file-child.mjs', import.meta.url).pathname;
 const MARKER = 'ZEBRA-7f3a-MARKER';
@@ -31,11 +33,13 @@ async function rejects(promise, code, field) {
 }
 
 /**
- * A child running file-child.mjs with `args`: its lines as they come (`lines`, and
- * `until(test)` resolving with the first line passing `test`), and its end (`exited`).
+ * A child running file-child.mjs with `args`, in Node or, given `command` (runtimes.mjs), in
+ * another runtime: its lines as they come (`lines`, and `until(test)` resolving with the first
+ * line passing `test`), and its end (`exited`).
  */
-function child(...args) {
-  const proc = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+function childIn(command, ...args) {
+  const [exe, ...flags] = command;
+  const proc = spawn(exe, [...flags, CHILD, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: ENV });
   const lines = [];
   const waiting = new Set();
   let rest = '';
@@ -60,6 +64,7 @@ function child(...args) {
   };
   return { proc, lines, until, exited, kill: () => { proc.kill('SIGKILL'); return exited; } };
 }
+const child = (...args) => childIn(RUNTIMES.node, ...args);
 
 /** Every byte of every file in `dir`. */
 async function allBytes(dir) {
@@ -68,14 +73,14 @@ async function allBytes(dir) {
 }
 
 /**
- * One crash trial in `dir`: a child stores until it is killed — once its batch `batch`
+ * One crash trial in `dir`: a child (in Node, or run by `command`) stores until it is killed — once its batch `batch`
  * reported `fraction` of its items written (`midway` when 1,000 or more were still to come),
  * or `afterMs` after it started — then the file is reopened here. Returns what a crash must
  * not do, and what was seen.
  */
-async function crashTrial(pkg, dir, { batch, fraction, afterMs, key }) {
+async function crashTrial(pkg, dir, { batch, fraction, afterMs, key, command = RUNTIMES.node }) {
   const path = join(dir, 'crash.sqlite3');
-  const c = child('crash', path, ...(key ? [key] : []));
+  const c = childIn(command, 'crash', path, ...(key ? [key] : []));
   let midway = false;
   if (afterMs === undefined) midway = (await c.until((l) => l.batch === batch && l.done >= fraction * 5000)).done <= 4000;
   else await new Promise((r) => setTimeout(r, afterMs));
@@ -209,11 +214,11 @@ describe("storage 'file' in Node", () => {
     await plain.close();
   });
 
-  it('crash trials: killed mid-batch or at random, every acknowledged write is kept, no batch is half there, check() is clean', { timeout: 180_000 }, async () => {
-    const trials = [
-      { batch: 0, fraction: 0.2 }, { batch: 0, fraction: 0.6 }, { batch: 1, fraction: 0.4 },
-      { afterMs: 900 }, { afterMs: 1600 }, { batch: 1, fraction: 0.3, key: 'crash passphrase' },
-    ];
+  /**
+   * Runs crash trials, each in a fresh directory, and checks what a crash must not do; the
+   * number of them that killed a batch midway.
+   */
+  const crashTrials = async (trials) => {
     let midway = 0;
     for (const trial of trials) {
       const found = await crashTrial(pkg, await fresh(), trial);
@@ -230,7 +235,24 @@ describe("storage 'file' in Node", () => {
         assert.deepEqual([killed.acknowledged, killed.stored], [false, 0], `the batch killed midway is not there: ${what}`);
       }
     }
+    return midway;
+  };
+
+  it('crash trials: killed mid-batch or at random, every acknowledged write is kept, no batch is half there, check() is clean', { timeout: 180_000 }, async () => {
+    const midway = await crashTrials([
+      { batch: 0, fraction: 0.2 }, { batch: 0, fraction: 0.6 }, { batch: 1, fraction: 0.4 },
+      { afterMs: 900 }, { afterMs: 1600 }, { batch: 1, fraction: 0.3, key: 'crash passphrase' },
+    ]);
     assert.ok(midway >= 2, `${midway} trials killed a batch midway`);
+  });
+
+  it('crash trials in Bun and Deno (the child in each, reopened here in Node), plain and encrypted', { timeout: 120_000 }, async () => {
+    // file-child.mjs finds the package through pack.mjs, which reads WWW_TEST_DIR
+    const commands = { bun: RUNTIMES.bun, deno: deno([...DENO_ALLOW, '--allow-env=WWW_TEST_DIR']) };
+    for (const [name, command] of Object.entries(commands)) {
+      const midway = await crashTrials([{ batch: 0, fraction: 0.4, command }, { batch: 1, fraction: 0.3, key: 'crash passphrase', command }]);
+      assert.ok(midway >= 1, `${name}: ${midway} trials killed a batch midway`);
+    }
   });
 
   it('keeps every acknowledged write when the engine traps, and opens again on a new engine', async () => {

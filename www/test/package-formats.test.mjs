@@ -13,17 +13,7 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import { ListToolsResultSchema, ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CONSUMER, importPackage } from './pack.mjs';
-
-/** Every object of a strict-mode schema: closed, all properties required. */
-function assertStrict(schema, path) {
-  if (schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object'))) {
-    assert.equal(schema.additionalProperties, false, `${path}: closed`);
-    assert.deepEqual(schema.required, Object.keys(schema.properties), `${path}: every property required`);
-    for (const [name, p] of Object.entries(schema.properties)) assertStrict(p, `${path}.${name}`);
-  }
-  if (schema.items) assertStrict(schema.items, `${path}[]`);
-  for (const keyword of ['minLength', 'maxLength', 'default', '$ref']) assert.ok(!(keyword in schema), `${path}: ${keyword}`);
-}
+import { assertStrict } from './strict.mjs';
 
 describe('tools({ format })', () => {
   let memory;
