@@ -164,7 +164,7 @@ async function renderPanel(notice?: string): Promise<void> {
   const note = notice ? h('p', { class: 'notice', dataset: { testid: 'notice' } }, notice) : null;
   if (!s) {
     el.panel.dataset.kind = '';
-    el.panel.replaceChildren(...[note, h('p', { class: 'muted' }, 'Click a node to expand it and read the records that mention it; click an edge for who declared it.')].filter(Boolean) as Node[]);
+    el.panel.replaceChildren(...[note, h('p', { class: 'muted' }, 'Click a node to read the records that mention it (double-click, or Expand, draws its neighbours); click an edge for who declared it.')].filter(Boolean) as Node[]);
     return;
   }
   if (s.kind === 'entity') {
@@ -180,6 +180,7 @@ async function renderPanel(notice?: string): Promise<void> {
       h('h2', { dataset: { testid: 'panel-title' } }, e.name),
       h('p', { class: 'aliases', dataset: { testid: 'panel-aliases' } }, ...(e.aliases?.length ? e.aliases.map((a) => h('span', { class: 'chip' }, a)) : [h('span', { class: 'muted' }, 'no aliases')])),
       h('p', { class: 'muted' }, `${plural(e.ring, 'hop')} from the start · ${plural(e.mention_count, 'mention')}${e.expanded ? ' · expanded' : ''}`),
+      graphActions(e),
       curateEntity(e),
       h('h3', {}, `Mentioned in (${refs.length}${e.mentions_omitted ? ` of ${e.mention_count}` : ''})`),
       h('ul', { class: 'records', dataset: { testid: 'records' } }, ...refs.map((r) => recordItem(r, items.get(r)))),
@@ -205,6 +206,21 @@ async function renderPanel(notice?: string): Promise<void> {
         (fail) => retract(r.id, `${subject.name} —${r.predicate}→ ${object.name}`, fail)),
     ].filter(Boolean) as Node[]);
   }
+}
+
+/**
+ * What the graph does with the selected entity. A click only selects (the view's
+ * `expandOnSelect` is off), so growing the drawing is this button's choice, or a
+ * double-click on the node, or Enter on it in the list.
+ */
+function graphActions(e: ViewEntity): HTMLElement {
+  const expand = h('button', { type: 'button', dataset: { testid: 'expand-btn' }, disabled: e.expanded, title: e.expanded ? 'Its neighbours are drawn' : 'Draw its one-hop neighbours' },
+    e.expanded ? 'Expanded' : 'Expand');
+  expand.addEventListener('click', () => void view.expand(e.id).then(() => {
+    const now = view.state().entities.find((x) => x.id === e.id);
+    if (now) view.select({ entity: now.id });
+  }).catch((err) => showError(describeError(err))));
+  return h('div', { class: 'curate graph-actions', role: 'group', 'aria-label': `Graph actions for ${e.name}` }, expand);
 }
 
 function curateEntity(e: ViewEntity): HTMLElement {

@@ -232,7 +232,7 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await shot('missing');
   });
 
-  it('expands a clicked node by one hop in place and lists its records in the side panel', async () => {
+  it('selects a clicked node without expanding it; its Expand button adds one hop in place and its records show in the side panel', async () => {
     await page.selectOption('#max-hops', '1');
     await search('Payouts Batch');
     const before = await page.evaluate(() => Object.fromEntries(window.__explorer.view.cy.nodes().map((n) => [n.id(), n.position()])));
@@ -240,6 +240,12 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     assert.ok(amara, 'Amara Okafor is one hop from the Payouts Batch');
     const expanded = Number((await graph().getAttribute('data-expanded')) ?? 0);
     await clickNode(amara.id);
+    await page.waitForFunction(() => document.querySelector('#panel')?.dataset.name === 'Amara Okafor');
+    await page.waitForTimeout(400);
+    assert.equal(Number((await graph().getAttribute('data-expanded')) ?? 0), expanded, 'a click does not expand');
+    assert.equal(await nodes(), Object.keys(before).length);
+    await shot('selected');
+    await page.click('[data-testid="expand-btn"]');
     await page.waitForFunction((n) => Number(document.querySelector('#graph').dataset.expanded ?? 0) > n, expanded);
     await settled();
     const after = await page.evaluate(() => Object.fromEntries(window.__explorer.view.cy.nodes().map((n) => [n.id(), n.position()])));
@@ -257,6 +263,8 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     assert.match(await first.locator('[data-testid="record-time"]').textContent(), /^2026-\d\d-\d\d \d\d:\d\d$/);
     assert.match(await first.locator('[data-testid="record-source"]').textContent(), /^(Slack|Meeting|Jira|Email|Incident)/);
     assert.match(await page.locator('#panel').textContent(), /Amara/);
+    await page.waitForFunction(() => document.querySelector('[data-testid="expand-btn"]')?.disabled === true);
+    assert.equal(await page.locator('[data-testid="expand-btn"]').textContent(), 'Expanded');
     await shot('expanded');
   });
 

@@ -33,7 +33,7 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     const s = window.__host.view.state();
     return { entities: s.entities.map((e) => ({ id: e.id, name: e.name, ring: e.ring, mentions: e.mention_count, expanded: e.expanded })), relations: s.relations };
   });
-  async function clickNode(name) {
+  async function clickNode(name, clicks = 1) {
     const at = await page.evaluate((n) => {
       const cy = window.__host.view.cy;
       const node = cy.nodes().filter((x) => x.data('name') === n);
@@ -41,7 +41,7 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
       const p = node.renderedPosition();
       return { x: box.left + p.x, y: box.top + p.y };
     }, name);
-    await page.mouse.click(at.x, at.y);
+    if (clicks === 2) await page.mouse.dblclick(at.x, at.y); else await page.mouse.click(at.x, at.y);
     return at;
   }
 
@@ -123,10 +123,23 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     assert.match(await page.locator('#app-graph .amv-canvas').getAttribute('title'), /^Atlas\naliases: アトラス\n2 mentions · 0 hops$/);
   });
 
-  it('tells the host what was clicked and expands the node in place', async () => {
-    const before = await page.evaluate(() => Object.fromEntries(window.__host.view.cy.nodes().map((n) => [n.data('name'), n.position()])));
+  it('tells the host what was clicked without expanding it', async () => {
     await clickNode('Tile Server');
     await page.waitForFunction(() => document.querySelector('#picked').textContent.startsWith('Entity: Tile Server'));
+    // Long enough for an expansion to have started and ended, had the click begun one.
+    await page.waitForTimeout(400);
+    assert.equal(await page.locator('#app-graph').getAttribute('data-expanded'), null, 'nothing was expanded');
+    assert.equal(await page.locator('#app-graph').getAttribute('data-state'), 'ready');
+    const { entities } = await state();
+    assert.equal(entities.length, 4);
+    assert.equal(entities.find((e) => e.name === 'Tile Server').expanded, false);
+    assert.equal(await page.evaluate(() => window.__host.view.cy.$('node:selected').data('name')), 'Tile Server');
+    await page.screenshot({ path: `${OUT}view-host-selected.png` });
+  });
+
+  it('expands a double-clicked node in place', async () => {
+    const before = await page.evaluate(() => Object.fromEntries(window.__host.view.cy.nodes().map((n) => [n.data('name'), n.position()])));
+    await clickNode('Tile Server', 2);
     await page.waitForFunction(() => window.__host.view.state().entities.some((e) => e.name === 'Object Store'));
     await page.waitForSelector('#app-graph[data-state="ready"]');
     const { entities } = await state();
@@ -146,6 +159,20 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     await page.waitForFunction(() => document.querySelector('#picked').dataset.kind === 'relation');
     assert.equal(await page.locator('#picked').textContent(), 'Relation: Ana Costa leads Atlas');
     assert.equal(await leads.getAttribute('aria-pressed'), 'true');
+  });
+
+  it('expands a node with Enter on its list button; a click on the button only selects', async () => {
+    const ana = page.locator('#app-graph .amv-list button[data-name="Ana Costa"]');
+    await ana.click();
+    await page.waitForFunction(() => document.querySelector('#picked').textContent.startsWith('Entity: Ana Costa'));
+    assert.equal((await state()).entities.find((e) => e.name === 'Ana Costa').expanded, false);
+    const count = Number(await page.locator('#app-graph').getAttribute('data-expanded'));
+    await ana.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => Number(document.querySelector('#app-graph').dataset.expanded) > n, count);
+    await page.waitForSelector('#app-graph[data-state="ready"]');
+    assert.equal((await state()).entities.find((e) => e.name === 'Ana Costa').expanded, true);
+    assert.match(await page.locator('#picked').textContent(), /^Entity: Ana Costa/);
   });
 
   it('pans and zooms from the keyboard', async () => {

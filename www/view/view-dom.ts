@@ -26,6 +26,8 @@ export interface DomEvents {
   onPick(target: Target): void;
   /** The background was tapped: nothing is selected any more. */
   onClear(): void;
+  /** A node was double-clicked (double-tapped), or Enter pressed on its list button: select and expand it. */
+  onExpand(entity: number): void;
 }
 
 export interface GraphDom {
@@ -213,6 +215,15 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
     b.textContent = text;
     b.setAttribute('aria-pressed', String(element.dataset.selected === b.dataset.key));
     b.addEventListener('click', () => events.onPick(target));
+    // Enter on an entity expands it (as a double-click does); Space, like a click, only selects.
+    if ('entity' in target) {
+      b.setAttribute('aria-keyshortcuts', 'Enter');
+      b.addEventListener('keydown', (ev: KeyboardEvent) => {
+        if (ev.key !== 'Enter' || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+        ev.preventDefault();
+        events.onExpand(target.entity);
+      });
+    }
     li.append(b);
     return li;
   }
@@ -259,6 +270,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   }
 
   cy.on('tap', 'node', (ev: EventObject) => events.onPick({ entity: Number(ev.target.data('entity')) }));
+  cy.on('dbltap', 'node', (ev: EventObject) => events.onExpand(Number(ev.target.data('entity'))));
   cy.on('tap', 'edge', (ev: EventObject) => events.onPick({ relation: Number(ev.target.data('relation')) }));
   cy.on('tap', (ev: EventObject) => { if (ev.target === cy) events.onClear(); });
   cy.on('mouseover', 'node', (ev: EventObject) => {

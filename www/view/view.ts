@@ -39,11 +39,15 @@ export interface GraphViewOptions {
   max_hops?: number;
   /** Entities per traverse and refs per entity, 1–100 (default 20). */
   limit?: number;
-  /** Called when a node or an edge is selected (tap, click, or Enter in the list), null when cleared. */
+  /** Called when a node or an edge is selected (tap, click, or a list button), null when cleared. */
   onSelect?: (selection: GraphSelection | null) => void;
   /** Called after every change of the drawn graph. */
   onChange?: (state: GraphState) => void;
-  /** Selecting a node also expands it by one hop (default true). */
+  /**
+   * Selecting a node also expands it by one hop (default false). Without it a click selects
+   * only, so a node can be inspected without the drawing growing; expanding is a double-click
+   * (double-tap) on the node, Enter on its list button, or `expand(id)` from the host.
+   */
   expandOnSelect?: boolean;
   /** Render the keyboard-reachable list of entities and relations under the canvas (default true). */
   list?: boolean;
@@ -82,17 +86,23 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
   for (const k of ['agent_id', 'project_id', 'channel'] as const) if (options[k] !== undefined) scope[k] = options[k]!;
   let maxHops = options.max_hops ?? 1;
   let limit = options.limit ?? 20;
-  const expandOnSelect = options.expandOnSelect ?? true;
+  const expandOnSelect = options.expandOnSelect ?? false;
 
   const model = new GraphModel();
   const dom = mountDom(element, model, options.list ?? true, {
-    // A tap (or a list button) selects, and on a node not yet expanded also expands it.
+    // A tap (or a list button) selects; with expandOnSelect it also expands a node not yet expanded.
     onPick(target) {
       select(target);
       const e = 'entity' in target ? model.entities.get(target.entity) : undefined;
       if (expandOnSelect && e && !e.expanded) void view.expand(e.id).catch((err) => dom.reportError(err));
     },
     onClear() { select(null); },
+    // A double-click or Enter on a list button: select the node, and expand it unless it already is.
+    onExpand(entity) {
+      select({ entity });
+      const e = model.entities.get(entity);
+      if (e && !e.expanded) void view.expand(e.id).catch((err) => dom.reportError(err));
+    },
   });
 
   // Traverses run one at a time, in call order, so a response never folds into a graph a
