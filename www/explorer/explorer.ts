@@ -16,7 +16,7 @@ const el = {
   importBtn: $<HTMLButtonElement>('import-btn'), exportBtn: $<HTMLButtonElement>('export-btn'), exportJsonlBtn: $<HTMLButtonElement>('export-jsonl-btn'),
   searchForm: $<HTMLFormElement>('search-form'), input: $<HTMLInputElement>('entity-input'), suggestions: $('entity-suggestions'),
   hops: $<HTMLSelectElement>('max-hops'), limit: $<HTMLInputElement>('limit'), searchBtn: $<HTMLButtonElement>('search-btn'),
-  cut: $('cut'), error: $('error'), graph: $('graph'),
+  cut: $('cut'), error: $('error'), graph: $('graph'), showHidden: $<HTMLButtonElement>('show-hidden'),
   askForm: $<HTMLFormElement>('ask-form'), ask: $<HTMLInputElement>('ask-input'), askBtn: $<HTMLButtonElement>('ask-btn'), askClear: $<HTMLButtonElement>('ask-clear'),
   panel: $('panel'), answers: $('answers'), confirm: $<HTMLDialogElement>('confirm'), confirmText: $('confirm-text'), drop: $('drop'),
   passphrase: $<HTMLDialogElement>('passphrase'), passphraseText: $('passphrase-text'), passphraseInput: $<HTMLInputElement>('passphrase-input'),
@@ -58,8 +58,15 @@ const view = mountGraphView(el.graph, {
   max_hops: 2,
   limit: 20,
   onSelect: (s) => { selection = s; void renderPanel(); },
-  onChange: (state) => renderCut(state),
+  onChange: (state) => { renderCut(state); renderHidden(state); },
 });
+
+/** "Show N hidden" while `hide` has taken nodes off the drawing. */
+function renderHidden(state: GraphState): void {
+  el.showHidden.hidden = state.hidden.length === 0;
+  el.showHidden.textContent = `Show ${plural(state.hidden.length, 'hidden node')}`;
+}
+el.showHidden.addEventListener('click', () => { view.showHidden(); el.graph.querySelector<HTMLElement>('.amv-canvas')?.focus(); });
 
 function bounds() {
   const limit = Math.min(100, Math.max(1, Number.parseInt(el.limit.value, 10) || 20));
@@ -220,7 +227,13 @@ function graphActions(e: ViewEntity): HTMLElement {
     const now = view.state().entities.find((x) => x.id === e.id);
     if (now) view.select({ entity: now.id });
   }).catch((err) => showError(describeError(err))));
-  return h('div', { class: 'curate graph-actions', role: 'group', 'aria-label': `Graph actions for ${e.name}` }, expand);
+  const collapse = h('button', { type: 'button', dataset: { testid: 'collapse-btn' }, disabled: !e.expanded, title: 'Remove the nodes only its expansion brought in' }, 'Collapse');
+  collapse.addEventListener('click', () => void view.collapse(e.id).then(() => {
+    if (view.state().entities.some((x) => x.id === e.id)) view.select({ entity: e.id });
+  }).catch((err) => showError(describeError(err))));
+  const hide = h('button', { type: 'button', dataset: { testid: 'hide-btn' }, title: 'Take this node off the drawing (Show hidden brings it back)' }, 'Hide');
+  hide.addEventListener('click', () => { view.hide(e.id); el.showHidden.focus(); });
+  return h('div', { class: 'curate graph-actions', role: 'group', 'aria-label': `Graph actions for ${e.name}` }, expand, collapse, hide);
 }
 
 function curateEntity(e: ViewEntity): HTMLElement {

@@ -268,6 +268,29 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await shot('expanded');
   });
 
+  it('collapses the expanded node and hides a node from the side panel, and shows it again', async () => {
+    const amara = await byName('Amara Okafor');
+    const fresh = (await drawn()).entities.filter((e) => e.ring === 2).map((e) => e.id);
+    const count = await nodes();
+    await page.click('[data-testid="collapse-btn"]');
+    await page.waitForFunction((n) => Number(document.querySelector('#graph').dataset.nodes) < n, count);
+    const left = (await drawn()).entities.map((e) => e.id);
+    assert.ok(fresh.every((id) => !left.includes(id)), 'what the expansion brought in went');
+    assert.ok(left.includes(amara.id), 'Amara stays');
+    await page.waitForFunction(() => document.querySelector('[data-testid="expand-btn"]')?.disabled === false);
+    assert.equal(await page.locator('[data-testid="collapse-btn"]').isDisabled(), true);
+    // Hide: off the canvas and the list, the panel cleared, "Show 1 hidden node" offered.
+    await page.click('[data-testid="hide-btn"]');
+    assert.equal(await graph().getAttribute('data-hidden'), '1');
+    assert.equal(await page.evaluate((id) => window.__explorer.view.cy.getElementById(`e${id}`).visible(), amara.id), false);
+    assert.equal(await page.locator('[data-testid="show-hidden"]').textContent(), 'Show 1 hidden node');
+    assert.equal(await page.locator('#panel').getAttribute('data-kind'), '');
+    await shot('hidden');
+    await page.click('[data-testid="show-hidden"]');
+    assert.equal(await page.evaluate((id) => window.__explorer.view.cy.getElementById(`e${id}`).visible(), amara.id), true);
+    assert.ok(await page.locator('[data-testid="show-hidden"]').isHidden());
+  });
+
   it('shows an edge’s predicate, declarer, time and anchor record (keyboard: the graph as a list)', async () => {
     await search('INC-0503');
     const { relations, entities } = await drawn();

@@ -175,6 +175,59 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     assert.match(await page.locator('#picked').textContent(), /^Entity: Ana Costa/);
   });
 
+  it('collapses an expansion: what only it brought in goes, with expansions hanging off it; the start and what is reached another way stay', async () => {
+    const id = async (name) => (await state()).entities.find((e) => e.name === name)?.id;
+    const names = async () => (await state()).entities.map((e) => e.name).sort();
+    const [tile, store, ben] = [await id('Tile Server'), await id('Object Store'), await id('Ben Ito')];
+    assert.ok(store, 'Object Store came in with Tile Server’s expansion');
+    await page.evaluate((x) => window.__host.view.expand(x), store);
+    await page.evaluate((x) => window.__host.view.expand(x), ben);
+    // Ben Ito's neighbours (Atlas, Tile Server) were drawn already: collapsing him removes nothing.
+    assert.equal(await page.evaluate((x) => window.__host.view.collapse(x), ben), 0);
+    assert.deepEqual(await names(), ['Ana Costa', 'Atlas', 'Ben Ito', 'Object Store', 'Tile Server']);
+    assert.equal((await state()).entities.find((e) => e.name === 'Ben Ito').expanded, false);
+    // Tile Server's expansion alone brought Object Store (and Object Store's own expansion hangs off it).
+    await page.evaluate((x) => window.__host.view.select({ entity: x }), store);
+    assert.equal(await page.evaluate((x) => window.__host.view.collapse(x), tile), 1);
+    assert.deepEqual(await names(), ['Ana Costa', 'Atlas', 'Ben Ito', 'Tile Server']);
+    assert.equal((await state()).entities.find((e) => e.name === 'Tile Server').expanded, false);
+    assert.equal(await page.locator('#app-graph').getAttribute('data-nodes'), '4');
+    assert.equal(await page.locator('#picked').textContent(), 'Nothing selected.', 'the selected node went, so did the selection');
+    // Expanding again brings Object Store back, not expanded: its own expansion went with the collapse.
+    await page.evaluate((x) => window.__host.view.expand(x), tile);
+    assert.equal((await state()).entities.find((e) => e.name === 'Object Store')?.expanded, false);
+    // The start cannot be collapsed away.
+    const atlas = await id('Atlas');
+    await page.evaluate((x) => window.__host.view.collapse(x), atlas);
+    assert.ok((await names()).includes('Atlas'));
+  });
+
+  it('hides a node and its edges from the canvas and the list, and shows them again', async () => {
+    const ben = (await state()).entities.find((e) => e.name === 'Ben Ito').id;
+    await page.evaluate((x) => window.__host.view.select({ entity: x }), ben);
+    assert.equal(await page.evaluate((x) => window.__host.view.hide(x), ben), true);
+    const seen = () => page.evaluate(() => {
+      const cy = window.__host.view.cy;
+      return { nodes: cy.nodes().filter((n) => n.visible()).map((n) => n.data('name')).sort(), edges: cy.edges().filter((e) => e.visible()).length, hidden: window.__host.view.state().hidden };
+    });
+    console.log(await page.evaluate((x) => { const cy = window.__host.view.cy; const n = cy.getElementById('e' + x); return [n.visible(), cy.nodes().map((m) => [m.id(), m.data('name'), m.visible(), m.classes().join()])]; }, ben));
+    const hidden = await seen();
+    assert.ok(!hidden.nodes.includes('Ben Ito'), hidden.nodes.join(', '));
+    assert.deepEqual(hidden.hidden, [ben]);
+    assert.equal(await page.locator('#app-graph').getAttribute('data-hidden'), '1');
+    assert.equal(await page.locator('#app-graph .amv-list button[data-name="Ben Ito"]').count(), 0);
+    assert.equal(await page.locator('#app-graph .amv-list button', { hasText: 'Ben Ito' }).count(), 0, 'nor his relations');
+    assert.equal(await page.locator('#app-graph .amv-list summary').textContent(), 'Graph as a list: 4 entities, 3 relations');
+    assert.equal(await page.locator('#picked').textContent(), 'Nothing selected.');
+    await page.screenshot({ path: `${OUT}view-host-hidden.png` });
+    assert.equal(await page.evaluate(() => window.__host.view.showHidden()), 1);
+    const shown = await seen();
+    assert.ok(shown.nodes.includes('Ben Ito'));
+    assert.equal(shown.edges, hidden.edges + 2, 'reviews and operates are drawn again');
+    assert.deepEqual(shown.hidden, []);
+    assert.equal(await page.locator('#app-graph .amv-list button[data-name="Ben Ito"]').count(), 1);
+  });
+
   it('pans and zooms from the keyboard', async () => {
     await page.focus('#app-graph .amv-canvas');
     const before = await page.evaluate(() => ({ zoom: window.__host.view.cy.zoom(), pan: window.__host.view.cy.pan() }));

@@ -134,6 +134,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
         const n = cy.getElementById(nodeId(e.id));
         n.data({ name: e.name, label: e.name, ring: Math.min(5, e.ring), size: sizeOf(e.mention_count) });
         n.toggleClass('expanded', e.expanded);
+        n.toggleClass('amv-hidden', model.hidden.has(e.id));
       }
       for (const r of relations.values()) {
         if (cy.getElementById(edgeId(r.id)).nonempty()) continue;
@@ -142,6 +143,10 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
     });
     empty.hidden = entities.size > 0;
     if (entities.size === 0) empty.textContent = model.missing ? `No entity is named or aliased “${model.missing}”.` : 'Search an entity to draw its neighbourhood.';
+    // A class change inside a batch restyles lazily; hiding must hold at once (for `visible()`
+    // and the next fit), so restyle the nodes whose hidden state changed now.
+    cy.nodes().forEach((n) => { if (n.hasClass('amv-hidden') !== (n.style('display') === 'none')) (n as unknown as { updateStyle(): void }).updateStyle(); });
+    element.dataset.hidden = String([...model.hidden].filter((id) => entities.has(id)).length);
     element.dataset.nodes = String(cy.nodes().length);
     element.dataset.edges = String(cy.edges().length);
     renderList();
@@ -230,10 +235,12 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
 
   function renderList(): void {
     if (!entityList || !relationList || !listSummary) return;
-    listSummary.textContent = `Graph as a list: ${entities.size} ${entities.size === 1 ? 'entity' : 'entities'}, ${relations.size} ${relations.size === 1 ? 'relation' : 'relations'}`;
-    const sorted = [...entities.values()].sort((a, b) => a.ring - b.ring || a.name.localeCompare(b.name));
+    // What is hidden is left out of the list as it is of the canvas.
+    const sorted = [...entities.values()].filter((e) => !model.hidden.has(e.id)).sort((a, b) => a.ring - b.ring || a.name.localeCompare(b.name));
+    const shown = [...relations.values()].filter((r) => !model.hidden.has(r.subject) && !model.hidden.has(r.object));
+    listSummary.textContent = `Graph as a list: ${sorted.length} ${sorted.length === 1 ? 'entity' : 'entities'}, ${shown.length} ${shown.length === 1 ? 'relation' : 'relations'}`;
     entityList.replaceChildren(...sorted.map((e) => listItem({ entity: e.id }, `${e.name} · ${e.ring}`, e)));
-    relationList.replaceChildren(...[...relations.values()].map((r) =>
+    relationList.replaceChildren(...shown.map((r) =>
       listItem({ relation: r.id }, `${entities.get(r.subject)?.name} —${r.predicate}→ ${entities.get(r.object)?.name}`)));
   }
 

@@ -45,7 +45,7 @@ export function legendHtml(): string {
 
 /**
  * Cytoscape's stylesheet. The classes it styles are set by the DOM module: `expanded` (the
- * node's neighbourhood is drawn), `amv-walked` / `amv-seed` / `amv-dim` (a highlight).
+ * node's neighbourhood is drawn), `amv-hidden` (hidden by `hide`), `amv-walked` / `amv-seed` / `amv-dim` (a highlight).
  */
 export function stylesheet(): StylesheetJson {
   const rings = RING_COLOURS.map((colour, i) => ({
@@ -79,6 +79,8 @@ export function stylesheet(): StylesheetJson {
     },
     { selector: 'edge[declared_by = "operator"]', style: { 'line-style': 'dashed', 'line-color': '#5c7cfa', 'target-arrow-color': '#5c7cfa' } },
     { selector: '.amv-dim', style: { opacity: 0.28 } },
+    // A hidden node takes its edges with it (cytoscape does not draw an edge to an undisplayed node).
+    { selector: 'node.amv-hidden', style: { display: 'none' } },
     {
       selector: 'node.amv-seed',
       style: { 'underlay-color': '#d6336c', 'underlay-padding': 7, 'underlay-opacity': 0.45, 'underlay-shape': 'ellipse' },

@@ -60,6 +60,16 @@ export interface GraphView {
   show(entity: string, options?: { max_hops?: number; limit?: number }): Promise<GraphState>;
   /** Adds a drawn entity's one-hop neighbourhood in place; existing nodes keep their positions. Resolves to the number of nodes added. */
   expand(entityId: number): Promise<number>;
+  /**
+   * Undoes a drawn entity's expansion: removes the nodes only it brought in (with any
+   * expansions hanging off them); the start, and what another traverse reaches, stay.
+   * Resolves to the number of nodes removed (0 when it was not expanded).
+   */
+  collapse(entityId: number): Promise<number>;
+  /** Hides a drawn node and its edges (from the canvas and the list); false when it is not drawn. */
+  hide(entityId: number): boolean;
+  /** Draws every hidden node again; returns how many there were. */
+  showHidden(): number;
   /** Re-runs every traverse the graph is made of (after a write), keeping positions. */
   refresh(): Promise<GraphState>;
   /** Sets max_hops / limit for the next `show` (and `refresh`). */
@@ -160,6 +170,34 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
         dom.countExpansion();
         return added.length;
       });
+    },
+    collapse(entityId) {
+      return serial(async () => {
+        const gone = model.collapsed(entityId);
+        if (!gone.length && !model.entities.get(entityId)) return 0;
+        const selected = element.dataset.selected;
+        dom.draw();
+        if (selected && dom.cy.getElementById(selected).empty()) select(null);
+        changed();
+        return gone.length;
+      });
+    },
+    hide(entityId) {
+      if (!model.entities.has(entityId)) return false;
+      model.hidden.add(entityId);
+      dom.draw();
+      const selected = dom.cy.getElementById(element.dataset.selected ?? '');
+      const ends: string[] = selected.empty() ? [] : selected.group() === 'edges' ? [selected.data('source'), selected.data('target')] : [selected.id()];
+      if (ends.includes(`e${entityId}`)) select(null);
+      changed();
+      return true;
+    },
+    showHidden() {
+      const count = state().hidden.length;
+      model.hidden.clear();
+      dom.draw();
+      changed();
+      return count;
     },
     refresh() {
       return serial(async () => {
