@@ -17,6 +17,7 @@ const el = {
   searchForm: $<HTMLFormElement>('search-form'), input: $<HTMLInputElement>('entity-input'), suggestions: $('entity-suggestions'),
   hops: $<HTMLSelectElement>('max-hops'), limit: $<HTMLInputElement>('limit'), searchBtn: $<HTMLButtonElement>('search-btn'),
   cut: $('cut'), error: $('error'), graph: $('graph'), showHidden: $<HTMLButtonElement>('show-hidden'),
+  findInput: $<HTMLInputElement>('find-input'), findStatus: $('find-status'),
   askForm: $<HTMLFormElement>('ask-form'), ask: $<HTMLInputElement>('ask-input'), askBtn: $<HTMLButtonElement>('ask-btn'), askClear: $<HTMLButtonElement>('ask-clear'),
   panel: $('panel'), answers: $('answers'), confirm: $<HTMLDialogElement>('confirm'), confirmText: $('confirm-text'), drop: $('drop'),
   passphrase: $<HTMLDialogElement>('passphrase'), passphraseText: $('passphrase-text'), passphraseInput: $<HTMLInputElement>('passphrase-input'),
@@ -44,7 +45,7 @@ function setStatus(state: 'loading' | 'ready' | 'error', text: string, data: Rec
 }
 
 function enable(on: boolean): void {
-  for (const c of [el.input, el.hops, el.limit, el.searchBtn, el.ask, el.askBtn, el.exportBtn, el.exportJsonlBtn, el.tabMemories]) c.disabled = !on;
+  for (const c of [el.input, el.findInput, el.hops, el.limit, el.searchBtn, el.ask, el.askBtn, el.exportBtn, el.exportJsonlBtn, el.tabMemories]) c.disabled = !on;
 }
 
 // ---------------------------------------------------------------- the graph view
@@ -58,7 +59,53 @@ const view = mountGraphView(el.graph, {
   max_hops: 2,
   limit: 20,
   onSelect: (s) => { selection = s; void renderPanel(); },
-  onChange: (state) => { renderCut(state); renderHidden(state); },
+  onChange: (state) => { renderCut(state); renderHidden(state); findAgain(); },
+});
+
+// ---------------------------------------------------------------- find in graph
+
+/** The drawn, shown nodes whose name or an alias holds the text (any case), nearest the start first. */
+function findMatches(text: string): ViewEntity[] {
+  const q = text.trim().toLocaleLowerCase();
+  if (!q) return [];
+  const state = view.state();
+  const hidden = new Set(state.hidden);
+  return state.entities
+    .filter((e) => !hidden.has(e.id) && [e.name, ...(e.aliases ?? [])].some((n) => n.toLocaleLowerCase().includes(q)))
+    .sort((a, b) => a.ring - b.ring || a.name.localeCompare(b.name));
+}
+
+let findAt = 0;
+/** Rings and centres the `findAt`-th match (wrapping), and selects it so its details show. */
+function find(step: number): void {
+  const matches = findMatches(el.findInput.value);
+  el.findStatus.dataset.count = String(matches.length);
+  if (!matches.length) {
+    view.reveal(null);
+    el.findStatus.textContent = el.findInput.value.trim() ? 'no drawn node matches' : '';
+    return;
+  }
+  findAt = (findAt + step + matches.length) % matches.length;
+  const e = matches[findAt]!;
+  view.reveal(e.id);
+  view.select({ entity: e.id });
+  el.findStatus.textContent = `${findAt + 1} of ${matches.length}: ${e.name}`;
+}
+/** After the drawing changes, the ring follows the text (the found node may have gone). */
+function findAgain(): void {
+  if (!el.findInput.value.trim()) return;
+  const found = Number(el.graph.dataset.found);
+  const matches = findMatches(el.findInput.value);
+  const i = matches.findIndex((e) => e.id === found);
+  if (i >= 0) { findAt = i; el.findStatus.textContent = `${i + 1} of ${matches.length}: ${matches[i]!.name}`; return; }
+  view.reveal(null);
+  el.findStatus.textContent = matches.length ? `${matches.length} drawn; Enter finds` : 'no drawn node matches';
+}
+el.findInput.addEventListener('input', () => { findAt = 0; find(0); });
+el.findInput.addEventListener('keydown', (ev) => {
+  if (ev.key !== 'Enter') return;
+  ev.preventDefault();
+  find(el.graph.dataset.found ? (ev.shiftKey ? -1 : 1) : 0);
 });
 
 /** "Show N hidden" while `hide` has taken nodes off the drawing. */

@@ -291,6 +291,49 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     assert.ok(await page.locator('[data-testid="show-hidden"]').isHidden());
   });
 
+  it('finds a drawn node by name or alias (any case), rings and centres it, and cycles with Enter', async () => {
+    const { entities } = await drawn();
+    // An alias its name does not hold, with a letter that has a case, so only the alias can match.
+    const only = (e) => (a) => /[a-z]/i.test(a) && !e.name.toLowerCase().includes(a.toLowerCase())
+      && entities.filter((x) => [x.name, ...(x.aliases ?? [])].some((n) => n.toLowerCase().includes(a.toLowerCase()))).length === 1;
+    const withAlias = entities.find((e) => e.ring > 0 && e.aliases?.some(only(e)));
+    assert.ok(withAlias, entities.map((e) => `${e.name} (${e.aliases})`).join(', '));
+    const alias = withAlias.aliases.find(only(withAlias));
+    await page.fill('#find-input', alias.toUpperCase());
+    await page.waitForFunction((id) => document.querySelector('#graph').dataset.found === String(id), withAlias.id);
+    const at = await page.evaluate((id) => {
+      const cy = window.__explorer.view.cy;
+      const n = cy.getElementById(`e${id}`);
+      return { p: n.renderedPosition(), w: cy.width(), h: cy.height(), ring: n.hasClass('amv-found') };
+    }, withAlias.id);
+    assert.ok(at.ring, 'ringed');
+    assert.ok(Math.abs(at.p.x - at.w / 2) < 2 && Math.abs(at.p.y - at.h / 2) < 2, `centred: ${JSON.stringify(at)}`);
+    assert.match(await page.locator('#find-status').textContent(), new RegExp(`^1 of \\d+: ${withAlias.name}$`));
+    await page.waitForFunction((name) => document.querySelector('#panel')?.dataset.name === name, withAlias.name);
+    await shot('find');
+    // A text many nodes hold: Enter steps through them nearest the start first, then wraps.
+    const text = 'A';
+    const expected = entities.filter((e) => [e.name, ...(e.aliases ?? [])].some((n) => n.toLowerCase().includes('a')))
+      .sort((a, b) => a.ring - b.ring || a.name.localeCompare(b.name)).map((e) => e.id);
+    assert.ok(expected.length >= 3, `${expected.length} match`);
+    await page.fill('#find-input', text);
+    const found = async () => Number(await graph().getAttribute('data-found'));
+    await page.waitForFunction((id) => document.querySelector('#graph').dataset.found === String(id), expected[0]);
+    const seen = [await found()];
+    for (let i = 1; i <= expected.length; i += 1) {
+      await page.press('#find-input', 'Enter');
+      seen.push(await found());
+    }
+    assert.deepEqual(seen, [...expected, expected[0]]);
+    assert.equal(await page.evaluate(() => window.__explorer.view.cy.nodes('.amv-found').length), 1);
+    await page.press('#find-input', 'Shift+Enter');
+    assert.equal(await found(), expected[expected.length - 1]);
+    await page.fill('#find-input', 'zzzz-nothing');
+    assert.equal(await page.locator('#find-status').textContent(), 'no drawn node matches');
+    assert.equal(await graph().getAttribute('data-found'), '');
+    await page.fill('#find-input', '');
+  });
+
   it('shows an edge’s predicate, declarer, time and anchor record (keyboard: the graph as a list)', async () => {
     await search('INC-0503');
     const { relations, entities } = await drawn();

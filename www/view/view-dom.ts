@@ -43,6 +43,8 @@ export interface GraphDom {
   /** Draws the model's highlight; returns how many entities and relations it lit. */
   applyMarks(): { nodes: number; edges: number };
   setState(state: 'idle' | 'loading' | 'ready' | 'missing' | 'error'): void;
+  /** Rings one drawn, shown node (class `amv-found`, `data-found`) and centres it; null clears. False when it is not shown. */
+  reveal(entity: number | null): boolean;
   /** Counts an expansion on the element (`data-expanded`), so a host or a test can wait for it. */
   countExpansion(): void;
   /** Puts the element in the error state with the message, and logs it. */
@@ -147,6 +149,12 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
     // and the next fit), so restyle the nodes whose hidden state changed now.
     cy.nodes().forEach((n) => { if (n.hasClass('amv-hidden') !== (n.style('display') === 'none')) (n as unknown as { updateStyle(): void }).updateStyle(); });
     element.dataset.hidden = String([...model.hidden].filter((id) => entities.has(id)).length);
+    // The found ring survives a redraw while its node is drawn and shown.
+    const found = element.dataset.found ? Number(element.dataset.found) : null;
+    if (found !== null) {
+      if (entities.has(found) && !model.hidden.has(found)) cy.getElementById(nodeId(found)).addClass('amv-found');
+      else element.dataset.found = '';
+    }
     element.dataset.nodes = String(cy.nodes().length);
     element.dataset.edges = String(cy.edges().length);
     renderList();
@@ -270,6 +278,22 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
     return { nodes, edges: lit.relations.size };
   }
 
+  function reveal(entity: number | null): boolean {
+    cy.nodes('.amv-found').removeClass('amv-found');
+    element.dataset.found = '';
+    if (entity === null) return true;
+    const n = cy.getElementById(nodeId(entity));
+    if (n.empty() || model.hidden.has(entity)) return false;
+    n.addClass('amv-found');
+    element.dataset.found = String(entity);
+    // Centre it at the present zoom, unless that is too far out to read the label.
+    if (cy.zoom() < 0.8) cy.zoom({ level: 0.8, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+    // The node's centre, not its box with the label (what cy.center would use), at the canvas's centre.
+    const p = n.position();
+    cy.pan({ x: cy.width() / 2 - p.x * cy.zoom(), y: cy.height() / 2 - p.y * cy.zoom() });
+    return true;
+  }
+
   function reportError(err: unknown): void {
     setState('error');
     element.dataset.error = String((err as Error)?.message ?? err);
@@ -313,7 +337,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   resize?.observe(canvas);
 
   return {
-    cy, draw, layout, fitCapped, markSelected, applyMarks, reportError,
+    cy, draw, layout, fitCapped, markSelected, applyMarks, reportError, reveal,
     setState,
     countExpansion() { element.dataset.expanded = String(Number(element.dataset.expanded ?? 0) + 1); },
     destroy() {

@@ -45,7 +45,7 @@ export function legendHtml(): string {
 
 /**
  * Cytoscape's stylesheet. The classes it styles are set by the DOM module: `expanded` (the
- * node's neighbourhood is drawn), `amv-hidden` (hidden by `hide`), `amv-walked` / `amv-seed` / `amv-dim` (a highlight).
+ * node's neighbourhood is drawn), `amv-hidden` (hidden by `hide`), `amv-found` (`reveal`), `amv-walked` / `amv-seed` / `amv-dim` (a highlight).
  */
 export function stylesheet(): StylesheetJson {
   const rings = RING_COLOURS.map((colour, i) => ({
@@ -90,6 +90,10 @@ export function stylesheet(): StylesheetJson {
       style: { 'underlay-color': '#fab005', 'underlay-padding': 9, 'underlay-opacity': 0.7, 'underlay-shape': 'ellipse', 'font-weight': 'bold' },
     },
     { selector: 'edge.amv-walked', style: { width: 4, 'line-color': '#f08c00', 'target-arrow-color': '#f08c00', color: '#a34f00', 'font-weight': 'bold', 'z-index': 10 } },
+    {
+      selector: 'node.amv-found',
+      style: { 'underlay-color': '#1971c2', 'underlay-padding': 10, 'underlay-opacity': 0.55, 'underlay-shape': 'ellipse', 'font-weight': 'bold', 'z-index': 20 },
+    },
     { selector: 'node:selected', style: { 'overlay-color': '#212529', 'overlay-opacity': 0.18, 'overlay-padding': 6 } },
     { selector: 'edge:selected', style: { width: 4, 'line-color': '#212529', 'target-arrow-color': '#212529', color: '#000' } },
   ];

@@ -80,6 +80,11 @@ export interface GraphView {
   /** Selects an entity or a relation as a tap would (without expanding), or clears the selection. */
   select(target: { entity: number } | { relation: number } | null): void;
   state(): GraphState;
+  /**
+   * Rings a drawn node (class `amv-found`, `data-found` on the element) and centres it, as a
+   * find-in-graph box wants; null clears the ring. False when the node is not drawn or hidden.
+   */
+  reveal(entityId: number | null): boolean;
   /** Fits the drawing into the element. */
   fit(): void;
   /** Removes everything drawn (e.g. when another memory is opened). */
@@ -229,6 +234,7 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
     },
     select,
     state,
+    reveal(entityId) { return dom.reveal(entityId); },
     fit() { dom.fitCapped(); },
     clear() {
       model.reset();
