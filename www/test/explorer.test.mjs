@@ -334,6 +334,39 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await page.fill('#find-input', '');
   });
 
+  it('places the nodes each double-click expansion adds without overlapping any drawn node', async () => {
+    await page.selectOption('#max-hops', '1');
+    await search('Kaito Mori');
+    const overlaps = () => page.evaluate(() => {
+      const cy = window.__explorer.view.cy;
+      const boxes = cy.nodes().filter((n) => n.visible()).map((n) => ({ name: n.data('name'), b: n.boundingBox({ includeLabels: true, includeOverlays: false }) }));
+      const out = [];
+      for (let i = 0; i < boxes.length; i += 1) for (let j = i + 1; j < boxes.length; j += 1) {
+        const [p, q] = [boxes[i].b, boxes[j].b];
+        if (p.x1 < q.x2 && q.x1 < p.x2 && p.y1 < q.y2 && q.y1 < p.y2) out.push(`${boxes[i].name} × ${boxes[j].name}`);
+      }
+      return out;
+    });
+    for (let round = 0; round < 4; round += 1) {
+      const open = await page.evaluate(() => window.__explorer.view.state().entities.filter((e) => !e.expanded)
+        .sort((a, b) => b.mention_count - a.mention_count || a.id - b.id).map((e) => ({ id: e.id }))[0]);
+      const count = Number((await graph().getAttribute('data-expanded')) ?? 0);
+      const at = await page.evaluate((id) => {
+        const n = window.__explorer.view.cy.getElementById(`e${id}`);
+        const box = window.__explorer.view.cy.container().getBoundingClientRect();
+        const p = n.renderedPosition();
+        return { x: box.left + p.x, y: box.top + p.y };
+      }, open.id);
+      await page.mouse.dblclick(at.x, at.y);
+      await page.waitForFunction((n) => Number(document.querySelector('#graph').dataset.expanded ?? 0) > n, count);
+      await settled();
+      assert.equal(await page.evaluate((id) => window.__explorer.view.state().entities.find((e) => e.id === id).expanded, open.id), true);
+    }
+    assert.ok(await nodes() > 20, `${await nodes()} nodes drawn`);
+    assert.deepEqual(await overlaps(), []);
+    await shot('no-overlap');
+  });
+
   it('shows an edge’s predicate, declarer, time and anchor record (keyboard: the graph as a list)', async () => {
     await search('INC-0503');
     const { relations, entities } = await drawn();

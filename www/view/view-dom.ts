@@ -183,6 +183,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
         resolve(); // the ring placement of draw() stands
       }
     }).then(() => {
+      separate(full ? nodes.toArray() as NodeSingular[] : added, full);
       if (full) {
         fitCapped();
         // Labels are measured on the first render: fit again once they are, so none hangs outside.
@@ -190,6 +191,44 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
       }
       else if (added.length) keepInSight(); // what was added, without moving what the person was looking at more than needed
     });
+  }
+
+  /**
+   * Moves `movable` nodes (in order) off every node already placed, so no two node boxes
+   * (the circle and its label, with a small gap) overlap: fcose keeps nodes apart on
+   * average, not always, and with the old nodes fixed it may set a new one on top of one.
+   * Each node that overlaps goes to the nearest free spot on a spiral around where the
+   * layout put it. With `all`, the first nodes (nearest the start) stay and later ones move;
+   * otherwise every node not in `movable` is fixed.
+   */
+  function separate(movable: NodeSingular[], all: boolean): void {
+    const gap = 6;
+    type Box = { x1: number; x2: number; y1: number; y2: number };
+    const boxOf = (n: NodeSingular): Box => n.boundingBox({ includeLabels: true, includeOverlays: false } as never);
+    const moving = new Set(movable.map((n) => n.id()));
+    const shown = (n: NodeSingular) => !model.hidden.has(Number(n.data('entity')));
+    const placed: Box[] = all ? [] : (cy.nodes().toArray() as NodeSingular[]).filter((n) => !moving.has(n.id()) && shown(n)).map(boxOf);
+    const hits = (b: Box) => placed.some((p) => b.x1 < p.x2 + gap && b.x2 + gap > p.x1 && b.y1 < p.y2 + gap && b.y2 + gap > p.y1);
+    const order = all ? [...movable].sort((a, b) => Number(a.data('ring')) - Number(b.data('ring')) || a.id().localeCompare(b.id())) : movable;
+    for (const n of order) {
+      if (!shown(n)) continue;
+      const box = boxOf(n);
+      if (hits(box)) {
+        const at = n.position();
+        const off = { x1: box.x1 - at.x, x2: box.x2 - at.x, y1: box.y1 - at.y, y2: box.y2 - at.y };
+        const step = Math.max(12, Math.min(box.x2 - box.x1, box.y2 - box.y1) / 2);
+        search: for (let r = step; r < step * 200; r += step) {
+          const tries = Math.max(8, Math.round((2 * Math.PI * r) / step));
+          for (let k = 0; k < tries; k += 1) {
+            const a = (2 * Math.PI * k) / tries;
+            const p = { x: at.x + r * Math.cos(a), y: at.y + r * Math.sin(a) };
+            const b = { x1: p.x + off.x1, x2: p.x + off.x2, y1: p.y + off.y1, y2: p.y + off.y2 };
+            if (!hits(b)) { n.position(p); break search; }
+          }
+        }
+      }
+      placed.push(boxOf(n));
+    }
   }
 
   function fitCapped(): void {
