@@ -239,6 +239,54 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     assert.ok(await page.evaluate(() => window.__host.view.cy.zoom()) > after.zoom, 'fitted again');
   });
 
+  it('has labelled zoom in, zoom out and fit buttons, reached by Tab after the canvas', async () => {
+    const zoom = () => page.evaluate(() => window.__host.view.cy.zoom());
+    await page.focus('#app-graph .amv-canvas');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'Zoom in');
+    const z0 = await zoom();
+    await page.keyboard.press('Enter');
+    const z1 = await zoom();
+    assert.ok(z1 > z0, `zoomed in: ${z0} → ${z1}`);
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    const z2 = await zoom();
+    assert.ok(z2 < z1, `zoomed out: ${z1} → ${z2}`);
+    await page.getByRole('button', { name: 'Fit the graph in view' }).click();
+    const inView = await page.evaluate(() => {
+      const cy = window.__host.view.cy;
+      const b = cy.elements().renderedBoundingBox();
+      return b.x1 >= 0 && b.y1 >= 0 && b.x2 <= cy.width() && b.y2 <= cy.height();
+    });
+    assert.ok(inView, 'fit: everything in view');
+    assert.notEqual(await zoom(), z2);
+    for (const b of await page.locator('#app-graph .amv-controls button').all()) {
+      const box = await b.boundingBox();
+      assert.ok(box.width >= 24 && box.height >= 24, `${await b.getAttribute('aria-label')}: ${box.width}×${box.height}`);
+    }
+  });
+
+  it('draws a legend of the relation types drawn, each toggling its edges', async () => {
+    const legend = page.locator('#app-graph .amv-predicates button');
+    assert.deepEqual(await legend.evaluateAll((bs) => bs.map((b) => b.dataset.predicate)), ['depends_on', 'leads', 'operates', 'reviews', 'stores_in']);
+    const shown = (p) => page.evaluate((x) => window.__host.view.cy.edges().filter((e) => e.data('predicate') === x && e.visible()).length, p);
+    assert.equal(await shown('reviews'), 1);
+    const reviews = page.locator('#app-graph .amv-predicates button[data-predicate="reviews"]');
+    assert.equal(await reviews.getAttribute('aria-pressed'), 'true');
+    await reviews.click();
+    assert.equal(await shown('reviews'), 0);
+    assert.equal(await shown('leads'), 1, 'other types stay');
+    assert.equal(await reviews.getAttribute('aria-pressed'), 'false');
+    assert.deepEqual(await page.evaluate(() => window.__host.view.state().hidden_predicates), ['reviews']);
+    assert.equal(await page.locator('#app-graph .amv-list button', { hasText: '—reviews→' }).count(), 0, 'nor in the list');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.predicate), 'reviews', 'focus stays on the toggle');
+    await page.screenshot({ path: `${OUT}view-host-legend.png` });
+    await page.keyboard.press('Enter');
+    assert.equal(await shown('reviews'), 1);
+    assert.equal(await reviews.getAttribute('aria-pressed'), 'true');
+    assert.deepEqual(await page.evaluate(() => window.__host.view.state().hidden_predicates), []);
+  });
+
   it('logged no errors or warnings', () => {
     assert.deepEqual(problems, []);
   });

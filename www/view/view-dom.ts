@@ -26,6 +26,8 @@ export interface DomEvents {
   onPick(target: Target): void;
   /** The background was tapped: nothing is selected any more. */
   onClear(): void;
+  /** A relation type's toggle in the legend was pressed. */
+  onPredicate(predicate: string, shown: boolean): void;
   /** A node was double-clicked (double-tapped), or Enter pressed on its list button: select and expand it. */
   onExpand(entity: number): void;
 }
@@ -77,6 +79,32 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   canvas.append(host, legend, empty);
   element.append(canvas);
 
+  // Zoom and fit buttons over the canvas's top right corner: siblings of the canvas (an
+  // image to assistive technology, so it holds no controls), reached by Tab after it.
+  const controls = doc.createElement('div');
+  controls.className = 'amv-controls';
+  controls.setAttribute('role', 'group');
+  controls.setAttribute('aria-label', 'Zoom');
+  const control = (key: string, text: string, label: string, run: () => void) => {
+    const b = doc.createElement('button');
+    b.type = 'button';
+    b.textContent = text;
+    b.title = label;
+    b.setAttribute('aria-label', label);
+    b.dataset.control = key;
+    b.addEventListener('click', run);
+    controls.append(b);
+  };
+  element.append(controls);
+
+  // The legend of relation types drawn, each a toggle that hides or shows its edges.
+  const predicates = doc.createElement('div');
+  predicates.className = 'amv-predicates';
+  predicates.setAttribute('role', 'group');
+  predicates.setAttribute('aria-label', 'Relation types (press to hide or show their edges)');
+  predicates.hidden = true;
+  element.append(predicates);
+
   let listRoot: HTMLDetailsElement | null = null;
   let entityList: HTMLUListElement | null = null;
   let relationList: HTMLUListElement | null = null;
@@ -105,6 +133,12 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   });
 
   const { entities, relations } = model;
+
+  const centre = () => ({ x: cy.width() / 2, y: cy.height() / 2 });
+  const zoomBy = (factor: number) => cy.zoom({ level: cy.zoom() * factor, renderedPosition: centre() });
+  control('zoom-in', '+', 'Zoom in', () => zoomBy(1.25));
+  control('zoom-out', '−', 'Zoom out', () => zoomBy(1 / 1.25));
+  control('fit', 'Fit', 'Fit the graph in view', () => fitCapped());
 
   function setState(state: string): void {
     element.dataset.state = state;
@@ -139,8 +173,10 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
         n.toggleClass('amv-hidden', model.hidden.has(e.id));
       }
       for (const r of relations.values()) {
-        if (cy.getElementById(edgeId(r.id)).nonempty()) continue;
-        cy.add({ group: 'edges', data: { id: edgeId(r.id), relation: r.id, source: nodeId(r.subject), target: nodeId(r.object), predicate: r.predicate, declared_by: r.declared_by } });
+        if (cy.getElementById(edgeId(r.id)).empty()) {
+          cy.add({ group: 'edges', data: { id: edgeId(r.id), relation: r.id, source: nodeId(r.subject), target: nodeId(r.object), predicate: r.predicate, declared_by: r.declared_by } });
+        }
+        cy.getElementById(edgeId(r.id)).toggleClass('amv-off', model.hiddenPredicates.has(r.predicate));
       }
     });
     empty.hidden = entities.size > 0;
@@ -148,6 +184,8 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
     // A class change inside a batch restyles lazily; hiding must hold at once (for `visible()`
     // and the next fit), so restyle the nodes whose hidden state changed now.
     cy.nodes().forEach((n) => { if (n.hasClass('amv-hidden') !== (n.style('display') === 'none')) (n as unknown as { updateStyle(): void }).updateStyle(); });
+    cy.edges().forEach((e) => { if (e.hasClass('amv-off') !== (e.style('display') === 'none')) (e as unknown as { updateStyle(): void }).updateStyle(); });
+    renderPredicates();
     element.dataset.hidden = String([...model.hidden].filter((id) => entities.has(id)).length);
     // The found ring survives a redraw while its node is drawn and shown.
     const found = element.dataset.found ? Number(element.dataset.found) : null;
@@ -280,11 +318,43 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
     return li;
   }
 
+  /** One toggle per predicate drawn (with its edge count), pressed while its edges show. */
+  function renderPredicates(): void {
+    const counts = new Map<string, number>();
+    for (const r of relations.values()) counts.set(r.predicate, (counts.get(r.predicate) ?? 0) + 1);
+    const names = [...counts.keys()].sort((a, b) => a.localeCompare(b));
+    predicates.hidden = names.length === 0;
+    const label = doc.createElement('span');
+    label.className = 'amv-predicates-label';
+    label.textContent = 'relations';
+    label.setAttribute('aria-hidden', 'true');
+    predicates.replaceChildren(label, ...names.map((p) => {
+      const b = doc.createElement('button');
+      b.type = 'button';
+      b.dataset.predicate = p;
+      const shown = !model.hiddenPredicates.has(p);
+      b.setAttribute('aria-pressed', String(shown));
+      b.title = `${shown ? 'Hide' : 'Show'} the ${counts.get(p)} “${p}” ${counts.get(p) === 1 ? 'edge' : 'edges'}`;
+      const swatch = doc.createElement('i');
+      swatch.setAttribute('aria-hidden', 'true');
+      const count = doc.createElement('span');
+      count.className = 'amv-count';
+      count.textContent = String(counts.get(p));
+      b.append(swatch, p, ' ', count);
+      b.addEventListener('click', () => {
+        events.onPredicate(p, model.hiddenPredicates.has(p));
+        predicates.querySelector<HTMLButtonElement>(`button[data-predicate="${CSS.escape(p)}"]`)?.focus();
+      });
+      return b;
+    }));
+    element.dataset.hiddenPredicates = [...model.hiddenPredicates].sort().join(' ');
+  }
+
   function renderList(): void {
     if (!entityList || !relationList || !listSummary) return;
     // What is hidden is left out of the list as it is of the canvas.
     const sorted = [...entities.values()].filter((e) => !model.hidden.has(e.id)).sort((a, b) => a.ring - b.ring || a.name.localeCompare(b.name));
-    const shown = [...relations.values()].filter((r) => !model.hidden.has(r.subject) && !model.hidden.has(r.object));
+    const shown = [...relations.values()].filter((r) => !model.hidden.has(r.subject) && !model.hidden.has(r.object) && !model.hiddenPredicates.has(r.predicate));
     listSummary.textContent = `Graph as a list: ${sorted.length} ${sorted.length === 1 ? 'entity' : 'entities'}, ${shown.length} ${shown.length === 1 ? 'relation' : 'relations'}`;
     entityList.replaceChildren(...sorted.map((e) => listItem({ entity: e.id }, `${e.name} · ${e.ring}`, e)));
     relationList.replaceChildren(...shown.map((r) =>
@@ -357,12 +427,10 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   canvas.setAttribute('aria-keyshortcuts', 'ArrowLeft ArrowRight ArrowUp ArrowDown + - 0');
   canvas.addEventListener('keydown', (ev: KeyboardEvent) => {
     const step = 40;
-    const centre = { x: cy.width() / 2, y: cy.height() / 2 };
     const moves: Record<string, () => void> = {
       ArrowLeft: () => cy.panBy({ x: step, y: 0 }), ArrowRight: () => cy.panBy({ x: -step, y: 0 }),
       ArrowUp: () => cy.panBy({ x: 0, y: step }), ArrowDown: () => cy.panBy({ x: 0, y: -step }),
-      '+': () => cy.zoom({ level: cy.zoom() * 1.2, renderedPosition: centre }), '=': () => cy.zoom({ level: cy.zoom() * 1.2, renderedPosition: centre }),
-      '-': () => cy.zoom({ level: cy.zoom() / 1.2, renderedPosition: centre }), '0': () => fitCapped(),
+      '+': () => zoomBy(1.2), '=': () => zoomBy(1.2), '-': () => zoomBy(1 / 1.2), '0': () => fitCapped(),
     };
     const move = moves[ev.key];
     if (move && !ev.ctrlKey && !ev.metaKey && !ev.altKey) { ev.preventDefault(); move(); }
@@ -384,6 +452,8 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
       cy.destroy();
       canvas.remove();
       listRoot?.remove();
+      controls.remove();
+      predicates.remove();
       element.classList.remove('amv-root');
     },
   };

@@ -42,6 +42,8 @@ export interface GraphState {
   missing?: string;
   /** Entities hidden by `hide` (drawn again by `showHidden`), by id, ascending. */
   hidden: number[];
+  /** Relation types (predicates) whose edges the legend has turned off, sorted. */
+  hidden_predicates: string[];
 }
 
 /**
@@ -82,6 +84,8 @@ export class GraphModel {
   responses: TraverseResponse[] = [];
   /** Entities the person hid: kept in the maps (a refresh may bring them again), not drawn. */
   readonly hidden = new Set<number>();
+  /** Predicates whose edges are not drawn (the legend's toggles); kept across `show`. */
+  readonly hiddenPredicates = new Set<string>();
   start: string | null = null;
   missing: string | undefined;
   last: TraverseResponse | null = null;
@@ -92,6 +96,7 @@ export class GraphModel {
     this.queries = [];
     this.responses = [];
     this.hidden.clear();
+    this.hiddenPredicates.clear();
     this.start = null;
     this.missing = undefined;
     this.last = null;
@@ -243,6 +248,7 @@ export class GraphModel {
     const s: GraphState = {
       start: this.start, entities: [...this.entities.values()], relations: [...this.relations.values()], last: this.last, cut: this.cutReport(),
       hidden: [...this.hidden].filter((id) => this.entities.has(id)).sort((a, b) => a - b),
+      hidden_predicates: [...this.hiddenPredicates].sort(),
     };
     if (this.missing !== undefined) s.missing = this.missing;
     return s;

@@ -70,6 +70,8 @@ export interface GraphView {
   hide(entityId: number): boolean;
   /** Draws every hidden node again; returns how many there were. */
   showHidden(): number;
+  /** Shows or hides the edges of one relation type, as its toggle in the legend does (kept across `show`). */
+  showPredicate(predicate: string, shown: boolean): void;
   /** Re-runs every traverse the graph is made of (after a write), keeping positions. */
   refresh(): Promise<GraphState>;
   /** Sets max_hops / limit for the next `show` (and `refresh`). */
@@ -112,6 +114,7 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
       if (expandOnSelect && e && !e.expanded) void view.expand(e.id).catch((err) => dom.reportError(err));
     },
     onClear() { select(null); },
+    onPredicate(predicate, shown) { view.showPredicate(predicate, shown); },
     // A double-click or Enter on a list button: select the node, and expand it unless it already is.
     onExpand(entity) {
       select({ entity });
@@ -203,6 +206,13 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
       dom.draw();
       changed();
       return count;
+    },
+    showPredicate(predicate, shown) {
+      if (shown) model.hiddenPredicates.delete(predicate); else model.hiddenPredicates.add(predicate);
+      dom.draw();
+      const selected = dom.cy.getElementById(element.dataset.selected ?? '');
+      if (!shown && selected.nonempty() && selected.group() === 'edges' && selected.data('predicate') === predicate) select(null);
+      changed();
     },
     refresh() {
       return serial(async () => {
