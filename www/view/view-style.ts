@@ -25,9 +25,10 @@ const CSS = `
 .amv-controls button:hover{background:#e9ecef}
 .amv-controls button:focus-visible,.amv-predicates button:focus-visible{outline:3px solid #1971c2;outline-offset:1px}
 .amv-predicates[hidden]{display:none}
-.amv-predicates{display:flex;flex-wrap:wrap;align-items:center;gap:4px;margin-top:6px;font-size:12px;max-height:5.6em;overflow:auto}
+.amv-predicates{display:flex;flex-wrap:wrap;align-items:center;gap:4px;margin-top:6px;font-size:12px;max-height:80px;overflow:auto}
+@media (max-width:600px){.amv-predicates{max-height:52px}}
 .amv-predicates-label{color:#495057;margin-right:2px}
-.amv-predicates button{font:inherit;min-height:24px;border:1px solid #ced4da;background:#fff;color:#212529;border-radius:12px;padding:1px 8px;cursor:pointer}
+.amv-predicates button{font:inherit;height:24px;line-height:20px;white-space:nowrap;border:1px solid #ced4da;background:#fff;color:#212529;border-radius:12px;padding:1px 8px;cursor:pointer}
 .amv-predicates button i{display:inline-block;width:14px;height:0;border-top:2px solid #868e96;margin-right:4px;vertical-align:3px}
 .amv-predicates button .amv-count{color:#495057}
 .amv-predicates button[aria-pressed=false]{background:#f1f3f5;color:#495057;text-decoration:line-through}
