@@ -45,6 +45,8 @@ export interface GraphDom {
   /** Draws the model's highlight; returns how many entities and relations it lit. */
   applyMarks(): { nodes: number; edges: number };
   setState(state: 'idle' | 'loading' | 'ready' | 'missing' | 'error'): void;
+  /** Fits again only when part of the drawing is out of view. */
+  keepInSight(): void;
   /** Rings one drawn, shown node (class `amv-found`, `data-found`) and centres it; null clears. False when it is not shown. */
   reveal(entity: number | null): boolean;
   /** Counts an expansion on the element (`data-expanded`), so a host or a test can wait for it. */
@@ -444,7 +446,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   resize?.observe(canvas);
 
   return {
-    cy, draw, layout, fitCapped, markSelected, applyMarks, reportError, reveal,
+    cy, draw, layout, fitCapped, keepInSight, markSelected, applyMarks, reportError, reveal,
     setState,
     countExpansion() { element.dataset.expanded = String(Number(element.dataset.expanded ?? 0) + 1); },
     destroy() {

@@ -204,6 +204,7 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
       const count = state().hidden.length;
       model.hidden.clear();
       dom.draw();
+      if (count) dom.keepInSight(); // a node shown again may sit outside what was in view
       changed();
       return count;
     },
