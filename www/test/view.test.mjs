@@ -287,6 +287,32 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     assert.deepEqual(await page.evaluate(() => window.__host.view.state().hidden_predicates), []);
   });
 
+  it('still expands on a click for a host that sets expandOnSelect', async () => {
+    await page.evaluate(() => {
+      const div = document.createElement('div');
+      div.id = 'second';
+      div.style.height = '300px';
+      document.body.append(div);
+      window.__second = window.__host.mountGraphView(div, window.__host.memory, { agent_id: 'notes-app', entity: 'Atlas', expandOnSelect: true, list: false });
+    });
+    await page.waitForSelector('#second[data-state="ready"]', { timeout: 30_000 });
+    await page.locator('#second').scrollIntoViewIfNeeded();
+    // The view fits once more on the frame after it is ready (labels measured).
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const at = await page.evaluate(() => {
+      const cy = window.__second.cy;
+      const n = cy.nodes().filter((x) => x.data('name') === 'Tile Server');
+      const box = cy.container().getBoundingClientRect();
+      const p = n.renderedPosition();
+      return { x: box.left + p.x, y: box.top + p.y };
+    });
+    await page.mouse.click(at.x, at.y);
+    await page.waitForSelector('#second[data-expanded="1"]');
+    assert.deepEqual(await page.evaluate(() => window.__second.state().entities.filter((e) => e.expanded).map((e) => e.name)), ['Tile Server']);
+    assert.ok(await page.evaluate(() => window.__second.state().entities.some((e) => e.name === 'Object Store')));
+    await page.evaluate(() => { window.__second.destroy(); document.querySelector('#second').remove(); });
+  });
+
   it('logged no errors or warnings', () => {
     assert.deepEqual(problems, []);
   });
