@@ -16,7 +16,8 @@ const el = {
   importBtn: $<HTMLButtonElement>('import-btn'), exportBtn: $<HTMLButtonElement>('export-btn'), exportJsonlBtn: $<HTMLButtonElement>('export-jsonl-btn'),
   searchForm: $<HTMLFormElement>('search-form'), input: $<HTMLInputElement>('entity-input'), suggestions: $('entity-suggestions'),
   hops: $<HTMLSelectElement>('max-hops'), limit: $<HTMLInputElement>('limit'), searchBtn: $<HTMLButtonElement>('search-btn'),
-  cut: $('cut'), error: $('error'), graph: $('graph'),
+  cut: $('cut'), error: $('error'), graph: $('graph'), showHidden: $<HTMLButtonElement>('show-hidden'),
+  findInput: $<HTMLInputElement>('find-input'), findStatus: $('find-status'),
   askForm: $<HTMLFormElement>('ask-form'), ask: $<HTMLInputElement>('ask-input'), askBtn: $<HTMLButtonElement>('ask-btn'), askClear: $<HTMLButtonElement>('ask-clear'),
   panel: $('panel'), answers: $('answers'), confirm: $<HTMLDialogElement>('confirm'), confirmText: $('confirm-text'), drop: $('drop'),
   passphrase: $<HTMLDialogElement>('passphrase'), passphraseText: $('passphrase-text'), passphraseInput: $<HTMLInputElement>('passphrase-input'),
@@ -44,7 +45,7 @@ function setStatus(state: 'loading' | 'ready' | 'error', text: string, data: Rec
 }
 
 function enable(on: boolean): void {
-  for (const c of [el.input, el.hops, el.limit, el.searchBtn, el.ask, el.askBtn, el.exportBtn, el.exportJsonlBtn, el.tabMemories]) c.disabled = !on;
+  for (const c of [el.input, el.findInput, el.hops, el.limit, el.searchBtn, el.ask, el.askBtn, el.exportBtn, el.exportJsonlBtn, el.tabMemories]) c.disabled = !on;
 }
 
 // ---------------------------------------------------------------- the graph view
@@ -58,8 +59,61 @@ const view = mountGraphView(el.graph, {
   max_hops: 2,
   limit: 20,
   onSelect: (s) => { selection = s; void renderPanel(); },
-  onChange: (state) => renderCut(state),
+  onChange: (state) => { renderCut(state); renderHidden(state); findAgain(); },
 });
+
+// ---------------------------------------------------------------- find in graph
+
+/** The drawn, shown nodes whose name or an alias holds the text (any case), nearest the start first. */
+function findMatches(text: string): ViewEntity[] {
+  const q = text.trim().toLocaleLowerCase();
+  if (!q) return [];
+  const state = view.state();
+  const hidden = new Set(state.hidden);
+  return state.entities
+    .filter((e) => !hidden.has(e.id) && [e.name, ...(e.aliases ?? [])].some((n) => n.toLocaleLowerCase().includes(q)))
+    .sort((a, b) => a.ring - b.ring || a.name.localeCompare(b.name));
+}
+
+let findAt = 0;
+/** Rings and centres the `findAt`-th match (wrapping), and selects it so its details show. */
+function find(step: number): void {
+  const matches = findMatches(el.findInput.value);
+  el.findStatus.dataset.count = String(matches.length);
+  if (!matches.length) {
+    view.reveal(null);
+    el.findStatus.textContent = el.findInput.value.trim() ? 'no drawn node matches' : '';
+    return;
+  }
+  findAt = (findAt + step + matches.length) % matches.length;
+  const e = matches[findAt]!;
+  view.reveal(e.id);
+  view.select({ entity: e.id });
+  el.findStatus.textContent = `${findAt + 1} of ${matches.length}: ${e.name}`;
+}
+/** After the drawing changes, the ring follows the text (the found node may have gone). */
+function findAgain(): void {
+  if (!el.findInput.value.trim()) return;
+  const found = Number(el.graph.dataset.found);
+  const matches = findMatches(el.findInput.value);
+  const i = matches.findIndex((e) => e.id === found);
+  if (i >= 0) { findAt = i; el.findStatus.textContent = `${i + 1} of ${matches.length}: ${matches[i]!.name}`; return; }
+  view.reveal(null);
+  el.findStatus.textContent = matches.length ? `${matches.length} drawn; Enter finds` : 'no drawn node matches';
+}
+el.findInput.addEventListener('input', () => { findAt = 0; find(0); });
+el.findInput.addEventListener('keydown', (ev) => {
+  if (ev.key !== 'Enter') return;
+  ev.preventDefault();
+  find(el.graph.dataset.found ? (ev.shiftKey ? -1 : 1) : 0);
+});
+
+/** "Show N hidden" while `hide` has taken nodes off the drawing. */
+function renderHidden(state: GraphState): void {
+  el.showHidden.hidden = state.hidden.length === 0;
+  el.showHidden.textContent = `Show ${plural(state.hidden.length, 'hidden node')}`;
+}
+el.showHidden.addEventListener('click', () => { view.showHidden(); el.graph.querySelector<HTMLElement>('.amv-canvas')?.focus(); });
 
 function bounds() {
   const limit = Math.min(100, Math.max(1, Number.parseInt(el.limit.value, 10) || 20));
@@ -164,7 +218,7 @@ async function renderPanel(notice?: string): Promise<void> {
   const note = notice ? h('p', { class: 'notice', dataset: { testid: 'notice' } }, notice) : null;
   if (!s) {
     el.panel.dataset.kind = '';
-    el.panel.replaceChildren(...[note, h('p', { class: 'muted' }, 'Click a node to expand it and read the records that mention it; click an edge for who declared it.')].filter(Boolean) as Node[]);
+    el.panel.replaceChildren(...[note, h('p', { class: 'muted' }, 'Click a node to read the records that mention it (double-click, or Expand, draws its neighbours); click an edge for who declared it.')].filter(Boolean) as Node[]);
     return;
   }
   if (s.kind === 'entity') {
@@ -180,6 +234,7 @@ async function renderPanel(notice?: string): Promise<void> {
       h('h2', { dataset: { testid: 'panel-title' } }, e.name),
       h('p', { class: 'aliases', dataset: { testid: 'panel-aliases' } }, ...(e.aliases?.length ? e.aliases.map((a) => h('span', { class: 'chip' }, a)) : [h('span', { class: 'muted' }, 'no aliases')])),
       h('p', { class: 'muted' }, `${plural(e.ring, 'hop')} from the start · ${plural(e.mention_count, 'mention')}${e.expanded ? ' · expanded' : ''}`),
+      graphActions(e),
       curateEntity(e),
       h('h3', {}, `Mentioned in (${refs.length}${e.mentions_omitted ? ` of ${e.mention_count}` : ''})`),
       h('ul', { class: 'records', dataset: { testid: 'records' } }, ...refs.map((r) => recordItem(r, items.get(r)))),
@@ -205,6 +260,27 @@ async function renderPanel(notice?: string): Promise<void> {
         (fail) => retract(r.id, `${subject.name} —${r.predicate}→ ${object.name}`, fail)),
     ].filter(Boolean) as Node[]);
   }
+}
+
+/**
+ * What the graph does with the selected entity. A click only selects (the view's
+ * `expandOnSelect` is off), so growing the drawing is this button's choice, or a
+ * double-click on the node, or Enter on it in the list.
+ */
+function graphActions(e: ViewEntity): HTMLElement {
+  const expand = h('button', { type: 'button', dataset: { testid: 'expand-btn' }, disabled: e.expanded, title: e.expanded ? 'Its neighbours are drawn' : 'Draw its one-hop neighbours' },
+    e.expanded ? 'Expanded' : 'Expand');
+  expand.addEventListener('click', () => void view.expand(e.id).then(() => {
+    const now = view.state().entities.find((x) => x.id === e.id);
+    if (now) view.select({ entity: now.id });
+  }).catch((err) => showError(describeError(err))));
+  const collapse = h('button', { type: 'button', dataset: { testid: 'collapse-btn' }, disabled: !e.expanded, title: 'Remove the nodes only its expansion brought in' }, 'Collapse');
+  collapse.addEventListener('click', () => void view.collapse(e.id).then(() => {
+    if (view.state().entities.some((x) => x.id === e.id)) view.select({ entity: e.id });
+  }).catch((err) => showError(describeError(err))));
+  const hide = h('button', { type: 'button', dataset: { testid: 'hide-btn' }, title: 'Take this node off the drawing (Show hidden brings it back)' }, 'Hide');
+  hide.addEventListener('click', () => { view.hide(e.id); el.showHidden.focus(); });
+  return h('div', { class: 'curate graph-actions', role: 'group', 'aria-label': `Graph actions for ${e.name}` }, expand, collapse, hide);
 }
 
 function curateEntity(e: ViewEntity): HTMLElement {

@@ -232,7 +232,7 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     await shot('missing');
   });
 
-  it('expands a clicked node by one hop in place and lists its records in the side panel', async () => {
+  it('selects a clicked node without expanding it; its Expand button adds one hop in place and its records show in the side panel', async () => {
     await page.selectOption('#max-hops', '1');
     await search('Payouts Batch');
     const before = await page.evaluate(() => Object.fromEntries(window.__explorer.view.cy.nodes().map((n) => [n.id(), n.position()])));
@@ -240,6 +240,12 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     assert.ok(amara, 'Amara Okafor is one hop from the Payouts Batch');
     const expanded = Number((await graph().getAttribute('data-expanded')) ?? 0);
     await clickNode(amara.id);
+    await page.waitForFunction(() => document.querySelector('#panel')?.dataset.name === 'Amara Okafor');
+    await page.waitForTimeout(400);
+    assert.equal(Number((await graph().getAttribute('data-expanded')) ?? 0), expanded, 'a click does not expand');
+    assert.equal(await nodes(), Object.keys(before).length);
+    await shot('selected');
+    await page.click('[data-testid="expand-btn"]');
     await page.waitForFunction((n) => Number(document.querySelector('#graph').dataset.expanded ?? 0) > n, expanded);
     await settled();
     const after = await page.evaluate(() => Object.fromEntries(window.__explorer.view.cy.nodes().map((n) => [n.id(), n.position()])));
@@ -257,7 +263,108 @@ describe('explorer', { skip: existsSync(PKG) ? false : `no package at ${PKG}; ru
     assert.match(await first.locator('[data-testid="record-time"]').textContent(), /^2026-\d\d-\d\d \d\d:\d\d$/);
     assert.match(await first.locator('[data-testid="record-source"]').textContent(), /^(Slack|Meeting|Jira|Email|Incident)/);
     assert.match(await page.locator('#panel').textContent(), /Amara/);
+    await page.waitForFunction(() => document.querySelector('[data-testid="expand-btn"]')?.disabled === true);
+    assert.equal(await page.locator('[data-testid="expand-btn"]').textContent(), 'Expanded');
     await shot('expanded');
+  });
+
+  it('collapses the expanded node and hides a node from the side panel, and shows it again', async () => {
+    const amara = await byName('Amara Okafor');
+    const fresh = (await drawn()).entities.filter((e) => e.ring === 2).map((e) => e.id);
+    const count = await nodes();
+    await page.click('[data-testid="collapse-btn"]');
+    await page.waitForFunction((n) => Number(document.querySelector('#graph').dataset.nodes) < n, count);
+    const left = (await drawn()).entities.map((e) => e.id);
+    assert.ok(fresh.every((id) => !left.includes(id)), 'what the expansion brought in went');
+    assert.ok(left.includes(amara.id), 'Amara stays');
+    await page.waitForFunction(() => document.querySelector('[data-testid="expand-btn"]')?.disabled === false);
+    assert.equal(await page.locator('[data-testid="collapse-btn"]').isDisabled(), true);
+    // Hide: off the canvas and the list, the panel cleared, "Show 1 hidden node" offered.
+    await page.click('[data-testid="hide-btn"]');
+    assert.equal(await graph().getAttribute('data-hidden'), '1');
+    assert.equal(await page.evaluate((id) => window.__explorer.view.cy.getElementById(`e${id}`).visible(), amara.id), false);
+    assert.equal(await page.locator('[data-testid="show-hidden"]').textContent(), 'Show 1 hidden node');
+    assert.equal(await page.locator('#panel').getAttribute('data-kind'), '');
+    await shot('hidden');
+    await page.click('[data-testid="show-hidden"]');
+    assert.equal(await page.evaluate((id) => window.__explorer.view.cy.getElementById(`e${id}`).visible(), amara.id), true);
+    assert.ok(await page.locator('[data-testid="show-hidden"]').isHidden());
+  });
+
+  it('finds a drawn node by name or alias (any case), rings and centres it, and cycles with Enter', async () => {
+    const { entities } = await drawn();
+    // An alias its name does not hold, with a letter that has a case, so only the alias can match.
+    const only = (e) => (a) => /[a-z]/i.test(a) && !e.name.toLowerCase().includes(a.toLowerCase())
+      && entities.filter((x) => [x.name, ...(x.aliases ?? [])].some((n) => n.toLowerCase().includes(a.toLowerCase()))).length === 1;
+    const withAlias = entities.find((e) => e.ring > 0 && e.aliases?.some(only(e)));
+    assert.ok(withAlias, entities.map((e) => `${e.name} (${e.aliases})`).join(', '));
+    const alias = withAlias.aliases.find(only(withAlias));
+    await page.fill('#find-input', alias.toUpperCase());
+    await page.waitForFunction((id) => document.querySelector('#graph').dataset.found === String(id), withAlias.id);
+    const at = await page.evaluate((id) => {
+      const cy = window.__explorer.view.cy;
+      const n = cy.getElementById(`e${id}`);
+      return { p: n.renderedPosition(), w: cy.width(), h: cy.height(), ring: n.hasClass('amv-found') };
+    }, withAlias.id);
+    assert.ok(at.ring, 'ringed');
+    assert.ok(Math.abs(at.p.x - at.w / 2) < 2 && Math.abs(at.p.y - at.h / 2) < 2, `centred: ${JSON.stringify(at)}`);
+    assert.match(await page.locator('#find-status').textContent(), new RegExp(`^1 of \\d+: ${withAlias.name}$`));
+    await page.waitForFunction((name) => document.querySelector('#panel')?.dataset.name === name, withAlias.name);
+    await shot('find');
+    // A text many nodes hold: Enter steps through them nearest the start first, then wraps.
+    const text = 'A';
+    const expected = entities.filter((e) => [e.name, ...(e.aliases ?? [])].some((n) => n.toLowerCase().includes('a')))
+      .sort((a, b) => a.ring - b.ring || a.name.localeCompare(b.name)).map((e) => e.id);
+    assert.ok(expected.length >= 3, `${expected.length} match`);
+    await page.fill('#find-input', text);
+    const found = async () => Number(await graph().getAttribute('data-found'));
+    await page.waitForFunction((id) => document.querySelector('#graph').dataset.found === String(id), expected[0]);
+    const seen = [await found()];
+    for (let i = 1; i <= expected.length; i += 1) {
+      await page.press('#find-input', 'Enter');
+      seen.push(await found());
+    }
+    assert.deepEqual(seen, [...expected, expected[0]]);
+    assert.equal(await page.evaluate(() => window.__explorer.view.cy.nodes('.amv-found').length), 1);
+    await page.press('#find-input', 'Shift+Enter');
+    assert.equal(await found(), expected[expected.length - 1]);
+    await page.fill('#find-input', 'zzzz-nothing');
+    assert.equal(await page.locator('#find-status').textContent(), 'no drawn node matches');
+    assert.equal(await graph().getAttribute('data-found'), '');
+    await page.fill('#find-input', '');
+  });
+
+  it('places the nodes each double-click expansion adds without overlapping any drawn node', async () => {
+    await page.selectOption('#max-hops', '1');
+    await search('Kaito Mori');
+    const overlaps = () => page.evaluate(() => {
+      const cy = window.__explorer.view.cy;
+      const boxes = cy.nodes().filter((n) => n.visible()).map((n) => ({ name: n.data('name'), b: n.boundingBox({ includeLabels: true, includeOverlays: false }) }));
+      const out = [];
+      for (let i = 0; i < boxes.length; i += 1) for (let j = i + 1; j < boxes.length; j += 1) {
+        const [p, q] = [boxes[i].b, boxes[j].b];
+        if (p.x1 < q.x2 && q.x1 < p.x2 && p.y1 < q.y2 && q.y1 < p.y2) out.push(`${boxes[i].name} × ${boxes[j].name}`);
+      }
+      return out;
+    });
+    for (let round = 0; round < 4; round += 1) {
+      const open = await page.evaluate(() => window.__explorer.view.state().entities.filter((e) => !e.expanded)
+        .sort((a, b) => b.mention_count - a.mention_count || a.id - b.id).map((e) => ({ id: e.id }))[0]);
+      const count = Number((await graph().getAttribute('data-expanded')) ?? 0);
+      const at = await page.evaluate((id) => {
+        const n = window.__explorer.view.cy.getElementById(`e${id}`);
+        const box = window.__explorer.view.cy.container().getBoundingClientRect();
+        const p = n.renderedPosition();
+        return { x: box.left + p.x, y: box.top + p.y };
+      }, open.id);
+      await page.mouse.dblclick(at.x, at.y);
+      await page.waitForFunction((n) => Number(document.querySelector('#graph').dataset.expanded ?? 0) > n, count);
+      await settled();
+      assert.equal(await page.evaluate((id) => window.__explorer.view.state().entities.find((e) => e.id === id).expanded, open.id), true);
+    }
+    assert.ok(await nodes() > 20, `${await nodes()} nodes drawn`);
+    assert.deepEqual(await overlaps(), []);
+    await shot('no-overlap');
   });
 
   it('shows an edge’s predicate, declarer, time and anchor record (keyboard: the graph as a list)', async () => {

@@ -26,6 +26,10 @@ export interface DomEvents {
   onPick(target: Target): void;
   /** The background was tapped: nothing is selected any more. */
   onClear(): void;
+  /** A relation type's toggle in the legend was pressed. */
+  onPredicate(predicate: string, shown: boolean): void;
+  /** A node was double-clicked (double-tapped), or Enter pressed on its list button: select and expand it. */
+  onExpand(entity: number): void;
 }
 
 export interface GraphDom {
@@ -41,6 +45,10 @@ export interface GraphDom {
   /** Draws the model's highlight; returns how many entities and relations it lit. */
   applyMarks(): { nodes: number; edges: number };
   setState(state: 'idle' | 'loading' | 'ready' | 'missing' | 'error'): void;
+  /** Fits again only when part of the drawing is out of view. */
+  keepInSight(): void;
+  /** Rings one drawn, shown node (class `amv-found`, `data-found`) and centres it; null clears. False when it is not shown. */
+  reveal(entity: number | null): boolean;
   /** Counts an expansion on the element (`data-expanded`), so a host or a test can wait for it. */
   countExpansion(): void;
   /** Puts the element in the error state with the message, and logs it. */
@@ -73,6 +81,32 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   canvas.append(host, legend, empty);
   element.append(canvas);
 
+  // Zoom and fit buttons over the canvas's top right corner: siblings of the canvas (an
+  // image to assistive technology, so it holds no controls), reached by Tab after it.
+  const controls = doc.createElement('div');
+  controls.className = 'amv-controls';
+  controls.setAttribute('role', 'group');
+  controls.setAttribute('aria-label', 'Zoom');
+  const control = (key: string, text: string, label: string, run: () => void) => {
+    const b = doc.createElement('button');
+    b.type = 'button';
+    b.textContent = text;
+    b.title = label;
+    b.setAttribute('aria-label', label);
+    b.dataset.control = key;
+    b.addEventListener('click', run);
+    controls.append(b);
+  };
+  element.append(controls);
+
+  // The legend of relation types drawn, each a toggle that hides or shows its edges.
+  const predicates = doc.createElement('div');
+  predicates.className = 'amv-predicates';
+  predicates.setAttribute('role', 'group');
+  predicates.setAttribute('aria-label', 'Relation types (press to hide or show their edges)');
+  predicates.hidden = true;
+  element.append(predicates);
+
   let listRoot: HTMLDetailsElement | null = null;
   let entityList: HTMLUListElement | null = null;
   let relationList: HTMLUListElement | null = null;
@@ -101,6 +135,12 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   });
 
   const { entities, relations } = model;
+
+  const centre = () => ({ x: cy.width() / 2, y: cy.height() / 2 });
+  const zoomBy = (factor: number) => cy.zoom({ level: cy.zoom() * factor, renderedPosition: centre() });
+  control('zoom-in', '+', 'Zoom in', () => zoomBy(1.25));
+  control('zoom-out', '−', 'Zoom out', () => zoomBy(1 / 1.25));
+  control('fit', 'Fit', 'Fit the graph in view', () => fitCapped());
 
   function setState(state: string): void {
     element.dataset.state = state;
@@ -132,14 +172,29 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
         const n = cy.getElementById(nodeId(e.id));
         n.data({ name: e.name, label: e.name, ring: Math.min(5, e.ring), size: sizeOf(e.mention_count) });
         n.toggleClass('expanded', e.expanded);
+        n.toggleClass('amv-hidden', model.hidden.has(e.id));
       }
       for (const r of relations.values()) {
-        if (cy.getElementById(edgeId(r.id)).nonempty()) continue;
-        cy.add({ group: 'edges', data: { id: edgeId(r.id), relation: r.id, source: nodeId(r.subject), target: nodeId(r.object), predicate: r.predicate, declared_by: r.declared_by } });
+        if (cy.getElementById(edgeId(r.id)).empty()) {
+          cy.add({ group: 'edges', data: { id: edgeId(r.id), relation: r.id, source: nodeId(r.subject), target: nodeId(r.object), predicate: r.predicate, declared_by: r.declared_by } });
+        }
+        cy.getElementById(edgeId(r.id)).toggleClass('amv-off', model.hiddenPredicates.has(r.predicate));
       }
     });
     empty.hidden = entities.size > 0;
     if (entities.size === 0) empty.textContent = model.missing ? `No entity is named or aliased “${model.missing}”.` : 'Search an entity to draw its neighbourhood.';
+    // A class change inside a batch restyles lazily; hiding must hold at once (for `visible()`
+    // and the next fit), so restyle the nodes whose hidden state changed now.
+    cy.nodes().forEach((n) => { if (n.hasClass('amv-hidden') !== (n.style('display') === 'none')) (n as unknown as { updateStyle(): void }).updateStyle(); });
+    cy.edges().forEach((e) => { if (e.hasClass('amv-off') !== (e.style('display') === 'none')) (e as unknown as { updateStyle(): void }).updateStyle(); });
+    renderPredicates();
+    element.dataset.hidden = String([...model.hidden].filter((id) => entities.has(id)).length);
+    // The found ring survives a redraw while its node is drawn and shown.
+    const found = element.dataset.found ? Number(element.dataset.found) : null;
+    if (found !== null) {
+      if (entities.has(found) && !model.hidden.has(found)) cy.getElementById(nodeId(found)).addClass('amv-found');
+      else element.dataset.found = '';
+    }
     element.dataset.nodes = String(cy.nodes().length);
     element.dataset.edges = String(cy.edges().length);
     renderList();
@@ -168,6 +223,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
         resolve(); // the ring placement of draw() stands
       }
     }).then(() => {
+      separate(full ? nodes.toArray() as NodeSingular[] : added, full);
       if (full) {
         fitCapped();
         // Labels are measured on the first render: fit again once they are, so none hangs outside.
@@ -175,6 +231,44 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
       }
       else if (added.length) keepInSight(); // what was added, without moving what the person was looking at more than needed
     });
+  }
+
+  /**
+   * Moves `movable` nodes (in order) off every node already placed, so no two node boxes
+   * (the circle and its label, with a small gap) overlap: fcose keeps nodes apart on
+   * average, not always, and with the old nodes fixed it may set a new one on top of one.
+   * Each node that overlaps goes to the nearest free spot on a spiral around where the
+   * layout put it. With `all`, the first nodes (nearest the start) stay and later ones move;
+   * otherwise every node not in `movable` is fixed.
+   */
+  function separate(movable: NodeSingular[], all: boolean): void {
+    const gap = 6;
+    type Box = { x1: number; x2: number; y1: number; y2: number };
+    const boxOf = (n: NodeSingular): Box => n.boundingBox({ includeLabels: true, includeOverlays: false } as never);
+    const moving = new Set(movable.map((n) => n.id()));
+    const shown = (n: NodeSingular) => !model.hidden.has(Number(n.data('entity')));
+    const placed: Box[] = all ? [] : (cy.nodes().toArray() as NodeSingular[]).filter((n) => !moving.has(n.id()) && shown(n)).map(boxOf);
+    const hits = (b: Box) => placed.some((p) => b.x1 < p.x2 + gap && b.x2 + gap > p.x1 && b.y1 < p.y2 + gap && b.y2 + gap > p.y1);
+    const order = all ? [...movable].sort((a, b) => Number(a.data('ring')) - Number(b.data('ring')) || a.id().localeCompare(b.id())) : movable;
+    for (const n of order) {
+      if (!shown(n)) continue;
+      const box = boxOf(n);
+      if (hits(box)) {
+        const at = n.position();
+        const off = { x1: box.x1 - at.x, x2: box.x2 - at.x, y1: box.y1 - at.y, y2: box.y2 - at.y };
+        const step = Math.max(12, Math.min(box.x2 - box.x1, box.y2 - box.y1) / 2);
+        search: for (let r = step; r < step * 200; r += step) {
+          const tries = Math.max(8, Math.round((2 * Math.PI * r) / step));
+          for (let k = 0; k < tries; k += 1) {
+            const a = (2 * Math.PI * k) / tries;
+            const p = { x: at.x + r * Math.cos(a), y: at.y + r * Math.sin(a) };
+            const b = { x1: p.x + off.x1, x2: p.x + off.x2, y1: p.y + off.y1, y2: p.y + off.y2 };
+            if (!hits(b)) { n.position(p); break search; }
+          }
+        }
+      }
+      placed.push(boxOf(n));
+    }
   }
 
   function fitCapped(): void {
@@ -213,16 +307,59 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
     b.textContent = text;
     b.setAttribute('aria-pressed', String(element.dataset.selected === b.dataset.key));
     b.addEventListener('click', () => events.onPick(target));
+    // Enter on an entity expands it (as a double-click does); Space, like a click, only selects.
+    if ('entity' in target) {
+      b.setAttribute('aria-keyshortcuts', 'Enter');
+      b.addEventListener('keydown', (ev: KeyboardEvent) => {
+        if (ev.key !== 'Enter' || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+        ev.preventDefault();
+        events.onExpand(target.entity);
+      });
+    }
     li.append(b);
     return li;
   }
 
+  /** One toggle per predicate drawn (with its edge count), pressed while its edges show. */
+  function renderPredicates(): void {
+    const counts = new Map<string, number>();
+    for (const r of relations.values()) counts.set(r.predicate, (counts.get(r.predicate) ?? 0) + 1);
+    const names = [...counts.keys()].sort((a, b) => a.localeCompare(b));
+    predicates.hidden = names.length === 0;
+    const label = doc.createElement('span');
+    label.className = 'amv-predicates-label';
+    label.textContent = 'relations';
+    label.setAttribute('aria-hidden', 'true');
+    predicates.replaceChildren(label, ...names.map((p) => {
+      const b = doc.createElement('button');
+      b.type = 'button';
+      b.dataset.predicate = p;
+      const shown = !model.hiddenPredicates.has(p);
+      b.setAttribute('aria-pressed', String(shown));
+      b.title = `${shown ? 'Hide' : 'Show'} the ${counts.get(p)} “${p}” ${counts.get(p) === 1 ? 'edge' : 'edges'}`;
+      const swatch = doc.createElement('i');
+      swatch.setAttribute('aria-hidden', 'true');
+      const count = doc.createElement('span');
+      count.className = 'amv-count';
+      count.textContent = String(counts.get(p));
+      b.append(swatch, p, ' ', count);
+      b.addEventListener('click', () => {
+        events.onPredicate(p, model.hiddenPredicates.has(p));
+        predicates.querySelector<HTMLButtonElement>(`button[data-predicate="${CSS.escape(p)}"]`)?.focus();
+      });
+      return b;
+    }));
+    element.dataset.hiddenPredicates = [...model.hiddenPredicates].sort().join(' ');
+  }
+
   function renderList(): void {
     if (!entityList || !relationList || !listSummary) return;
-    listSummary.textContent = `Graph as a list: ${entities.size} ${entities.size === 1 ? 'entity' : 'entities'}, ${relations.size} ${relations.size === 1 ? 'relation' : 'relations'}`;
-    const sorted = [...entities.values()].sort((a, b) => a.ring - b.ring || a.name.localeCompare(b.name));
+    // What is hidden is left out of the list as it is of the canvas.
+    const sorted = [...entities.values()].filter((e) => !model.hidden.has(e.id)).sort((a, b) => a.ring - b.ring || a.name.localeCompare(b.name));
+    const shown = [...relations.values()].filter((r) => !model.hidden.has(r.subject) && !model.hidden.has(r.object) && !model.hiddenPredicates.has(r.predicate));
+    listSummary.textContent = `Graph as a list: ${sorted.length} ${sorted.length === 1 ? 'entity' : 'entities'}, ${shown.length} ${shown.length === 1 ? 'relation' : 'relations'}`;
     entityList.replaceChildren(...sorted.map((e) => listItem({ entity: e.id }, `${e.name} · ${e.ring}`, e)));
-    relationList.replaceChildren(...[...relations.values()].map((r) =>
+    relationList.replaceChildren(...shown.map((r) =>
       listItem({ relation: r.id }, `${entities.get(r.subject)?.name} —${r.predicate}→ ${entities.get(r.object)?.name}`)));
   }
 
@@ -252,6 +389,22 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
     return { nodes, edges: lit.relations.size };
   }
 
+  function reveal(entity: number | null): boolean {
+    cy.nodes('.amv-found').removeClass('amv-found');
+    element.dataset.found = '';
+    if (entity === null) return true;
+    const n = cy.getElementById(nodeId(entity));
+    if (n.empty() || model.hidden.has(entity)) return false;
+    n.addClass('amv-found');
+    element.dataset.found = String(entity);
+    // Centre it at the present zoom, unless that is too far out to read the label.
+    if (cy.zoom() < 0.8) cy.zoom({ level: 0.8, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+    // The node's centre, not its box with the label (what cy.center would use), at the canvas's centre.
+    const p = n.position();
+    cy.pan({ x: cy.width() / 2 - p.x * cy.zoom(), y: cy.height() / 2 - p.y * cy.zoom() });
+    return true;
+  }
+
   function reportError(err: unknown): void {
     setState('error');
     element.dataset.error = String((err as Error)?.message ?? err);
@@ -259,6 +412,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   }
 
   cy.on('tap', 'node', (ev: EventObject) => events.onPick({ entity: Number(ev.target.data('entity')) }));
+  cy.on('dbltap', 'node', (ev: EventObject) => events.onExpand(Number(ev.target.data('entity'))));
   cy.on('tap', 'edge', (ev: EventObject) => events.onPick({ relation: Number(ev.target.data('relation')) }));
   cy.on('tap', (ev: EventObject) => { if (ev.target === cy) events.onClear(); });
   cy.on('mouseover', 'node', (ev: EventObject) => {
@@ -275,12 +429,10 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   canvas.setAttribute('aria-keyshortcuts', 'ArrowLeft ArrowRight ArrowUp ArrowDown + - 0');
   canvas.addEventListener('keydown', (ev: KeyboardEvent) => {
     const step = 40;
-    const centre = { x: cy.width() / 2, y: cy.height() / 2 };
     const moves: Record<string, () => void> = {
       ArrowLeft: () => cy.panBy({ x: step, y: 0 }), ArrowRight: () => cy.panBy({ x: -step, y: 0 }),
       ArrowUp: () => cy.panBy({ x: 0, y: step }), ArrowDown: () => cy.panBy({ x: 0, y: -step }),
-      '+': () => cy.zoom({ level: cy.zoom() * 1.2, renderedPosition: centre }), '=': () => cy.zoom({ level: cy.zoom() * 1.2, renderedPosition: centre }),
-      '-': () => cy.zoom({ level: cy.zoom() / 1.2, renderedPosition: centre }), '0': () => fitCapped(),
+      '+': () => zoomBy(1.2), '=': () => zoomBy(1.2), '-': () => zoomBy(1 / 1.2), '0': () => fitCapped(),
     };
     const move = moves[ev.key];
     if (move && !ev.ctrlKey && !ev.metaKey && !ev.altKey) { ev.preventDefault(); move(); }
@@ -294,7 +446,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   resize?.observe(canvas);
 
   return {
-    cy, draw, layout, fitCapped, markSelected, applyMarks, reportError,
+    cy, draw, layout, fitCapped, keepInSight, markSelected, applyMarks, reportError, reveal,
     setState,
     countExpansion() { element.dataset.expanded = String(Number(element.dataset.expanded ?? 0) + 1); },
     destroy() {
@@ -302,6 +454,8 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
       cy.destroy();
       canvas.remove();
       listRoot?.remove();
+      controls.remove();
+      predicates.remove();
       element.classList.remove('amv-root');
     },
   };

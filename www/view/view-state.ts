@@ -40,6 +40,10 @@ export interface GraphState {
   cut: CutReport;
   /** Set when the start entity does not exist (any more). */
   missing?: string;
+  /** Entities hidden by `hide` (drawn again by `showHidden`), by id, ascending. */
+  hidden: number[];
+  /** Relation types (predicates) whose edges the legend has turned off, sorted. */
+  hidden_predicates: string[];
 }
 
 /**
@@ -76,6 +80,12 @@ export class GraphModel {
   readonly entities = new Map<number, ViewEntity>();
   readonly relations = new Map<number, TraverseRelation>();
   queries: Query[] = [];
+  /** The response of each query, in the same order: what `collapse` folds again without asking. */
+  responses: TraverseResponse[] = [];
+  /** Entities the person hid: kept in the maps (a refresh may bring them again), not drawn. */
+  readonly hidden = new Set<number>();
+  /** Predicates whose edges are not drawn (the legend's toggles); kept across `show`. */
+  readonly hiddenPredicates = new Set<string>();
   start: string | null = null;
   missing: string | undefined;
   last: TraverseResponse | null = null;
@@ -84,6 +94,9 @@ export class GraphModel {
   /** Forgets everything (another memory, or `clear`). */
   reset(): void {
     this.queries = [];
+    this.responses = [];
+    this.hidden.clear();
+    this.hiddenPredicates.clear();
     this.start = null;
     this.missing = undefined;
     this.last = null;
@@ -100,12 +113,15 @@ export class GraphModel {
     if (res.reason === 'no_such_entity') {
       this.missing = entity;
       this.queries = [];
+      this.responses = [];
       this.entities.clear();
       this.relations.clear();
       return false;
     }
     this.missing = undefined;
     this.queries = [q];
+    this.responses = [res];
+    this.hidden.clear();
     this.fold([[q, res]]);
     return true;
   }
@@ -114,6 +130,7 @@ export class GraphModel {
   expanded(q: Query, res: TraverseResponse): void {
     this.last = res;
     this.queries.push(q);
+    this.responses.push(res);
     // Re-fold from what is drawn plus the new response, so rings and mentions stay the minimum / maximum.
     const current: TraverseResponse = {
       entity: '', max_hops: 0, limit: 0,
@@ -126,8 +143,41 @@ export class GraphModel {
   /** Rebuilds the graph from re-run queries; those whose entity is gone are dropped. */
   refreshed(results: [Query, TraverseResponse][]): void {
     this.queries = results.map(([q]) => q);
+    this.responses = results.map(([, r]) => r);
     this.missing = results.length === 0 && this.start !== null ? this.start : undefined;
     this.fold(results);
+  }
+
+  /**
+   * Undoes `entity`'s expansion: drops its query, and every later expansion of a node that
+   * only it brought in, then folds what is left. What the start's traverse or another
+   * expansion reaches stays. Returns the ids of the entities no longer drawn (none when
+   * `entity` was not expanded).
+   */
+  collapsed(entity: number): number[] {
+    if (!this.queries.some((q) => q.expands === entity)) return [];
+    const kept = new Set<number>();
+    const reached = new Set<number>();
+    const keep = (i: number) => { kept.add(i); for (const e of this.responses[i]?.entities ?? []) reached.add(e.id); };
+    this.queries.forEach((q, i) => { if (q.expands === undefined) keep(i); });
+    // An expansion stays while the node it expanded is reached without it (to a fixed point,
+    // so a chain of expansions hanging off the collapsed node goes with it).
+    for (let grew = true; grew;) {
+      grew = false;
+      this.queries.forEach((q, i) => {
+        if (kept.has(i) || q.expands === undefined || q.expands === entity || !reached.has(q.expands)) return;
+        keep(i);
+        grew = true;
+      });
+    }
+    const before = [...this.entities.keys()];
+    const results = this.queries.map((q, i) => [q, this.responses[i]!] as [Query, TraverseResponse]).filter((_, i) => kept.has(i));
+    this.queries = results.map(([q]) => q);
+    this.responses = results.map(([, r]) => r);
+    this.fold(results);
+    const gone = before.filter((id) => !this.entities.has(id));
+    for (const id of gone) this.hidden.delete(id);
+    return gone;
   }
 
   /** Folds responses into the entity and relation maps, ring by the query's base. */
@@ -197,6 +247,8 @@ export class GraphModel {
   snapshot(): GraphState {
     const s: GraphState = {
       start: this.start, entities: [...this.entities.values()], relations: [...this.relations.values()], last: this.last, cut: this.cutReport(),
+      hidden: [...this.hidden].filter((id) => this.entities.has(id)).sort((a, b) => a - b),
+      hidden_predicates: [...this.hiddenPredicates].sort(),
     };
     if (this.missing !== undefined) s.missing = this.missing;
     return s;

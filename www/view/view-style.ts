@@ -20,6 +20,19 @@ const CSS = `
 .amv-legend{position:absolute;left:8px;bottom:6px;z-index:2;display:flex;gap:8px;flex-wrap:wrap;font-size:11px;background:rgba(255,255,255,.85);padding:2px 6px;border-radius:4px;pointer-events:none}
 .amv-legend i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:3px;vertical-align:-1px;border:2px solid}
 .amv-empty[hidden]{display:none}
+.amv-controls{position:absolute;top:6px;right:6px;z-index:3;display:flex;gap:4px}
+.amv-controls button{min-width:32px;height:32px;font:600 15px/1 system-ui,sans-serif;border:1px solid #adb5bd;background:#fff;color:#212529;border-radius:6px;cursor:pointer;padding:0 8px}
+.amv-controls button:hover{background:#e9ecef}
+.amv-controls button:focus-visible,.amv-predicates button:focus-visible{outline:3px solid #1971c2;outline-offset:1px}
+.amv-predicates[hidden]{display:none}
+.amv-predicates{display:flex;flex-wrap:wrap;align-items:center;gap:4px;margin-top:6px;font-size:12px;max-height:80px;overflow:auto}
+@media (max-width:600px){.amv-predicates{max-height:52px}}
+.amv-predicates-label{color:#495057;margin-right:2px}
+.amv-predicates button{font:inherit;height:24px;line-height:20px;white-space:nowrap;border:1px solid #ced4da;background:#fff;color:#212529;border-radius:12px;padding:1px 8px;cursor:pointer}
+.amv-predicates button i{display:inline-block;width:14px;height:0;border-top:2px solid #868e96;margin-right:4px;vertical-align:3px}
+.amv-predicates button .amv-count{color:#495057}
+.amv-predicates button[aria-pressed=false]{background:#f1f3f5;color:#495057;text-decoration:line-through}
+.amv-predicates button[aria-pressed=false] i{border-top-style:dotted}
 .amv-empty{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;color:#868e96;pointer-events:none;padding:1em;text-align:center}
 .amv-list{margin-top:6px;font-size:12px}
 .amv-list summary{cursor:pointer;color:#495057}
@@ -45,7 +58,7 @@ export function legendHtml(): string {
 
 /**
  * Cytoscape's stylesheet. The classes it styles are set by the DOM module: `expanded` (the
- * node's neighbourhood is drawn), `amv-walked` / `amv-seed` / `amv-dim` (a highlight).
+ * node's neighbourhood is drawn), `amv-hidden` (hidden by `hide`), `amv-found` (`reveal`), `amv-off` (an edge whose predicate the legend turned off), `amv-walked` / `amv-seed` / `amv-dim` (a highlight).
  */
 export function stylesheet(): StylesheetJson {
   const rings = RING_COLOURS.map((colour, i) => ({
@@ -79,6 +92,10 @@ export function stylesheet(): StylesheetJson {
     },
     { selector: 'edge[declared_by = "operator"]', style: { 'line-style': 'dashed', 'line-color': '#5c7cfa', 'target-arrow-color': '#5c7cfa' } },
     { selector: '.amv-dim', style: { opacity: 0.28 } },
+    // A hidden node takes its edges with it (cytoscape does not draw an edge to an undisplayed node).
+    { selector: 'node.amv-hidden', style: { display: 'none' } },
+    // A relation type turned off in the legend.
+    { selector: 'edge.amv-off', style: { display: 'none' } },
     {
       selector: 'node.amv-seed',
       style: { 'underlay-color': '#d6336c', 'underlay-padding': 7, 'underlay-opacity': 0.45, 'underlay-shape': 'ellipse' },
@@ -88,6 +105,10 @@ export function stylesheet(): StylesheetJson {
       style: { 'underlay-color': '#fab005', 'underlay-padding': 9, 'underlay-opacity': 0.7, 'underlay-shape': 'ellipse', 'font-weight': 'bold' },
     },
     { selector: 'edge.amv-walked', style: { width: 4, 'line-color': '#f08c00', 'target-arrow-color': '#f08c00', color: '#a34f00', 'font-weight': 'bold', 'z-index': 10 } },
+    {
+      selector: 'node.amv-found',
+      style: { 'underlay-color': '#1971c2', 'underlay-padding': 10, 'underlay-opacity': 0.55, 'underlay-shape': 'ellipse', 'font-weight': 'bold', 'z-index': 20 },
+    },
     { selector: 'node:selected', style: { 'overlay-color': '#212529', 'overlay-opacity': 0.18, 'overlay-padding': 6 } },
     { selector: 'edge:selected', style: { width: 4, 'line-color': '#212529', 'target-arrow-color': '#212529', color: '#000' } },
   ];

@@ -39,11 +39,15 @@ export interface GraphViewOptions {
   max_hops?: number;
   /** Entities per traverse and refs per entity, 1–100 (default 20). */
   limit?: number;
-  /** Called when a node or an edge is selected (tap, click, or Enter in the list), null when cleared. */
+  /** Called when a node or an edge is selected (tap, click, or a list button), null when cleared. */
   onSelect?: (selection: GraphSelection | null) => void;
   /** Called after every change of the drawn graph. */
   onChange?: (state: GraphState) => void;
-  /** Selecting a node also expands it by one hop (default true). */
+  /**
+   * Selecting a node also expands it by one hop (default false). Without it a click selects
+   * only, so a node can be inspected without the drawing growing; expanding is a double-click
+   * (double-tap) on the node, Enter on its list button, or `expand(id)` from the host.
+   */
   expandOnSelect?: boolean;
   /** Render the keyboard-reachable list of entities and relations under the canvas (default true). */
   list?: boolean;
@@ -56,6 +60,18 @@ export interface GraphView {
   show(entity: string, options?: { max_hops?: number; limit?: number }): Promise<GraphState>;
   /** Adds a drawn entity's one-hop neighbourhood in place; existing nodes keep their positions. Resolves to the number of nodes added. */
   expand(entityId: number): Promise<number>;
+  /**
+   * Undoes a drawn entity's expansion: removes the nodes only it brought in (with any
+   * expansions hanging off them); the start, and what another traverse reaches, stay.
+   * Resolves to the number of nodes removed (0 when it was not expanded).
+   */
+  collapse(entityId: number): Promise<number>;
+  /** Hides a drawn node and its edges (from the canvas and the list); false when it is not drawn. */
+  hide(entityId: number): boolean;
+  /** Draws every hidden node again; returns how many there were. */
+  showHidden(): number;
+  /** Shows or hides the edges of one relation type, as its toggle in the legend does (kept across `show`). */
+  showPredicate(predicate: string, shown: boolean): void;
   /** Re-runs every traverse the graph is made of (after a write), keeping positions. */
   refresh(): Promise<GraphState>;
   /** Sets max_hops / limit for the next `show` (and `refresh`). */
@@ -66,6 +82,11 @@ export interface GraphView {
   /** Selects an entity or a relation as a tap would (without expanding), or clears the selection. */
   select(target: { entity: number } | { relation: number } | null): void;
   state(): GraphState;
+  /**
+   * Rings a drawn node (class `amv-found`, `data-found` on the element) and centres it, as a
+   * find-in-graph box wants; null clears the ring. False when the node is not drawn or hidden.
+   */
+  reveal(entityId: number | null): boolean;
   /** Fits the drawing into the element. */
   fit(): void;
   /** Removes everything drawn (e.g. when another memory is opened). */
@@ -82,17 +103,24 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
   for (const k of ['agent_id', 'project_id', 'channel'] as const) if (options[k] !== undefined) scope[k] = options[k]!;
   let maxHops = options.max_hops ?? 1;
   let limit = options.limit ?? 20;
-  const expandOnSelect = options.expandOnSelect ?? true;
+  const expandOnSelect = options.expandOnSelect ?? false;
 
   const model = new GraphModel();
   const dom = mountDom(element, model, options.list ?? true, {
-    // A tap (or a list button) selects, and on a node not yet expanded also expands it.
+    // A tap (or a list button) selects; with expandOnSelect it also expands a node not yet expanded.
     onPick(target) {
       select(target);
       const e = 'entity' in target ? model.entities.get(target.entity) : undefined;
       if (expandOnSelect && e && !e.expanded) void view.expand(e.id).catch((err) => dom.reportError(err));
     },
     onClear() { select(null); },
+    onPredicate(predicate, shown) { view.showPredicate(predicate, shown); },
+    // A double-click or Enter on a list button: select the node, and expand it unless it already is.
+    onExpand(entity) {
+      select({ entity });
+      const e = model.entities.get(entity);
+      if (e && !e.expanded) void view.expand(e.id).catch((err) => dom.reportError(err));
+    },
   });
 
   // Traverses run one at a time, in call order, so a response never folds into a graph a
@@ -151,6 +179,42 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
         return added.length;
       });
     },
+    collapse(entityId) {
+      return serial(async () => {
+        const gone = model.collapsed(entityId);
+        if (!gone.length && !model.entities.get(entityId)) return 0;
+        const selected = element.dataset.selected;
+        dom.draw();
+        if (selected && dom.cy.getElementById(selected).empty()) select(null);
+        changed();
+        return gone.length;
+      });
+    },
+    hide(entityId) {
+      if (!model.entities.has(entityId)) return false;
+      model.hidden.add(entityId);
+      dom.draw();
+      const selected = dom.cy.getElementById(element.dataset.selected ?? '');
+      const ends: string[] = selected.empty() ? [] : selected.group() === 'edges' ? [selected.data('source'), selected.data('target')] : [selected.id()];
+      if (ends.includes(`e${entityId}`)) select(null);
+      changed();
+      return true;
+    },
+    showHidden() {
+      const count = state().hidden.length;
+      model.hidden.clear();
+      dom.draw();
+      if (count) dom.keepInSight(); // a node shown again may sit outside what was in view
+      changed();
+      return count;
+    },
+    showPredicate(predicate, shown) {
+      if (shown) model.hiddenPredicates.delete(predicate); else model.hiddenPredicates.add(predicate);
+      dom.draw();
+      const selected = dom.cy.getElementById(element.dataset.selected ?? '');
+      if (!shown && selected.nonempty() && selected.group() === 'edges' && selected.data('predicate') === predicate) select(null);
+      changed();
+    },
     refresh() {
       return serial(async () => {
         if (!model.queries.length && model.start === null) return state();
@@ -181,6 +245,7 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
     },
     select,
     state,
+    reveal(entityId) { return dom.reveal(entityId); },
     fit() { dom.fitCapped(); },
     clear() {
       model.reset();

@@ -37,4 +37,5 @@ const view = mountGraphView(document.getElementById('app-graph'), memory, {
     picked.dataset.kind = s?.kind ?? '';
   },
 });
-window.__host = { view, memory };
+// mountGraphView too, so a test can mount a second view with other options.
+window.__host = { view, memory, mountGraphView };
