@@ -12,7 +12,7 @@ interface CorpusMemory { content: string; timestamp?: string; source?: Source; m
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const el = {
   status: $('status'), source: $<HTMLSelectElement>('source'), opfsField: $('opfs-field'), opfsName: $<HTMLInputElement>('opfs-name'),
-  opfsOpen: $<HTMLButtonElement>('opfs-open'), agent: $<HTMLInputElement>('agent'), file: $<HTMLInputElement>('file'),
+  opfsOpen: $<HTMLButtonElement>('opfs-open'), agent: $<HTMLInputElement>('agent'), agentList: $('agent-list'), agentHint: $('agent-hint'), file: $<HTMLInputElement>('file'),
   importBtn: $<HTMLButtonElement>('import-btn'), exportBtn: $<HTMLButtonElement>('export-btn'), exportJsonlBtn: $<HTMLButtonElement>('export-jsonl-btn'),
   searchForm: $<HTMLFormElement>('search-form'), input: $<HTMLInputElement>('entity-input'), suggestions: $('entity-suggestions'),
   hops: $<HTMLSelectElement>('max-hops'), limit: $<HTMLInputElement>('limit'), searchBtn: $<HTMLButtonElement>('search-btn'),
@@ -567,6 +567,7 @@ async function adopt(next: AssociativeMemory, label: string, extra = ''): Promis
   const total = await refreshCount();
   enable(true);
   setStatus('ready', statusLine(total), { source: label.split(' ')[0]!.toLowerCase(), entities: total });
+  await showAgents();
   await suggest('');
   if (!el.memories.hidden) await memoriesView.refresh();
   if (total > 0) {
@@ -575,6 +576,48 @@ async function adopt(next: AssociativeMemory, label: string, extra = ''): Promis
   } else {
     view.clear();
   }
+}
+
+/**
+ * Fills the agent field's list with every agent of the open memory and its counts, and when
+ * the agent typed holds nothing, says so and names the agents that do, each a click away
+ * (a typo or a database written for another agent otherwise shows an empty graph), or, for
+ * an empty memory, what to do.
+ */
+async function showAgents(): Promise<void> {
+  if (!memory || !agent) return;
+  const agents = [];
+  for (let offset: number | undefined = 0; offset !== undefined;) {
+    const page = await memory.listAgents({ offset, limit: 1000 });
+    agents.push(...page.agents);
+    offset = page.next_offset;
+  }
+  const counts = (a: { memories: number; entities: number }) => `${plural(a.memories, 'memory', 'memories')}, ${plural(a.entities, 'entity', 'entities')}`;
+  el.agentList.replaceChildren(...agents.map((a) => h('option', { value: a.agent_id, label: counts(a) })));
+  el.status.dataset.agents = String(agents.length);
+  const mine = agents.find((a) => a.agent_id === agent!.agentId);
+  const holding = agents.filter((a) => a.memories + a.entities + a.episodes > 0);
+  if (mine && mine.memories + mine.entities + mine.episodes > 0) {
+    el.agentHint.hidden = true;
+    el.agentHint.replaceChildren();
+    delete el.agentHint.dataset.key;
+    return;
+  }
+  el.agentHint.hidden = false;
+  // The same hint is left as it is: the field's native change on blur (when one clicks a
+  // name in the hint right after typing) must not replace the button under the click.
+  const key = JSON.stringify([agent.agentId, holding]);
+  if (el.agentHint.dataset.key === key) return;
+  el.agentHint.dataset.key = key;
+  if (holding.length === 0) {
+    el.agentHint.replaceChildren(`This memory is empty. Import a file (Import…, or drop a database, JSONL export or JSON file of memories on the page), or switch the source to the demo corpus.`);
+    return;
+  }
+  el.agentHint.replaceChildren(`No memories for agent '${agent.agentId}'. This memory holds: `,
+    ...holding.flatMap((a, i) => [i ? ', ' : '', h('button', {
+      type: 'button', class: 'link', dataset: { testid: 'agent-switch', agent: a.agent_id },
+      title: `Show agent ${a.agent_id}`, onclick: () => { el.agent.value = a.agent_id; el.input.value = ''; if (memory) void adopt(memory, sourceLabel, statusExtra); },
+    }, a.agent_id), ` (${counts(a)})`]), '.');
 }
 
 /** A place to start in a memory one has not seen: the most connected of its first entities. */

