@@ -101,4 +101,43 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
     await shot(p, 'memory-empty');
     await p.close();
   });
+
+  /** axe-core's violations on the page as it stands, each as `rule: target…`. */
+  async function violations(p) {
+    if (!(await p.evaluate(() => 'axe' in window))) await p.addScriptTag({ path: AXE });
+    const res = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    return res.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ')}`).join(' | ')}`);
+  }
+
+  for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    it(`axe finds no violation on the main states at ${viewport.width}×${viewport.height}`, async () => {
+      const p = await open(viewport);
+      const found = {};
+      const check = async (state) => {
+        await shot(p, `axe-${state}-${size}`);
+        found[state] = await violations(p);
+      };
+      await check('loaded');
+      // A selected relation, then a reconstruct answer picked (its button pressed).
+      const rel = await p.evaluate(() => window.__explorer.view.state().relations[0].id);
+      await p.evaluate((id) => window.__explorer.view.select({ relation: id }), rel);
+      await p.waitForSelector('[data-testid="retract-btn"]');
+      await check('relation');
+      await p.fill('#ask-input', 'Who maintains the ledger service?');
+      await p.click('#ask-btn');
+      await p.waitForSelector('#answers button.pick');
+      await p.click('#answers button.pick');
+      await p.waitForSelector('#answers button.pick[aria-pressed="true"]');
+      await check('answer');
+      await p.click('[data-testid="tab-memories"]');
+      await p.waitForSelector('[data-testid="memory"]');
+      await check('memories');
+      await p.locator('[data-testid="memory-delete"]').first().click();
+      await p.waitForSelector('#confirm[open]');
+      await check('dialog');
+      await p.click('[data-testid="confirm-cancel"]');
+      await p.close();
+      assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], dialog: [] });
+    });
+  }
 });
