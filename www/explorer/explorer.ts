@@ -22,6 +22,7 @@ const el = {
   panel: $('panel'), answers: $('answers'), confirm: $<HTMLDialogElement>('confirm'), confirmText: $('confirm-text'), drop: $('drop'),
   passphrase: $<HTMLDialogElement>('passphrase'), passphraseText: $('passphrase-text'), passphraseInput: $<HTMLInputElement>('passphrase-input'),
   progress: $('import-progress'), progressBar: $<HTMLProgressElement>('import-progress-bar'), progressText: $('import-progress-text'),
+  controlsToggle: $<HTMLButtonElement>('controls-toggle'), sheetClose: $<HTMLButtonElement>('sheet-close'),
   tabGraph: $<HTMLButtonElement>('tab-graph'), tabMemories: $<HTMLButtonElement>('tab-memories'), graphView: $('graph-view'), memories: $('memories'),
 };
 
@@ -50,6 +51,24 @@ function enable(on: boolean): void {
 
 // ---------------------------------------------------------------- the graph view
 
+/**
+ * True while a traverse selects its start entity: on a phone the details sheet rises for what
+ * a person picks (a tap, the list, find), not for the start the page chose, which would cover
+ * the graph just drawn.
+ */
+let quietSelect = false;
+
+/** The details as a sheet over the graph's bottom (a phone's layout; CSS ignores it wider). */
+function openSheet(open: boolean): void {
+  document.body.classList.toggle('sheet-open', open);
+}
+
+/** Phones fold the source, agent and traverse settings under one button (CSS ignores it wider). */
+function showControls(open: boolean): void {
+  document.body.classList.toggle('controls-open', open);
+  el.controlsToggle.setAttribute('aria-expanded', String(open));
+}
+
 const view = mountGraphView(el.graph, {
   traverse: (options: Parameters<AgentMemory['traverse']>[0]) => {
     if (!agent) throw new Error('no memory is open');
@@ -58,7 +77,7 @@ const view = mountGraphView(el.graph, {
 }, {
   max_hops: 2,
   limit: 20,
-  onSelect: (s) => { selection = s; void renderPanel(); },
+  onSelect: (s) => { selection = s; if (s && !quietSelect) openSheet(true); void renderPanel(); },
   onChange: (state) => { renderCut(state); renderHidden(state); findAgain(); },
 });
 
@@ -154,7 +173,12 @@ async function traverse(): Promise<void> {
       view.select(null);
     } else {
       const start = state.entities.find((e) => e.ring === 0);
-      if (start) view.select({ entity: start.id });
+      quietSelect = true;
+      try {
+        if (start) view.select({ entity: start.id });
+      } finally {
+        quietSelect = false;
+      }
     }
   } catch (err) {
     showError(describeError(err));
@@ -429,6 +453,7 @@ const memoriesView = mountMemories(el.memories, { agent: () => agent, confirm: c
 
 function showTab(tab: 'graph' | 'memories'): void {
   const memories = tab === 'memories';
+  if (memories) openSheet(false); // on a phone the graph's details would cover the list
   el.graphView.hidden = memories;
   el.memories.hidden = !memories;
   el.tabGraph.setAttribute('aria-selected', String(!memories));
@@ -500,6 +525,7 @@ function renderAnswers(): void {
   const { res, query } = answer;
   const walked = res.items.flatMap((i) => i.claims).filter((c) => c.hops !== undefined).length;
   el.answers.hidden = false;
+  openSheet(true);
   el.answers.dataset.items = String(res.items.length);
   el.answers.dataset.walked = String(walked);
   el.answers.replaceChildren(
@@ -1010,6 +1036,8 @@ async function exportJsonl(): Promise<void> {
 el.searchForm.addEventListener('submit', (ev) => { ev.preventDefault(); void traverse(); });
 el.hops.addEventListener('change', () => { if (el.input.value.trim()) void traverse(); });
 el.importBtn.addEventListener('click', () => el.file.click());
+el.controlsToggle.addEventListener('click', () => showControls(!document.body.classList.contains('controls-open')));
+el.sheetClose.addEventListener('click', () => { openSheet(false); el.graph.querySelector<HTMLElement>('.amv-canvas')?.focus(); });
 el.file.addEventListener('change', () => { const f = el.file.files?.[0]; if (f) void importFile(f); el.file.value = ''; });
 el.exportBtn.addEventListener('click', () => void exportDb());
 el.exportJsonlBtn.addEventListener('click', () => void exportJsonl());

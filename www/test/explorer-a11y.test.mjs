@@ -140,4 +140,75 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], dialog: [] });
     });
   }
+
+  /** Interactive targets on screen smaller than 24×24 px, as `selector w×h`. */
+  const smallTargets = (p) => p.evaluate(() => {
+    const out = [];
+    for (const n of document.querySelectorAll('button, input, select, textarea, summary, a[href], [role="button"], [role="tab"]')) {
+      const r = n.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue; // not rendered
+      if (n.type === 'file' || n.closest('[hidden]')) continue;
+      if (r.width < 24 || r.height < 24) out.push(`${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ''}${n.dataset.testid ? `[${n.dataset.testid}]` : ''} “${(n.textContent || n.value || '').trim().slice(0, 20)}” ${Math.round(r.width)}×${Math.round(r.height)}`);
+    }
+    return out;
+  });
+
+  it('on a phone the graph comes first and a tapped node rises as a sheet', async () => {
+    const p = await open(PHONE);
+    await p.waitForFunction(() => document.querySelector('#graph').dataset.state === 'ready');
+    const graph = await p.locator('#graph canvas').first().boundingBox();
+    assert.ok(graph.y < 260, `the canvas starts ${Math.round(graph.y)} px down`);
+    const box = await p.locator('#graph').boundingBox();
+    assert.ok(box.y + box.height <= PHONE.height, `the graph ends ${Math.round(box.y + box.height)} px down, past the first screen`);
+    assert.equal(await p.isVisible('#panel'), false, 'no sheet before a tap');
+    await shot(p, 'phone-first');
+    // The controls open on demand.
+    assert.equal(await p.isVisible('#source'), false);
+    await p.click('#controls-toggle');
+    assert.equal(await p.getAttribute('#controls-toggle', 'aria-expanded'), 'true');
+    assert.equal(await p.isVisible('#source'), true);
+    assert.equal(await p.isVisible('#max-hops'), true);
+    await shot(p, 'phone-controls');
+    await p.click('#controls-toggle');
+    assert.equal(await p.isVisible('#source'), false);
+
+    // Tap a node that is not selected: its details slide up within the screen.
+    const target = await p.evaluate(() => {
+      const cy = window.__explorer.view.cy;
+      const n = cy.nodes().filter((x) => x.data('name') !== 'Ledger Service' && x.visible())[0];
+      const r = cy.container().getBoundingClientRect();
+      const pos = n.renderedPosition();
+      return { name: n.data('name') ?? n.data('label'), x: r.left + pos.x, y: r.top + pos.y };
+    });
+    await p.mouse.click(target.x, target.y);
+    await p.waitForFunction((name) => document.querySelector('#panel')?.dataset.name === name, target.name);
+    const sheet = await p.locator('#panel h2').boundingBox();
+    assert.ok(sheet && sheet.y >= 0 && sheet.y + sheet.height <= PHONE.height, `the details title sits at ${sheet && Math.round(sheet.y)} px`);
+    assert.equal(await p.isVisible('#sheet-close'), true);
+    await shot(p, 'phone-sheet');
+    assert.deepEqual(await smallTargets(p), []);
+    await p.click('#sheet-close');
+    assert.equal(await p.isVisible('#panel'), false, 'the sheet closes');
+    await p.close();
+  });
+
+  for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    it(`every interactive target is at least 24×24 px at ${viewport.width}×${viewport.height}`, async () => {
+      const p = await open(viewport);
+      const found = {};
+      if (size === 'phone') await p.click('#controls-toggle');
+      found.loaded = await smallTargets(p);
+      await p.fill('#ask-input', 'Who maintains the ledger service?');
+      await p.click('#ask-btn');
+      await p.waitForSelector('#answers button.pick');
+      found.answer = await smallTargets(p);
+      await p.click('[data-testid="tab-memories"]');
+      await p.waitForSelector('[data-testid="memory"]');
+      found.memories = await smallTargets(p);
+      if (size === 'phone') assert.equal(await p.isVisible('#panel'), false, 'the answers sheet closes with the Memories tab');
+      await shot(p, `targets-memories-${size}`);
+      await p.close();
+      assert.deepEqual(found, { loaded: [], answer: [], memories: [] });
+    });
+  }
 });

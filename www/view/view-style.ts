@@ -35,9 +35,9 @@ const CSS = `
 .amv-predicates button[aria-pressed=false] i{border-top-style:dotted}
 .amv-empty{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;color:#868e96;pointer-events:none;padding:1em;text-align:center}
 .amv-list{margin-top:6px;font-size:12px}
-.amv-list summary{cursor:pointer;color:#495057}
+.amv-list summary{cursor:pointer;color:#495057;min-height:24px;line-height:24px}
 .amv-list ul{list-style:none;margin:4px 0;padding:0;display:flex;flex-wrap:wrap;gap:4px;max-height:9em;overflow:auto}
-.amv-list button{font:inherit;border:1px solid #ced4da;background:#fff;border-radius:4px;padding:1px 6px;cursor:pointer;color:#212529}
+.amv-list button{font:inherit;min-height:24px;min-width:24px;border:1px solid #ced4da;background:#fff;border-radius:4px;padding:1px 6px;cursor:pointer;color:#212529}
 .amv-list button[aria-pressed=true]{background:#212529;color:#fff}
 .amv-list button:focus-visible{outline:3px solid #1971c2}
 `;
