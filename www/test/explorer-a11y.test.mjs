@@ -76,8 +76,10 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
     assert.match(hint, /^No memories for agent 'team-bt'\. This memory holds: team-bot \(\d+ memories, \d+ entities\)\.$/);
     assert.equal(await p.getAttribute('#status', 'data-entities'), '0', 'the header counts the agent typed');
     await shot(p, 'agent-empty');
+    assert.deepEqual(await violations(p), []);
     await p.setViewportSize(PHONE);
     await shot(p, 'agent-empty-phone');
+    assert.deepEqual(await violations(p), []);
     await p.setViewportSize(DESKTOP);
 
     await p.click('[data-testid="agent-switch"][data-agent="team-bot"]');
@@ -99,6 +101,7 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
     assert.match(await p.textContent('#agent-hint'), /^This memory is empty\. Import a file/);
     assert.equal(await p.$$eval('#agent-list option', (os) => os.length), 0);
     await shot(p, 'memory-empty');
+    assert.deepEqual(await violations(p), []);
     await p.close();
   });
 
