@@ -8,53 +8,17 @@
 //
 // Screenshots go to test-output/explorer-a11y-*.png.
 
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { buildPage, servePages } from '../explorer/build.mjs';
-import { CHROMIUM, CHROMIUM_ARGS, offline, watch as watchPage } from './harness.mjs';
+import { DESKTOP, OUT, PHONE, explorerSession } from './explorer-session.mjs';
 
-const OUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const PKG = fileURLToPath(new URL('../../pkg/view.js', import.meta.url));
 const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
 describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG}; run scripts/build-wasm.sh` }, () => {
-  let server;
-  let browser;
-  let context;
-  let url;
-  const problems = [];
-
-  before(async () => {
-    await mkdir(OUT, { recursive: true });
-    await buildPage('explorer', 'explorer-a11y');
-    server = await servePages({ port: 0 });
-    url = new URL('explorer-a11y/', server.url).href;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    context = await browser.newContext({ viewport: DESKTOP });
-    await offline(context, problems);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  /** A new page with the demo corpus loaded and its start entity in the panel. */
-  async function open(viewport = DESKTOP) {
-    const p = await context.newPage();
-    await p.setViewportSize(viewport);
-    watchPage(p, problems, { warnings: true });
-    await p.goto(url);
-    await p.waitForSelector('#status[data-state="ready"]', { timeout: 60_000 });
-    await p.waitForFunction(() => document.querySelector('#panel')?.dataset.name === 'Ledger Service');
-    return p;
-  }
+  const { open } = explorerSession('explorer-a11y');
   const shot = (p, name) => p.screenshot({ path: `${OUT}explorer-a11y-${name}.png` });
   const setAgent = async (p, id) => {
     await p.fill('#agent', id);
