@@ -12,10 +12,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DESKTOP, OUT, PHONE, explorerSession } from './explorer-session.mjs';
+import { DESKTOP, OUT, PHONE, explorerSession, violations } from './explorer-session.mjs';
 
 const PKG = fileURLToPath(new URL('../../pkg/view.js', import.meta.url));
-const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
 
 describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG}; run scripts/build-wasm.sh` }, () => {
   const { open } = explorerSession('explorer-a11y');
@@ -68,13 +67,6 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
     assert.deepEqual(await violations(p), []);
     await p.close();
   });
-
-  /** axe-core's violations on the page as it stands, each as `rule: target…`. */
-  async function violations(p) {
-    if (!(await p.evaluate(() => 'axe' in window))) await p.addScriptTag({ path: AXE });
-    const res = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-    return res.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ')}`).join(' | ')}`);
-  }
 
   for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     it(`axe finds no violation on the main states at ${viewport.width}×${viewport.height}`, async () => {
