@@ -91,12 +91,19 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       await p.click('[data-testid="tab-memories"]');
       await p.waitForSelector('[data-testid="memory"]');
       await check('memories');
+      // A record opened from its ref, and the filters unfolded.
+      await p.locator('[data-testid="memory"] [data-testid="ref"]').first().click();
+      await p.waitForSelector('dialog[data-testid="record-dialog"][open] [data-testid="record-entities"] [data-testid="entity-chip"]');
+      await check('record');
+      await p.keyboard.press('Escape');
+      await p.click('[data-testid="filters-summary"]');
+      await check('filters');
       await p.locator('[data-testid="memory-delete"]').first().click();
       await p.waitForSelector('#confirm[open]');
       await check('dialog');
       await p.click('[data-testid="confirm-cancel"]');
       await p.close();
-      assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], dialog: [] });
+      assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], record: [], filters: [], dialog: [] });
     });
   }
 
@@ -164,10 +171,16 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       await p.click('[data-testid="tab-memories"]');
       await p.waitForSelector('[data-testid="memory"]');
       found.memories = await smallTargets(p);
+      await p.click('[data-testid="filters-summary"]');
+      found.filters = await smallTargets(p);
+      await p.locator('[data-testid="memory"] [data-testid="ref"]').first().click();
+      await p.waitForSelector('dialog[data-testid="record-dialog"][open] [data-testid="entity-chip"]');
+      found.record = await smallTargets(p);
+      await p.keyboard.press('Escape');
       if (size === 'phone') assert.equal(await p.isVisible('#panel'), false, 'the answers sheet closes with the Memories tab');
       await shot(p, `targets-memories-${size}`);
       await p.close();
-      assert.deepEqual(found, { loaded: [], answer: [], memories: [] });
+      assert.deepEqual(found, { loaded: [], answer: [], memories: [], filters: [], record: [] });
     });
   }
 });
