@@ -76,7 +76,8 @@ const filterBar = mountFilters(el.filters, () => void filtered());
 const links = mountRecords({
   agent: () => agent,
   inScope: (project, channel) => inScope(filterBar.current(), project, channel),
-  showOnGraph: (name) => { showTab('graph'); el.input.value = name; void traverse(); },
+  // The list (or dialog) the chip was in goes: the focus goes to the graph drawn.
+  showOnGraph: (name) => { showTab('graph'); el.input.value = name; void traverse().then(() => el.graph.querySelector<HTMLElement>('.amv-canvas')?.focus()); },
 });
 const keyBadge = mountKeyBadge(el.status);
 
@@ -220,7 +221,7 @@ let suggestSeq = 0;
 async function suggest(query: string, into: HTMLElement = el.suggestions): Promise<void> {
   if (!agent) return;
   const seq = ++suggestSeq;
-  const res = await agent.listEntities({ query: query || undefined, limit: 15 });
+  const res = await agent.listEntities({ query: query || undefined, limit: 15, ...scopeOf(filterBar.current()) });
   if (seq !== suggestSeq) return;
   const seen = new Set<string>();
   const options: HTMLOptionElement[] = [];

@@ -82,6 +82,7 @@ describe('explorer links, filters, sheet and key', { skip: existsSync(PKG) ? fal
     await p.waitForFunction(() => document.querySelector('#panel').dataset.name === 'Kaito Mori');
     assert.equal(await p.getAttribute('[data-testid="tab-graph"]', 'aria-selected'), 'true');
     assert.equal(await p.inputValue('#entity-input'), 'Kaito Mori');
+    await p.waitForFunction(() => document.activeElement?.classList.contains('amv-canvas'));
     await p.close();
   });
 
