@@ -120,7 +120,8 @@ export function mountRecords(host: RecordHost): RecordLinks {
     if (!dialog.open) dialog.showModal();
     close.focus();
     try {
-      const [res, where] = await Promise.all([agent.getContents({ refs: [ref] }), index.whereOf(agent, ref)]);
+      // Without the index (its export failed), the record still opens: project and channel read "unknown".
+      const [res, where] = await Promise.all([agent.getContents({ refs: [ref] }), index.whereOf(agent, ref).catch(() => undefined)]);
       if (mine !== seq) return;
       const item = res.items[0];
       if (!item) {
