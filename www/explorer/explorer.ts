@@ -5,7 +5,11 @@ import { importMcpMemoryGraph, openMemory, storeBatches, type AssociativeMemory,
 import { mountGraphView, type GraphSelection, type GraphState, type RecordMark, type ViewEntity } from 'associative-memory/view';
 import corpus from './corpus.json';
 import { describeError, h, plural, shortTime, sourceText } from './dom.js';
+import { mountKeyBadge, openKeyed } from './encryption.js';
+import { inRange, inScope, mountFilters, scopeOf } from './filters.js';
 import { mountMemories } from './memories.js';
+import { mountRecords } from './records.js';
+import { mountSheet } from './sheet.js';
 
 interface CorpusMemory { content: string; timestamp?: string; source?: Source; metadata?: Record<string, unknown>; associations?: Associations }
 
@@ -23,6 +27,7 @@ const el = {
   passphrase: $<HTMLDialogElement>('passphrase'), passphraseText: $('passphrase-text'), passphraseInput: $<HTMLInputElement>('passphrase-input'),
   progress: $('import-progress'), progressBar: $<HTMLProgressElement>('import-progress-bar'), progressText: $('import-progress-text'),
   controlsToggle: $<HTMLButtonElement>('controls-toggle'), sheetClose: $<HTMLButtonElement>('sheet-close'),
+  side: $('side'), filters: $('filters-bar'),
   tabGraph: $<HTMLButtonElement>('tab-graph'), tabMemories: $<HTMLButtonElement>('tab-memories'), graphView: $('graph-view'), memories: $('memories'),
 };
 
@@ -58,9 +63,32 @@ function enable(on: boolean): void {
  */
 let quietSelect = false;
 
-/** The details as a sheet over the graph's bottom (a phone's layout; CSS ignores it wider). */
+const sheet = mountSheet(el.side, el.sheetClose.parentElement!, el.sheetClose, () => el.graph.querySelector<HTMLElement>('.amv-canvas'));
+
+/** The details as a sheet over the graph's bottom (a phone's layout; CSS ignores it wider). Typing in the find box keeps the focus. */
 function openSheet(open: boolean): void {
-  document.body.classList.toggle('sheet-open', open);
+  sheet.open(open, { keepFocus: document.activeElement === el.findInput });
+}
+
+// ---------------------------------------------------------------- filters and record links
+
+const filterBar = mountFilters(el.filters, () => void filtered());
+const links = mountRecords({
+  agent: () => agent,
+  inScope: (project, channel) => inScope(filterBar.current(), project, channel),
+  // The list (or dialog) the chip was in goes: the focus goes to the graph drawn.
+  showOnGraph: (name) => { showTab('graph'); el.input.value = name; void traverse().then(() => el.graph.querySelector<HTMLElement>('.amv-canvas')?.focus()); },
+});
+const keyBadge = mountKeyBadge(el.status);
+
+/** After the filters change: the graph, the lists and an answer are read again under them. */
+async function filtered(): Promise<void> {
+  if (!agent) return;
+  showError('');
+  if (view.state().start !== null) await view.refresh().catch((err) => showError(describeError(err)));
+  await renderPanel();
+  if (!el.memories.hidden) await memoriesView.refresh();
+  if (answer) await reconstruct();
 }
 
 /** Phones fold the source, agent and traverse settings under one button (CSS ignores it wider). */
@@ -70,15 +98,16 @@ function showControls(open: boolean): void {
 }
 
 const view = mountGraphView(el.graph, {
+  // Through the filter bar: scoped by its project and channel, relations outside its dates dropped.
   traverse: (options: Parameters<AgentMemory['traverse']>[0]) => {
     if (!agent) throw new Error('no memory is open');
-    return agent.traverse(options);
+    return filterBar.traverse(agent, options);
   },
 }, {
   max_hops: 2,
   limit: 20,
   onSelect: (s) => { selection = s; if (s && !quietSelect) openSheet(true); void renderPanel(); },
-  onChange: (state) => { renderCut(state); renderHidden(state); findAgain(); },
+  onChange: (state) => { renderCut(state); renderHidden(state); findAgain(); filterBar.showGraph(state); },
 });
 
 // ---------------------------------------------------------------- find in graph
@@ -192,7 +221,7 @@ let suggestSeq = 0;
 async function suggest(query: string, into: HTMLElement = el.suggestions): Promise<void> {
   if (!agent) return;
   const seq = ++suggestSeq;
-  const res = await agent.listEntities({ query: query || undefined, limit: 15 });
+  const res = await agent.listEntities({ query: query || undefined, limit: 15, ...scopeOf(filterBar.current()) });
   if (seq !== suggestSeq) return;
   const seen = new Set<string>();
   const options: HTMLOptionElement[] = [];
@@ -228,7 +257,7 @@ async function contents(refs: string[]) {
 function recordItem(ref: string, it: { content: string; source: Source; timestamp: string } | undefined, walked?: string) {
   return h('li', { dataset: { testid: 'record', ref }, class: walked ? 'walked' : '' },
     h('div', { class: 'meta' },
-      h('code', {}, ref),
+      links.ref(ref),
       it ? h('time', { datetime: it.timestamp, dataset: { testid: 'record-time' } }, shortTime(it.timestamp)) : null,
       it ? h('span', { dataset: { testid: 'record-source' } }, sourceText(it.source)) : null,
       walked ? h('span', {}, walked) : null),
@@ -239,7 +268,8 @@ let panelSeq = 0;
 async function renderPanel(notice?: string): Promise<void> {
   const seq = ++panelSeq;
   const s = selection;
-  const note = notice ? h('p', { class: 'notice', dataset: { testid: 'notice' } }, notice) : null;
+  // On a phone with the sheet closed, the message shows over the graph instead.
+  const note = sheet.place(notice ? h('p', { class: 'notice', dataset: { testid: 'notice' } }, notice) : null);
   if (!s) {
     el.panel.dataset.kind = '';
     el.panel.replaceChildren(...[note, h('p', { class: 'muted' }, 'Click a node to read the records that mention it (double-click, or Expand, draws its neighbours); click an edge for who declared it.')].filter(Boolean) as Node[]);
@@ -247,9 +277,11 @@ async function renderPanel(notice?: string): Promise<void> {
   }
   if (s.kind === 'entity') {
     const e = s.entity;
-    const refs = e.mentions ?? [];
-    const items = await contents(refs).catch(() => new Map());
+    const items = await contents(e.mentions ?? []).catch(() => new Map());
     if (seq !== panelSeq) return;
+    // The filter bar's dates hide the records dated outside them.
+    const listed = e.mentions ?? [];
+    const refs = listed.filter((r) => !items.has(r) || inRange(filterBar.current(), items.get(r).timestamp));
     el.panel.dataset.kind = 'entity';
     el.panel.dataset.entity = String(e.id);
     el.panel.dataset.name = e.name;
@@ -263,6 +295,7 @@ async function renderPanel(notice?: string): Promise<void> {
       h('h3', {}, `Mentioned in (${refs.length}${e.mentions_omitted ? ` of ${e.mention_count}` : ''})`),
       h('ul', { class: 'records', dataset: { testid: 'records' } }, ...refs.map((r) => recordItem(r, items.get(r)))),
       e.mentions_omitted ? h('p', { class: 'muted', dataset: { testid: 'records-omitted' } }, `${e.mentions_omitted} more not listed (limit ${bounds().limit}).`) : null,
+      refs.length < listed.length ? h('p', { class: 'muted', dataset: { testid: 'records-dated-out' } }, `${plural(listed.length - refs.length, 'record')} dated outside the filter's dates hidden${refs.length ? '' : ' — widen the dates'}.`) : null,
     ].filter(Boolean) as Node[]);
   } else {
     const { relation: r, subject, object } = s;
@@ -277,7 +310,7 @@ async function renderPanel(notice?: string): Promise<void> {
         h('dt', {}, 'predicate'), h('dd', { dataset: { testid: 'edge-predicate' } }, r.predicate),
         h('dt', {}, 'declared by'), h('dd', { dataset: { testid: 'edge-declared-by' } }, r.declared_by),
         h('dt', {}, 'declared at'), h('dd', { dataset: { testid: 'edge-declared-at' } }, h('time', { datetime: r.declared_at }, shortTime(r.declared_at))),
-        h('dt', {}, 'anchor'), h('dd', { dataset: { testid: 'edge-anchor' } }, r.anchor_ref ?? 'none')),
+        h('dt', {}, 'anchor'), h('dd', { dataset: { testid: 'edge-anchor' } }, r.anchor_ref ? links.ref(r.anchor_ref) : 'none')),
       r.anchor_ref ? h('h3', {}, 'Anchor record') : null,
       r.anchor_ref ? h('ul', { class: 'records' }, recordItem(r.anchor_ref, anchor)) : null,
       curateRow(h('button', { type: 'button', class: 'danger', dataset: { testid: 'retract-btn' } }, 'Retract relation…'), 'retract-error',
@@ -395,6 +428,7 @@ function askKey(fileName: string): Promise<string | Uint8Array | null> {
 /** After every write: the graph, the panel and the header's count follow; old errors go. */
 async function afterWrite(notice: string, reselect?: { entity: number } | null): Promise<void> {
   showError('');
+  links.index.forget();
   markChanged();
   const state = await view.refresh();
   if (reselect === null) {
@@ -449,7 +483,7 @@ async function removeEntity(e: ViewEntity, fail: Fail): Promise<void> {
 
 // ---------------------------------------------------------------- the memories view
 
-const memoriesView = mountMemories(el.memories, { agent: () => agent, confirm: confirmStep, changed: (notice) => afterWrite(notice) });
+const memoriesView = mountMemories(el.memories, { agent: () => agent, confirm: confirmStep, changed: (notice) => afterWrite(notice), filters: () => filterBar.current(), links });
 
 function showTab(tab: 'graph' | 'memories'): void {
   const memories = tab === 'memories';
@@ -484,7 +518,7 @@ async function reconstruct(): Promise<void> {
   showError('');
   try {
     const { max_hops } = bounds();
-    const res = await agent.reconstruct({ query, max_hops, trace: true });
+    const res = await agent.reconstruct({ query, max_hops, trace: true, ...scopeOf(filterBar.current()) });
     const cues = res.trace?.cues.entities ?? [];
     answer = { query, res, cues, picked: -1 };
     // Draw the neighbourhood of the entity the query named, where the walk started.
@@ -537,12 +571,27 @@ function renderAnswers(): void {
       h('button', { type: 'button', class: 'pick', dataset: { index: String(index), testid: 'answer-pick' }, 'aria-pressed': 'false', onclick: () => void pick(index) },
         `${index + 1}. ${item.head_ref} · show on graph`),
       h('p', { class: 'content' }, item.content.length > 280 ? `${item.content.slice(0, 280)}…` : item.content),
-      h('ul', { class: 'claims' }, ...item.claims.map((c) => h('li', { class: c.hops !== undefined ? 'walked' : '', dataset: { testid: 'claim', ref: c.ref, why: c.why ?? 'seed', hops: c.hops ?? '', path: (c.path ?? []).join(' '), via: c.via_entity ?? '' } },
-        h('code', {}, c.ref), h('span', {}, shortTime(c.as_of)),
-        h('span', {}, c.hops !== undefined ? `${c.why!.slice('relation:'.length)} · ${plural(c.hops, 'hop')}` : (c.why ?? 'seed'))))))),
+      claimList(item))),
   );
   el.askClear.hidden = false;
   el.answers.scrollIntoView({ block: 'start', behavior: 'instant' as ScrollBehavior });
+}
+
+/** An item's claims with their text (and those the filter's dates hide, counted). */
+function claimList(item: ReconstructResponse['items'][number]): HTMLElement {
+  const shown = item.claims.filter((c) => inRange(filterBar.current(), c.as_of));
+  const texts = shown.map(() => h('p', { class: 'claim-text', dataset: { testid: 'claim-text' } }));
+  void links.claimTexts(item).then((t) => shown.forEach((c, i) => {
+    const text = t.get(c.ref);
+    texts[i]!.textContent = text === undefined ? `${c.ref} is not readable (deleted?)` : text.length > 240 ? `${text.slice(0, 240)}…` : text;
+  })).catch((err) => { for (const p of texts) p.textContent = describeError(err); });
+  const hidden = item.claims.length - shown.length;
+  return h('div', {},
+    h('ul', { class: 'claims' }, ...shown.map((c, i) => h('li', { class: c.hops !== undefined ? 'walked' : '', dataset: { testid: 'claim', ref: c.ref, why: c.why ?? 'seed', hops: c.hops ?? '', path: (c.path ?? []).join(' '), via: c.via_entity ?? '' } },
+      links.ref(c.ref), h('span', {}, shortTime(c.as_of)),
+      h('span', {}, c.hops !== undefined ? `${c.why!.slice('relation:'.length)} · ${plural(c.hops, 'hop')}` : (c.why ?? 'seed')),
+      texts[i]!))),
+    hidden ? h('p', { class: 'muted', dataset: { testid: 'claims-dated-out' } }, `${plural(hidden, 'claim')} dated outside the filter's dates hidden.`) : null);
 }
 
 el.askForm.addEventListener('submit', (ev) => { ev.preventDefault(); void reconstruct(); });
@@ -584,6 +633,8 @@ async function adopt(next: AssociativeMemory, label: string, extra = ''): Promis
   agent = next.agent(el.agent.value.trim() || 'team-bot');
   sourceLabel = label;
   if (previous !== next) { unsaved = false; el.status.dataset.unsaved = 'false'; }
+  keyBadge.show(next);
+  links.index.forget();
   if (previous && previous !== next) await previous.close().catch(() => undefined);
   selection = null;
   el.answers.hidden = true;
@@ -738,7 +789,7 @@ async function importDatabase(file: File): Promise<void> {
       setStatus('ready', `Not imported: ${file.name} needs its key`);
       return;
     }
-    const next = memory?.storage === 'opfs' ? memory : await openMemory({ clock, key });
+    const next = memory?.storage === 'opfs' ? memory : await openKeyed({ clock, key });
     try {
       await next.import(bytes, { key });
     } catch (err) {
@@ -1037,7 +1088,6 @@ el.searchForm.addEventListener('submit', (ev) => { ev.preventDefault(); void tra
 el.hops.addEventListener('change', () => { if (el.input.value.trim()) void traverse(); });
 el.importBtn.addEventListener('click', () => el.file.click());
 el.controlsToggle.addEventListener('click', () => showControls(!document.body.classList.contains('controls-open')));
-el.sheetClose.addEventListener('click', () => { openSheet(false); el.graph.querySelector<HTMLElement>('.amv-canvas')?.focus(); });
 el.file.addEventListener('change', () => { const f = el.file.files?.[0]; if (f) void importFile(f); el.file.value = ''; });
 el.exportBtn.addEventListener('click', () => void exportDb());
 el.exportJsonlBtn.addEventListener('click', () => void exportJsonl());

@@ -3,9 +3,14 @@
 // show too), each editable in place (`update_memory`: search and the vector follow the new
 // text, the declarations resting on it stay) and deletable after a confirmation
 // (`delete_memory` / `delete_episode`: its mentions and the relations anchored on it go too).
+// Each shows the entities mentioning it as chips (records.ts), and its ref opens it whole.
+// The filter bar scopes both reads by project and channel, and hides records dated outside
+// its range (filters.ts).
 
 import type { AgentMemory, Source } from 'associative-memory';
 import { describeError, h, plural, shortTime, sourceText } from './dom.js';
+import { emptyText, inRange, olderThanRange, rangeText, scopeOf, type Filters } from './filters.js';
+import type { RecordLinks } from './records.js';
 
 /** What the view needs of the page around it. */
 export interface MemoriesHost {
@@ -15,6 +20,10 @@ export interface MemoriesHost {
   confirm(text: string, action: string): Promise<boolean>;
   /** Called after every write, so the graph and the counts follow. */
   changed(notice: string): Promise<void>;
+  /** The filters applied: project and channel scope the reads, the dates hide records outside them. */
+  filters(): Filters;
+  /** Refs as buttons opening their record, and entity chips. */
+  links: RecordLinks;
 }
 
 /** One listed record: a memory (editable) or, in search results, an episode. */
@@ -24,6 +33,8 @@ interface Row { ref: string; kind: 'mem' | 'ep'; id: number; content: string; ti
 const PAGE = 50;
 /** Records a search shows at most (recall's own maximum). */
 const SEARCH_LIMIT = 100;
+/** Memories read per call while a date range hides some (list_memories takes no dates). */
+const SCAN = 500;
 
 export interface MemoriesView {
   /** Reloads what is shown (the first page, or the current search) for the current agent. */
@@ -35,6 +46,8 @@ export function mountMemories(root: HTMLElement, host: MemoriesHost): MemoriesVi
   let query = '';
   let total = 0;
   let nextOffset: number | undefined;
+  /** Search results the dates hid. */
+  let hiddenByDates = 0;
   /** Drops answers to a load that a newer load overtook. */
   let seq = 0;
 
@@ -61,20 +74,24 @@ export function mountMemories(root: HTMLElement, host: MemoriesHost): MemoriesVi
     const mine = ++seq;
     query = q;
     error.hidden = true;
+    hiddenByDates = 0;
     if (!agent) { rows = []; total = 0; nextOffset = undefined; return render(); }
+    const f = host.filters();
     try {
       if (q) {
-        const res = await agent.recall({ query: q, limit: SEARCH_LIMIT, deep: true });
+        const res = await agent.recall({ query: q, limit: SEARCH_LIMIT, deep: true, ...scopeOf(f) });
         if (mine !== seq) return;
-        rows = res.messages.map((m) => ({ ...parseRef(m.ref), ref: m.ref, content: m.content, timestamp: m.timestamp, source: m.source }));
+        const found = res.messages.map((m) => ({ ...parseRef(m.ref), ref: m.ref, content: m.content, timestamp: m.timestamp, source: m.source }));
+        rows = found.filter((r) => inRange(f, r.timestamp));
+        hiddenByDates = found.length - rows.length;
         total = rows.length;
         nextOffset = undefined;
       } else {
-        const res = await agent.listMemories({ limit: PAGE });
+        const res = await page(agent, f, 0);
         if (mine !== seq) return;
-        rows = res.memories.map(listed);
+        rows = res.rows;
         total = res.total;
-        nextOffset = res.next_offset;
+        nextOffset = res.next;
       }
       render();
     } catch (err) { if (mine === seq) fail(err); }
@@ -85,19 +102,50 @@ export function mountMemories(root: HTMLElement, host: MemoriesHost): MemoriesVi
     if (!agent || nextOffset === undefined) return;
     const mine = ++seq;
     try {
-      const res = await agent.listMemories({ limit: PAGE, offset: nextOffset });
+      const res = await page(agent, host.filters(), nextOffset);
       if (mine !== seq) return;
-      rows = rows.concat(res.memories.map(listed));
+      rows = rows.concat(res.rows);
       total = res.total;
-      nextOffset = res.next_offset;
+      nextOffset = res.next;
       render();
     } catch (err) { if (mine === seq) fail(err); }
   }
 
+  /**
+   * A page of the newest-first list from `offset`. With dates, list_memories is read further
+   * (SCAN at a time) past the memories newer than the range, and stops at the first older
+   * one (all after it are older); `total` then counts the memories in scope, any date.
+   */
+  async function page(agent: AgentMemory, f: Filters, offset: number): Promise<{ rows: Row[]; total: number; next?: number }> {
+    const dated = !!(f.from || f.to);
+    const out: Row[] = [];
+    let next: number | undefined = offset;
+    let total = 0;
+    while (next !== undefined && out.length < PAGE) {
+      const res: Awaited<ReturnType<AgentMemory['listMemories']>> = await agent.listMemories({ limit: dated ? SCAN : PAGE, offset: next, ...scopeOf(f) });
+      total = res.total;
+      next = res.next_offset;
+      for (const m of res.memories) {
+        if (olderThanRange(f, m.timestamp)) { next = undefined; break; }
+        if (inRange(f, m.timestamp)) out.push(listed(m));
+      }
+      if (!dated) break;
+    }
+    return { rows: out, total, next };
+  }
+
   function render(): void {
-    summary.textContent = query
-      ? `${plural(rows.length, 'record')} ${rows.length === 1 ? 'answers' : 'answer'} “${query}”, most relevant first.`
-      : `${rows.length < total ? `${rows.length} of ` : ''}${plural(total, 'memory', 'memories')}, newest first.`;
+    const f = host.filters();
+    const range = rangeText(f);
+    const dated = range ? ` dated ${range}` : '';
+    summary.textContent = rows.length === 0
+      ? emptyText(f, query ? `record answers “${query}”` : 'memories')
+      : query
+        ? `${plural(rows.length, 'record')}${dated} ${rows.length === 1 ? 'answers' : 'answer'} “${query}”, most relevant first${hiddenByDates ? ` (${hiddenByDates} outside the dates hidden)` : ''}.`
+        : range
+          ? `${plural(rows.length, 'memory', 'memories')}${dated}, newest first (of ${plural(total, 'memory', 'memories')} in all${nextOffset !== undefined ? '; Show more reads older ones' : ''}).`
+          : `${rows.length < total ? `${rows.length} of ` : ''}${plural(total, 'memory', 'memories')}, newest first.`;
+    root.dataset.empty = String(rows.length === 0);
     root.dataset.shown = String(rows.length);
     root.dataset.total = String(total);
     root.dataset.query = query;
@@ -108,17 +156,19 @@ export function mountMemories(root: HTMLElement, host: MemoriesHost): MemoriesVi
   function item(row: Row): HTMLLIElement {
     const text = h('p', { dataset: { testid: 'memory-text' } }, row.content);
     const rowError = h('p', { class: 'error', dataset: { testid: 'memory-error' }, role: 'alert', hidden: true });
+    const chips = h('div', { class: 'chips', dataset: { testid: 'memory-entities' }, 'aria-label': `Entities mentioning ${row.ref}`, role: 'group' });
+    void host.links.chips(row.ref, chips);
     const actions = h('span', { class: 'actions' },
       row.kind === 'mem' ? h('button', { type: 'button', dataset: { testid: 'memory-edit' }, 'aria-label': `Edit ${row.ref}`, onclick: () => edit() }, 'Edit') : null,
       h('button', { type: 'button', class: 'danger', dataset: { testid: 'memory-delete' }, 'aria-label': `Delete ${row.ref}`, onclick: () => void remove(row) }, 'Delete…'));
     const li = h('li', { dataset: { testid: 'memory', ref: row.ref } },
       h('div', { class: 'meta' },
-        h('code', {}, row.ref),
+        host.links.ref(row.ref),
         h('time', { datetime: row.timestamp }, shortTime(row.timestamp)),
         row.source ? h('span', {}, sourceText(row.source)) : null,
         row.where ? h('span', {}, row.where) : null,
         actions),
-      text, rowError);
+      text, chips, rowError);
 
     function edit(): void {
       const editor = h('textarea', { 'aria-label': `New text of ${row.ref}`, rows: 4, dataset: { testid: 'memory-editor' } });

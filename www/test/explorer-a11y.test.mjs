@@ -12,10 +12,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DESKTOP, OUT, PHONE, explorerSession } from './explorer-session.mjs';
+import { DESKTOP, OUT, PHONE, explorerSession, violations } from './explorer-session.mjs';
 
 const PKG = fileURLToPath(new URL('../../pkg/view.js', import.meta.url));
-const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
 
 describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG}; run scripts/build-wasm.sh` }, () => {
   const { open } = explorerSession('explorer-a11y');
@@ -69,13 +68,6 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
     await p.close();
   });
 
-  /** axe-core's violations on the page as it stands, each as `rule: target…`. */
-  async function violations(p) {
-    if (!(await p.evaluate(() => 'axe' in window))) await p.addScriptTag({ path: AXE });
-    const res = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-    return res.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ')}`).join(' | ')}`);
-  }
-
   for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     it(`axe finds no violation on the main states at ${viewport.width}×${viewport.height}`, async () => {
       const p = await open(viewport);
@@ -99,12 +91,19 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       await p.click('[data-testid="tab-memories"]');
       await p.waitForSelector('[data-testid="memory"]');
       await check('memories');
+      // A record opened from its ref, and the filters unfolded.
+      await p.locator('[data-testid="memory"] [data-testid="ref"]').first().click();
+      await p.waitForSelector('dialog[data-testid="record-dialog"][open] [data-testid="record-entities"] [data-testid="entity-chip"]');
+      await check('record');
+      await p.keyboard.press('Escape');
+      await p.click('[data-testid="filters-summary"]');
+      await check('filters');
       await p.locator('[data-testid="memory-delete"]').first().click();
       await p.waitForSelector('#confirm[open]');
       await check('dialog');
       await p.click('[data-testid="confirm-cancel"]');
       await p.close();
-      assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], dialog: [] });
+      assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], record: [], filters: [], dialog: [] });
     });
   }
 
@@ -172,10 +171,16 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       await p.click('[data-testid="tab-memories"]');
       await p.waitForSelector('[data-testid="memory"]');
       found.memories = await smallTargets(p);
+      await p.click('[data-testid="filters-summary"]');
+      found.filters = await smallTargets(p);
+      await p.locator('[data-testid="memory"] [data-testid="ref"]').first().click();
+      await p.waitForSelector('dialog[data-testid="record-dialog"][open] [data-testid="entity-chip"]');
+      found.record = await smallTargets(p);
+      await p.keyboard.press('Escape');
       if (size === 'phone') assert.equal(await p.isVisible('#panel'), false, 'the answers sheet closes with the Memories tab');
       await shot(p, `targets-memories-${size}`);
       await p.close();
-      assert.deepEqual(found, { loaded: [], answer: [], memories: [] });
+      assert.deepEqual(found, { loaded: [], answer: [], memories: [], filters: [], record: [] });
     });
   }
 });

@@ -10,6 +10,7 @@ import { buildPage, servePages } from '../explorer/build.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, offline, watch } from './harness.mjs';
 
 export const OUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
+const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
 export const DESKTOP = { width: 1440, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
@@ -50,4 +51,11 @@ export function explorerSession(dir, contextOptions = {}) {
   }
 
   return { open, problems };
+}
+
+/** axe-core's violations on the page as it stands, each as `rule: target…`. */
+export async function violations(p) {
+  if (!(await p.evaluate(() => 'axe' in window))) await p.addScriptTag({ path: AXE });
+  const res = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return res.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ')}`).join(' | ')}`);
 }
