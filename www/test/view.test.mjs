@@ -452,16 +452,21 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
       return Object.fromEntries(cy.edges().map((e) => {
         const size = parseFloat(e.style('font-size'));
         const screen = size * cy.zoom();
-        return [e.data('predicate'), { size, screen, drawn: screen >= parseFloat(e.style('min-zoomed-font-size')) }];
+        // drawn: cytoscape's own test, which the renderer runs before drawing a label
+        return [e.data('predicate'), { size, screen, drawn: cy.renderer().eleTextBiggerThanMin(e) }];
       }));
     });
     for (const [p, l] of Object.entries(await labels())) {
       assert.ok(l.size >= 11, `${p}: ${l.size}px`);
       if (l.drawn) assert.ok(l.screen >= 11, `${p} drawn at ${l.screen}px on screen`);
     }
-    // Zoomed out past the point where a label would be under 11 px: none is drawn.
-    await page.evaluate(() => { window.__labels.cy.zoom(0.5); });
-    assert.deepEqual(Object.values(await labels()).filter((l) => l.drawn), []);
+    // Zoomed in past 1, every label is drawn (over 11 px); at 1 or below, where some would be under 11 px, none is.
+    await page.evaluate(() => { window.__labels.cy.zoom(1.2); });
+    assert.equal(Object.values(await labels()).filter((l) => l.drawn).length, 5);
+    for (const zoom of [0.8, 0.5]) {
+      await page.evaluate((z) => { window.__labels.cy.zoom(z); }, zoom);
+      assert.deepEqual(Object.values(await labels()).filter((l) => l.drawn), [], `at zoom ${zoom}`);
+    }
     // The selected node's edges show theirs, at 11 px on screen, at this zoom and the next.
     const tile = await page.evaluate(() => window.__labels.state().entities.find((e) => e.name === 'Tile Server').id);
     await page.evaluate((id) => window.__labels.select({ entity: id }), tile);

@@ -7,19 +7,7 @@ import cytoscape from 'cytoscape';
 import type { Core, ElementDefinition, EventObject, NodeSingular } from 'cytoscape';
 import fcose from 'cytoscape-fcose';
 import type { GraphModel, Target, ViewEntity } from './view-state.js';
-import { LABELLED, PALETTES, injectStyle, legendHtml, restyle, sizeOf, stylesheet, type ColorScheme } from './view-style.js';
-
-/**
- * How the nodes are placed. 'force': fcose, a force-directed layout (an expansion places only
- * the new nodes). 'concentric': rings around the start, one per hop distance. 'hierarchical':
- * cytoscape's breadthfirst, a tree rooted at the start, one row per hop distance. Under the
- * last two an expansion lays out the whole drawing again, so the rings or rows stay true.
- */
-export type LayoutName = 'force' | 'concentric' | 'hierarchical';
-/** What a node's size tells: its records' mentions, or its degree (the relations drawn on it). */
-export type NodeSize = 'mentions' | 'degree';
-/** The view's colours: the system's (`prefers-color-scheme`, followed live), or one fixed. */
-export type ColorSchemeOption = 'auto' | ColorScheme;
+import { LABELLED, PALETTES, injectStyle, legendHtml, restyle, sizeOf, stylesheet, type ColorScheme, type ColorSchemeOption, type LayoutName, type NodeSize } from './view-style.js';
 
 /** How the DOM draws, as the view's options and setters give it. */
 export interface DomOptions {
@@ -391,7 +379,14 @@ export function mountDom(element: HTMLElement, model: GraphModel, options: DomOp
 
   function png(scale: number): Promise<Blob> {
     if (cy.nodes(':visible').empty()) return Promise.reject(new Error('nothing is drawn to export'));
-    return cy.png({ output: 'blob-promise', full: true, bg: PALETTES[scheme].canvas, scale, maxWidth: 4096, maxHeight: 4096 });
+    // cytoscape leaves out labels too small at the present zoom: the image carries them all.
+    const all = cy.elements();
+    all.addClass('amv-print');
+    try {
+      return cy.png({ output: 'blob-promise', full: true, bg: PALETTES[scheme].canvas, scale, maxWidth: 4096, maxHeight: 4096 });
+    } finally {
+      all.removeClass('amv-print');
+    }
   }
 
   /**

@@ -18,16 +18,37 @@ export const sizeOf = (count: number) => Math.round(Math.min(64, 18 + 7 * Math.s
 
 /**
  * Edge labels are drawn at this size and only while the zoom keeps them at least this big on
- * screen (`min-zoomed-font-size`), so a hub's crowd of labels goes when zoomed out instead of
- * shrinking into an unreadable smear; the selected or hovered node's edges and the selected
- * edge keep theirs at this size on screen at any zoom (`edgeLabelSize`).
+ * screen, so a hub's crowd of labels goes when zoomed out instead of shrinking into an
+ * unreadable smear; the selected or hovered node's edges and the selected edge keep theirs at
+ * this size on screen at any zoom (`edgeLabelSize`).
  */
 export const EDGE_LABEL_PX = 11;
+
+/**
+ * The `min-zoomed-font-size` that hides an edge label below `EDGE_LABEL_PX` on screen.
+ * cytoscape compares it with the font size times the zoom rounded up to a power of two (its
+ * texture level), so a label is drawn at zoom 0.6 as at 1; a bound just over the font size
+ * draws labels only above zoom 1, where they are over 11 px.
+ */
+const EDGE_LABEL_MIN = EDGE_LABEL_PX + 0.5;
 
 /** The font size that shows an edge label at `EDGE_LABEL_PX` on screen at `zoom` (never smaller in the model). */
 export const edgeLabelSize = (zoom: number) => Math.max(EDGE_LABEL_PX, EDGE_LABEL_PX / zoom);
 
 export type ColorScheme = 'light' | 'dark';
+
+/**
+ * How the nodes are placed. 'force': fcose, a force-directed layout (an expansion places only
+ * the new nodes). 'concentric': rings around the start, one per hop distance. 'hierarchical':
+ * cytoscape's breadthfirst, a tree rooted at the start, one row per hop distance. Under the
+ * last two an expansion lays out the whole drawing again, so the rings or rows stay true.
+ */
+export type LayoutName = 'force' | 'concentric' | 'hierarchical';
+/** What a node's size tells: its records' mentions, or its degree (the relations drawn on it). */
+export type NodeSize = 'mentions' | 'degree';
+/** The view's colours: the system's (`prefers-color-scheme`, followed live), or one fixed. */
+export type ColorSchemeOption = 'auto' | ColorScheme;
+
 
 /**
  * Every colour of the view but the ring fills, per scheme. The CSS around the canvas reads
@@ -135,7 +156,7 @@ export function stylesheet(scheme: ColorScheme = 'light'): StylesheetJson {
         width: 1.5, 'line-color': c.edge, 'target-arrow-color': c.arrow, 'target-arrow-shape': 'triangle',
         'curve-style': 'bezier', 'arrow-scale': 0.9, label: 'data(predicate)', 'font-size': EDGE_LABEL_PX, color: c.muted,
         'text-rotation': 'autorotate', 'text-background-color': c.canvas, 'text-background-opacity': 0.9,
-        'text-background-padding': '1px', 'min-zoomed-font-size': EDGE_LABEL_PX,
+        'text-background-padding': '1px', 'min-zoomed-font-size': EDGE_LABEL_MIN,
       },
     },
     { selector: 'edge[declared_by = "operator"]', style: { 'line-style': 'dashed', 'line-color': c.operator, 'target-arrow-color': c.operator } },
@@ -143,6 +164,9 @@ export function stylesheet(scheme: ColorScheme = 'light'): StylesheetJson {
       selector: LABELLED,
       style: { 'font-size': (edge: EdgeSingular) => edgeLabelSize(edge.cy().zoom()), 'min-zoomed-font-size': 0, color: c.fg, 'z-index': 5 },
     },
+    // While a PNG is made (`amv-print`, on everything): every label, at its drawing's size.
+    { selector: '.amv-print', style: { 'min-zoomed-font-size': 0 } },
+    { selector: 'edge.amv-print', style: { 'font-size': EDGE_LABEL_PX } },
     { selector: '.amv-dim', style: { opacity: 0.28 } },
     // A hidden node takes its edges with it (cytoscape does not draw an edge to an undisplayed node).
     { selector: 'node.amv-hidden', style: { display: 'none' } },
