@@ -16,7 +16,7 @@ import { DESKTOP, OUT, PHONE, explorerSession } from './explorer-session.mjs';
 const PKG = fileURLToPath(new URL('../../pkg/view.js', import.meta.url));
 
 /** Relative luminance of a CSS `rgb()` / `rgba()` colour (WCAG 2). */
-export const luminance = (rgb) => {
+const luminance = (rgb) => {
   const [r, g, b] = rgb.match(/[\d.]+/g).slice(0, 3).map((v) => { const c = Number(v) / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 };
