@@ -380,6 +380,7 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     await page.screenshot({ path: `${OUT}view-host-hierarchical.png`, clip: await page.locator('#layouts').boundingBox() });
     // Collapsing and expanding again under hierarchical: the rows hold.
     await page.evaluate(() => { const v = window.__layouts; return v.collapse(v.state().entities.find((e) => e.name === 'Tile Server').id); });
+    assert.deepEqual(await rowsHold(), [0, 1, 2], 'the rows close up over what the collapse left');
     await expand('Tile Server');
     assert.deepEqual(await rowsHold(), [0, 1, 2, 3]);
     // Everything stays in view after a re-layout.

@@ -44,7 +44,10 @@ export interface GraphDom {
   readonly cy: Core;
   /** Brings cytoscape and the list in line with the model. New nodes start around `anchor`; returns them. */
   draw(anchor?: number): NodeSingular[];
-  /** Lays the graph out: `full` from scratch, else only `added` moves. */
+  /**
+   * Lays the graph out: `full` from scratch (and fits it), else under force only `added`
+   * moves; rings and rows are laid out whole either way.
+   */
   layout(added: NodeSingular[], full: boolean): Promise<void>;
   /** Fits the drawing, but never zooms in past 1.5 (a three-node graph stays readable, not huge). */
   fitCapped(): void;
@@ -247,13 +250,19 @@ export function mountDom(element: HTMLElement, model: GraphModel, options: DomOp
   function layout(added: NodeSingular[], full: boolean): Promise<void> {
     const nodes = cy.nodes();
     if (nodes.empty()) return Promise.resolve();
-    if (!full && added.length === 0) return Promise.resolve();
+    // Rings and rows are laid out whole every time: a ring may change with any change of
+    // what is drawn (a collapse, a refresh after a write), not only with new nodes.
     if (layoutName !== 'force') {
       byRings();
-      fitCapped();
-      requestAnimationFrame(() => { if (!cy.destroyed()) fitCapped(); });
+      if (full) {
+        fitCapped();
+        requestAnimationFrame(() => { if (!cy.destroyed()) fitCapped(); });
+      } else {
+        keepInSight();
+      }
       return Promise.resolve();
     }
+    if (!full && added.length === 0) return Promise.resolve();
     const addedIds = new Set(added.map((n) => n.id()));
     const fixed = full ? undefined : nodes.filter((n) => !addedIds.has(n.id())).map((n) => ({ nodeId: n.id(), position: { ...(n as NodeSingular).position() } }));
     const opts = {

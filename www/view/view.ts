@@ -222,6 +222,7 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
         if (!gone.length && !model.entities.get(entityId)) return 0;
         const selected = element.dataset.selected;
         dom.draw();
+        await dom.layout([], false); // rings and rows follow what is left
         if (selected && dom.cy.getElementById(selected).empty()) select(null);
         changed();
         return gone.length;
