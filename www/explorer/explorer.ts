@@ -5,6 +5,7 @@ import { importMcpMemoryGraph, openMemory, storeBatches, type AssociativeMemory,
 import { mountGraphView, type GraphSelection, type GraphState, type RecordMark, type ViewEntity } from 'associative-memory/view';
 import corpus from './corpus.json';
 import { describeError, h, plural, shortTime, sourceText } from './dom.js';
+import { mountDrawingControls } from './drawing.js';
 import { mountKeyBadge, openKeyed } from './encryption.js';
 import { inRange, inScope, mountFilters, scopeOf } from './filters.js';
 import { mountMemories } from './memories.js';
@@ -109,6 +110,7 @@ const view = mountGraphView(el.graph, {
   onSelect: (s) => { selection = s; if (s && !quietSelect) openSheet(true); void renderPanel(); },
   onChange: (state) => { renderCut(state); renderHidden(state); findAgain(); filterBar.showGraph(state); },
 });
+mountDrawingControls(view, { save: (png, name) => download(png, 'image/png', name), fileName: () => `${agent?.agentId ?? 'memory'}-graph-${today()}.png` });
 
 // ---------------------------------------------------------------- find in graph
 

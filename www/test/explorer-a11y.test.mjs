@@ -107,6 +107,46 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
     });
   }
 
+  // Dark mode (prefers-color-scheme: dark, from the browser context): the page and the graph
+  // turn dark, and their contrast holds, on the loaded and an expanded state at both sizes.
+  describe('in dark mode', () => {
+    const dark = explorerSession('explorer-a11y-dark', { colorScheme: 'dark' });
+    const luminance = (rgb) => {
+      const [r, g, b] = rgb.match(/[\d.]+/g).slice(0, 3).map((v) => { const c = Number(v) / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+      it(`is dark and axe finds no violation at ${viewport.width}×${viewport.height}`, async () => {
+        const p = await dark.open(viewport);
+        const look = await p.evaluate(() => ({
+          body: getComputedStyle(document.body).backgroundColor,
+          text: getComputedStyle(document.body).color,
+          side: getComputedStyle(document.querySelector('#side')).backgroundColor,
+          canvas: getComputedStyle(document.querySelector('#graph .amv-canvas')).backgroundColor,
+          label: window.__explorer.view.cy.nodes()[0].style('color'),
+          edgeLabel: window.__explorer.view.cy.edges()[0].style('color'),
+          scheme: document.querySelector('#graph').dataset.scheme,
+        }));
+        assert.equal(look.scheme, 'dark');
+        for (const k of ['body', 'side', 'canvas']) assert.ok(luminance(look[k]) < 0.03, `${k} is dark: ${look[k]}`);
+        for (const k of ['text', 'label', 'edgeLabel']) assert.ok(luminance(look[k]) > 0.5, `${k} is light: ${look[k]}`);
+        const found = {};
+        await shot(p, `dark-loaded-${size}`);
+        found.loaded = await violations(p);
+        // The start expanded from its panel (on a phone, the sheet opened by a tap on the list).
+        if (size === 'phone') await p.evaluate(() => { const v = window.__explorer.view; v.select({ entity: v.state().entities.find((e) => e.ring === 0).id }); });
+        await p.click('[data-testid="expand-btn"]');
+        await p.waitForSelector('#graph[data-expanded="1"][data-state="ready"]');
+        await p.waitForSelector('[data-testid="expand-btn"][disabled]');
+        await shot(p, `dark-expanded-${size}`);
+        found.expanded = await violations(p);
+        if (size === 'phone') found.targets = await smallTargets(p);
+        await p.close();
+        assert.deepEqual(found, size === 'phone' ? { loaded: [], expanded: [], targets: [] } : { loaded: [], expanded: [] });
+      });
+    }
+  });
+
   /** Interactive targets on screen smaller than 24×24 px, as `selector w×h`. */
   const smallTargets = (p) => p.evaluate(() => {
     const out = [];

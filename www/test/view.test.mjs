@@ -120,7 +120,7 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     });
     await page.mouse.move(at.x, at.y);
     await page.waitForFunction(() => document.querySelector('#app-graph .amv-canvas').title.includes('アトラス'));
-    assert.match(await page.locator('#app-graph .amv-canvas').getAttribute('title'), /^Atlas\naliases: アトラス\n2 mentions · 0 hops$/);
+    assert.match(await page.locator('#app-graph .amv-canvas').getAttribute('title'), /^Atlas\naliases: アトラス\n2 mentions · 3 relations · 0 hops$/);
   });
 
   it('tells the host what was clicked without expanding it', async () => {
@@ -311,6 +311,230 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     assert.deepEqual(await page.evaluate(() => window.__second.state().entities.filter((e) => e.expanded).map((e) => e.name)), ['Tile Server']);
     assert.ok(await page.evaluate(() => window.__second.state().entities.some((e) => e.name === 'Object Store')));
     await page.evaluate(() => { window.__second.destroy(); document.querySelector('#second').remove(); });
+  });
+
+  /** Mounts another view of the host's memory into a new element `id` (300 px high) and waits until it is drawn. */
+  async function mountAnother(id, options) {
+    await page.evaluate(([x, o]) => {
+      const div = document.createElement('div');
+      div.id = x;
+      div.style.height = '360px';
+      div.style.maxWidth = '760px';
+      document.body.append(div);
+      window[`__${x}`] = window.__host.mountGraphView(div, window.__host.memory, { agent_id: 'notes-app', ...o });
+    }, [id, options]);
+    await page.waitForSelector(`#${id}[data-state="ready"]`, { timeout: 30_000 });
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  }
+  const unmount = (id) => page.evaluate((x) => { window[`__${x}`].destroy(); document.getElementById(x).remove(); }, id);
+  /** Each drawn node: name, ring, centre and box with its label. */
+  const placed = (id) => page.evaluate((x) => window[`__${x}`].cy.nodes().map((n) => ({
+    name: n.data('name'), ring: n.data('ring'), ...n.position(), box: n.boundingBox({ includeLabels: true, includeOverlays: false }),
+  })), id);
+  const overlaps = (nodes) => {
+    const out = [];
+    for (const [i, a] of nodes.entries()) for (const b of nodes.slice(i + 1)) {
+      if (a.box.x1 < b.box.x2 && b.box.x1 < a.box.x2 && a.box.y1 < b.box.y2 && b.box.y1 < a.box.y2) out.push(`${a.name}/${b.name}`);
+    }
+    return out;
+  };
+
+  it('lays out in rings around the start or in rows under it, expansions keeping the layout', async () => {
+    await mountAnother('layouts', { entity: 'Ana Costa', max_hops: 1, layout: 'concentric', list: false });
+    const expand = (name) => page.evaluate((n) => {
+      const v = window.__layouts;
+      return v.expand(v.state().entities.find((e) => e.name === n).id);
+    }, name);
+    assert.equal(await page.getAttribute('#layouts', 'data-layout'), 'concentric');
+    await expand('Atlas');
+    await expand('Tile Server');
+    /** Rings around the start: each ring's nodes at one distance from it, every ring farther out than the one inside it. */
+    const ringsHold = async () => {
+      const nodes = await placed('layouts');
+      const start = nodes.find((n) => n.ring === 0);
+      const radii = new Map();
+      for (const n of nodes) radii.set(n.ring, [...(radii.get(n.ring) ?? []), Math.hypot(n.x - start.x, n.y - start.y)]);
+      const rings = [...radii.keys()].sort();
+      assert.deepEqual(rings, [0, 1, 2, 3], JSON.stringify(nodes));
+      for (const r of rings) assert.ok(Math.max(...radii.get(r)) - Math.min(...radii.get(r)) < 1, `ring ${r} is a circle: ${radii.get(r)}`);
+      for (const r of rings.slice(1)) assert.ok(Math.min(...radii.get(r)) > Math.max(...radii.get(r - 1)) + 10, `ring ${r} lies outside ring ${r - 1}`);
+      assert.deepEqual(overlaps(nodes), [], 'no two nodes (with their labels) overlap');
+    };
+    await ringsHold();
+    await page.screenshot({ path: `${OUT}view-host-concentric.png`, clip: await page.locator('#layouts').boundingBox() });
+
+    await page.evaluate(() => window.__layouts.setLayout('hierarchical'));
+    assert.equal(await page.getAttribute('#layouts', 'data-layout'), 'hierarchical');
+    /** Rows under the start: one row per ring, each below the one before. */
+    const rowsHold = async () => {
+      const nodes = await placed('layouts');
+      const ys = new Map();
+      for (const n of nodes) ys.set(n.ring, [...(ys.get(n.ring) ?? []), n.y]);
+      const rings = [...ys.keys()].sort();
+      for (const r of rings) assert.ok(Math.max(...ys.get(r)) - Math.min(...ys.get(r)) < 1, `ring ${r} is one row: ${ys.get(r)}`);
+      for (const r of rings.slice(1)) assert.ok(Math.min(...ys.get(r)) > Math.max(...ys.get(r - 1)) + 20, `row ${r} lies under row ${r - 1}`);
+      assert.deepEqual(overlaps(nodes), [], 'no two nodes (with their labels) overlap');
+      return rings;
+    };
+    assert.deepEqual(await rowsHold(), [0, 1, 2, 3]);
+    await page.screenshot({ path: `${OUT}view-host-hierarchical.png`, clip: await page.locator('#layouts').boundingBox() });
+    // Collapsing and expanding again under hierarchical: the rows hold.
+    await page.evaluate(() => { const v = window.__layouts; return v.collapse(v.state().entities.find((e) => e.name === 'Tile Server').id); });
+    assert.deepEqual(await rowsHold(), [0, 1, 2], 'the rows close up over what the collapse left');
+    await expand('Tile Server');
+    assert.deepEqual(await rowsHold(), [0, 1, 2, 3]);
+    // Everything stays in view after a re-layout.
+    const inView = () => page.evaluate(() => {
+      const cy = window.__layouts.cy;
+      const b = cy.nodes().renderedBoundingBox({ includeLabels: false });
+      return b.x1 >= 0 && b.y1 >= 0 && b.x2 <= cy.width() && b.y2 <= cy.height();
+    });
+    assert.ok(await inView(), 'the hierarchy is in view');
+
+    // Back to force: fcose lays out everything again, nothing on top of another.
+    const before = await placed('layouts');
+    await page.evaluate(() => window.__layouts.setLayout('force'));
+    assert.equal(await page.getAttribute('#layouts', 'data-layout'), 'force');
+    const after = await placed('layouts');
+    assert.ok(after.some((n) => { const b = before.find((x) => x.name === n.name); return Math.hypot(b.x - n.x, b.y - n.y) > 5; }), 'the nodes moved');
+    assert.deepEqual(overlaps(after), []);
+    assert.ok(await inView(), 'the force layout is in view');
+    await assert.rejects(page.evaluate(() => window.__layouts.setLayout('spiral')), /layout must be one of force, concentric, hierarchical, not spiral/);
+    await unmount('layouts');
+  });
+
+  it('sizes nodes by degree when asked, recounted as the drawing changes', async () => {
+    await mountAnother('sizes', { entity: 'Atlas', max_hops: 2, nodeSize: 'degree', list: false });
+    const sizeOf = (n) => Math.round(Math.min(64, 18 + 7 * Math.sqrt(n)));
+    const widths = () => page.evaluate(() => Object.fromEntries(window.__sizes.cy.nodes().map((n) => [n.data('name'), n.width()])));
+    assert.equal(await page.getAttribute('#sizes', 'data-node-size'), 'degree');
+    // Atlas: leads, reviews, depends_on; Tile Server: depends_on, operates, stores_in; Ben Ito: reviews, operates.
+    assert.deepEqual(await widths(), { Atlas: sizeOf(3), 'Ana Costa': sizeOf(1), 'Ben Ito': sizeOf(2), 'Tile Server': sizeOf(3), 'Object Store': sizeOf(1) });
+    // A relation type turned off in the legend is not drawn: it no longer counts.
+    await page.evaluate(() => window.__sizes.showPredicate('leads', false));
+    assert.deepEqual(await widths(), { Atlas: sizeOf(2), 'Ana Costa': sizeOf(0), 'Ben Ito': sizeOf(2), 'Tile Server': sizeOf(3), 'Object Store': sizeOf(1) });
+    await page.evaluate(() => window.__sizes.showPredicate('leads', true));
+    // By mentions: Atlas is in two notes, Tile Server in three, Ana Costa in one.
+    await page.evaluate(() => window.__sizes.setNodeSize('mentions'));
+    assert.equal(await page.getAttribute('#sizes', 'data-node-size'), 'mentions');
+    assert.deepEqual(await widths(), { Atlas: sizeOf(2), 'Ana Costa': sizeOf(1), 'Ben Ito': sizeOf(2), 'Tile Server': sizeOf(3), 'Object Store': sizeOf(1) });
+    assert.deepEqual(overlaps(await placed('sizes')), []);
+    await unmount('sizes');
+  });
+
+  it('exports the whole drawing as a PNG', async () => {
+    await mountAnother('png', { entity: 'Atlas', max_hops: 2, list: false });
+    // Zoomed in on a corner: the image still holds everything.
+    await page.evaluate(() => { const cy = window.__png.cy; cy.zoom({ level: 3, position: cy.nodes()[0].position() }); });
+    const out = await page.evaluate(async () => {
+      const cy = window.__png.cy;
+      const blob = await window.__png.png();
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      const bb = cy.elements().boundingBox();
+      return { type: blob.type, head: [...bytes.slice(0, 8)], ihdr: String.fromCharCode(...bytes.slice(12, 16)), view: new DataView(bytes.buffer).getUint32(16), h: new DataView(bytes.buffer).getUint32(20), w: bb.w, bh: bb.h };
+    });
+    assert.equal(out.type, 'image/png');
+    assert.deepEqual(out.head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'the PNG signature');
+    assert.equal(out.ihdr, 'IHDR');
+    // Twice the drawing's size (scale 2), whatever the zoom.
+    assert.ok(Math.abs(out.view - 2 * out.w) <= 4 && Math.abs(out.h - 2 * out.bh) <= 4, `${out.view}×${out.h} for a drawing of ${out.w}×${out.bh}`);
+    const small = await page.evaluate(async () => { const b = await window.__png.png({ scale: 1 }); return new DataView(await b.arrayBuffer()).getUint32(16); });
+    assert.ok(Math.abs(small - out.view / 2) <= 3, `scale 1: ${small} px wide`);
+    await page.evaluate(() => window.__png.clear());
+    await assert.rejects(page.evaluate(() => window.__png.png()), /nothing is drawn to export/);
+    await unmount('png');
+  });
+
+  it('draws edge labels at 11 px or not at all; the selected and hovered node keep theirs', async () => {
+    await mountAnother('labels', { entity: 'Atlas', max_hops: 2, list: false });
+    /** Each edge's label: its font size in the drawing, on screen at this zoom, and whether cytoscape draws it. */
+    const labels = () => page.evaluate(() => {
+      const cy = window.__labels.cy;
+      return Object.fromEntries(cy.edges().map((e) => {
+        const size = parseFloat(e.style('font-size'));
+        const screen = size * cy.zoom();
+        // drawn: cytoscape's own test, which the renderer runs before drawing a label
+        return [e.data('predicate'), { size, screen, drawn: cy.renderer().eleTextBiggerThanMin(e) }];
+      }));
+    });
+    for (const [p, l] of Object.entries(await labels())) {
+      assert.ok(l.size >= 11, `${p}: ${l.size}px`);
+      if (l.drawn) assert.ok(l.screen >= 11, `${p} drawn at ${l.screen}px on screen`);
+    }
+    // Zoomed in past 1, every label is drawn (over 11 px); at 1 or below, where some would be under 11 px, none is.
+    await page.evaluate(() => { window.__labels.cy.zoom(1.2); });
+    assert.equal(Object.values(await labels()).filter((l) => l.drawn).length, 5);
+    for (const zoom of [0.8, 0.5]) {
+      await page.evaluate((z) => { window.__labels.cy.zoom(z); }, zoom);
+      assert.deepEqual(Object.values(await labels()).filter((l) => l.drawn), [], `at zoom ${zoom}`);
+    }
+    // The selected node's edges show theirs, at 11 px on screen, at this zoom and the next.
+    const tile = await page.evaluate(() => window.__labels.state().entities.find((e) => e.name === 'Tile Server').id);
+    await page.evaluate((id) => window.__labels.select({ entity: id }), tile);
+    const near = ['depends_on', 'operates', 'stores_in'];
+    for (const zoom of [0.5, 0.3]) {
+      await page.evaluate((z) => { window.__labels.cy.zoom(z); }, zoom);
+      const now = await labels();
+      assert.deepEqual(Object.keys(now).filter((p) => now[p].drawn).sort(), near, `at zoom ${zoom}`);
+      for (const p of near) assert.ok(Math.abs(now[p].screen - 11) < 0.01, `${p} at ${now[p].screen}px on screen, zoom ${zoom}`);
+    }
+    // A selected edge shows its label too; the list under the canvas keeps every one.
+    await page.evaluate(() => { const v = window.__labels; v.select({ relation: v.state().relations.find((r) => r.predicate === 'leads').id }); });
+    assert.deepEqual(Object.entries(await labels()).filter(([, l]) => l.drawn).map(([p]) => p), ['leads']);
+    // Hovering a node shows its edges' labels while the pointer is on it.
+    await page.evaluate(() => { window.__labels.select(null); window.__labels.fit(); window.__labels.cy.zoom({ level: 0.5, renderedPosition: { x: 380, y: 180 } }); });
+    const at = await page.evaluate(() => {
+      const cy = window.__labels.cy;
+      const n = cy.nodes().filter((x) => x.data('name') === 'Ben Ito');
+      const box = cy.container().getBoundingClientRect();
+      const p = n.renderedPosition();
+      return { x: box.left + p.x, y: box.top + p.y };
+    });
+    await page.mouse.move(at.x - 30, at.y - 30);
+    await page.mouse.move(at.x, at.y, { steps: 4 });
+    await page.waitForFunction(() => window.__labels.cy.edges('.amv-hover').length > 0, null, { timeout: 5_000 });
+    const hovered = await labels();
+    assert.deepEqual(Object.keys(hovered).filter((p) => hovered[p].drawn).sort(), ['operates', 'reviews']);
+    await page.mouse.move(at.x, at.y + 400, { steps: 4 });
+    assert.deepEqual(Object.values(await labels()).filter((l) => l.drawn), [], 'the pointer left: the labels go');
+    await unmount('labels');
+  });
+
+  it('follows the system colour scheme live, unless the host fixes one', async () => {
+    const lum = (rgb) => {
+      const [r, g, b] = rgb.match(/[\d.]+/g).slice(0, 3).map((v) => { const c = Number(v) / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    await mountAnother('fixed', { entity: 'Atlas', colorScheme: 'light', list: false });
+    const look = (sel, v) => page.evaluate(([s, x]) => {
+      const cy = x === 'host' ? window.__host.view.cy : window[`__${x}`].cy;
+      return {
+        scheme: document.querySelector(s).dataset.scheme,
+        canvas: getComputedStyle(document.querySelector(`${s} .amv-canvas`)).backgroundColor,
+        label: cy.nodes()[0].style('color'), edge: cy.edges()[0].style('line-color'), button: getComputedStyle(document.querySelector(`${s} .amv-controls button`)).color,
+      };
+    }, [sel, v]);
+    const light = await look('#app-graph', 'host');
+    assert.equal(light.scheme, 'light');
+    assert.ok(lum(light.canvas) > 0.8 && lum(light.label) < 0.05, JSON.stringify(light));
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForSelector('#app-graph[data-scheme="dark"]');
+    const dark = await look('#app-graph', 'host');
+    assert.ok(lum(dark.canvas) < 0.05, `dark canvas: ${dark.canvas}`);
+    assert.ok(lum(dark.label) > 0.7, `light node labels: ${dark.label}`);
+    assert.ok(lum(dark.button) > 0.7, `light button text: ${dark.button}`);
+    assert.notEqual(dark.edge, light.edge);
+    assert.deepEqual(await look('#fixed', 'fixed'), await look('#fixed', 'fixed'));
+    assert.equal((await look('#fixed', 'fixed')).scheme, 'light', 'a host that fixes light keeps it');
+    await page.locator('#app-graph').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${OUT}view-host-dark.png` });
+    await page.evaluate(() => window.__fixed.setColorScheme('dark'));
+    assert.equal(await page.getAttribute('#fixed', 'data-scheme'), 'dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForSelector('#app-graph[data-scheme="light"]');
+    assert.deepEqual(await look('#app-graph', 'host'), light);
+    assert.equal(await page.getAttribute('#fixed', 'data-scheme'), 'dark');
+    await unmount('fixed');
   });
 
   it('logged no errors or warnings', () => {

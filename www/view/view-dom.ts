@@ -7,7 +7,15 @@ import cytoscape from 'cytoscape';
 import type { Core, ElementDefinition, EventObject, NodeSingular } from 'cytoscape';
 import fcose from 'cytoscape-fcose';
 import type { GraphModel, Target, ViewEntity } from './view-state.js';
-import { injectStyle, legendHtml, sizeOf, stylesheet } from './view-style.js';
+import { LABELLED, PALETTES, injectStyle, legendHtml, restyle, sizeOf, stylesheet, type ColorScheme, type ColorSchemeOption, type LayoutName, type NodeSize } from './view-style.js';
+
+/** How the DOM draws, as the view's options and setters give it. */
+export interface DomOptions {
+  list: boolean;
+  layout: LayoutName;
+  nodeSize: NodeSize;
+  colorScheme: ColorSchemeOption;
+}
 
 let registered = false;
 function registerLayout(): void {
@@ -36,7 +44,10 @@ export interface GraphDom {
   readonly cy: Core;
   /** Brings cytoscape and the list in line with the model. New nodes start around `anchor`; returns them. */
   draw(anchor?: number): NodeSingular[];
-  /** Lays the graph out: `full` from scratch, else only `added` moves. */
+  /**
+   * Lays the graph out: `full` from scratch (and fits it), else under force only `added`
+   * moves; rings and rows are laid out whole either way.
+   */
   layout(added: NodeSingular[], full: boolean): Promise<void>;
   /** Fits the drawing, but never zooms in past 1.5 (a three-node graph stays readable, not huge). */
   fitCapped(): void;
@@ -53,14 +64,34 @@ export interface GraphDom {
   countExpansion(): void;
   /** Puts the element in the error state with the message, and logs it. */
   reportError(err: unknown): void;
+  /** Switches the layout and lays out everything drawn with it (`data-layout`). */
+  setLayout(name: LayoutName): Promise<void>;
+  /** Sizes nodes by mentions or by degree from now on (`data-node-size`). */
+  setNodeSize(size: NodeSize): void;
+  /** Follows the system's colour scheme, or fixes one (`data-scheme` says which applies). */
+  setColorScheme(scheme: ColorSchemeOption): void;
+  /** The whole drawing as a PNG on the canvas's background, `scale` pixels per unit (at most 4096 px a side). */
+  png(scale: number): Promise<Blob>;
   destroy(): void;
 }
 
 /** Mounts the canvas (and, with `list`, the keyboard list) into `element`, drawing `model`. */
-export function mountDom(element: HTMLElement, model: GraphModel, list: boolean, events: DomEvents): GraphDom {
+export function mountDom(element: HTMLElement, model: GraphModel, options: DomOptions, events: DomEvents): GraphDom {
   registerLayout();
   const doc = element.ownerDocument;
   injectStyle(doc);
+  const { list } = options;
+  let layoutName = options.layout;
+  let nodeSize = options.nodeSize;
+  element.dataset.layout = layoutName;
+  element.dataset.nodeSize = nodeSize;
+
+  // The colour scheme: the system's unless the host fixed one, followed when it changes.
+  let schemeOption = options.colorScheme;
+  const dark = doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
+  const schemeNow = (): ColorScheme => (schemeOption === 'auto' ? (dark?.matches ? 'dark' : 'light') : schemeOption);
+  let scheme = schemeNow();
+  element.dataset.scheme = scheme;
 
   element.classList.add('amv-root');
   const canvas = doc.createElement('div');
@@ -125,7 +156,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
 
   const cy = cytoscape({
     container: host,
-    style: stylesheet(),
+    style: stylesheet(scheme),
     minZoom: 0.1,
     maxZoom: 4,
     boxSelectionEnabled: false,
@@ -147,8 +178,21 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   }
   setState('idle');
 
+  /** The relations drawn on each entity: those shown (both ends shown, their type not turned off), a loop once. */
+  function degrees(): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const r of relations.values()) {
+      if (model.hidden.has(r.subject) || model.hidden.has(r.object) || model.hiddenPredicates.has(r.predicate)) continue;
+      out.set(r.subject, (out.get(r.subject) ?? 0) + 1);
+      if (r.object !== r.subject) out.set(r.object, (out.get(r.object) ?? 0) + 1);
+    }
+    return out;
+  }
+
   function draw(anchor?: number): NodeSingular[] {
     const added: NodeSingular[] = [];
+    const degree = degrees();
+    const size = (e: ViewEntity) => sizeOf(nodeSize === 'degree' ? degree.get(e.id) ?? 0 : e.mention_count);
     cy.batch(() => {
       cy.elements().forEach((el) => {
         const id = el.id();
@@ -163,14 +207,14 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
         const radius = 60 + 6 * fresh.length;
         const def: ElementDefinition = {
           group: 'nodes',
-          data: { id: nodeId(e.id), entity: e.id, label: e.name, name: e.name, ring: Math.min(5, e.ring), size: sizeOf(e.mention_count) },
+          data: { id: nodeId(e.id), entity: e.id, label: e.name, name: e.name, ring: Math.min(5, e.ring), size: size(e), degree: degree.get(e.id) ?? 0 },
           position: { x: around.x + radius * Math.cos(angle), y: around.y + radius * Math.sin(angle) },
         };
         added.push(cy.add(def) as unknown as NodeSingular);
       });
       for (const e of entities.values()) {
         const n = cy.getElementById(nodeId(e.id));
-        n.data({ name: e.name, label: e.name, ring: Math.min(5, e.ring), size: sizeOf(e.mention_count) });
+        n.data({ name: e.name, label: e.name, ring: Math.min(5, e.ring), size: size(e), degree: degree.get(e.id) ?? 0 });
         n.toggleClass('expanded', e.expanded);
         n.toggleClass('amv-hidden', model.hidden.has(e.id));
       }
@@ -197,6 +241,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
     }
     element.dataset.nodes = String(cy.nodes().length);
     element.dataset.edges = String(cy.edges().length);
+    markFocus();
     renderList();
     applyMarks();
     return added;
@@ -205,6 +250,18 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   function layout(added: NodeSingular[], full: boolean): Promise<void> {
     const nodes = cy.nodes();
     if (nodes.empty()) return Promise.resolve();
+    // Rings and rows are laid out whole every time: a ring may change with any change of
+    // what is drawn (a collapse, a refresh after a write), not only with new nodes.
+    if (layoutName !== 'force') {
+      byRings();
+      if (full) {
+        fitCapped();
+        requestAnimationFrame(() => { if (!cy.destroyed()) fitCapped(); });
+      } else {
+        keepInSight();
+      }
+      return Promise.resolve();
+    }
     if (!full && added.length === 0) return Promise.resolve();
     const addedIds = new Set(added.map((n) => n.id()));
     const fixed = full ? undefined : nodes.filter((n) => !addedIds.has(n.id())).map((n) => ({ nodeId: n.id(), position: { ...(n as NodeSingular).position() } }));
@@ -231,6 +288,124 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
       }
       else if (added.length) keepInSight(); // what was added, without moving what the person was looking at more than needed
     });
+  }
+
+  /**
+   * Lays out every node by its ring (hops from the start, as the model measures them):
+   * concentric rings around the start, or cytoscape's breadthfirst rows rooted at it. Run at
+   * once (no animation), spaced by the nodes' boxes with their labels, so none overlap.
+   */
+  function byRings(): void {
+    if (layoutName === 'concentric') { concentric(); return; }
+    const area = { x1: 0, y1: 0, w: Math.max(200, cy.width()), h: Math.max(200, cy.height()) };
+    cy.layout({
+      name: 'breadthfirst', animate: false, fit: false, boundingBox: area, avoidOverlap: true, nodeDimensionsIncludeLabels: true,
+      directed: false, spacingFactor: 1, roots: cy.nodes('[ring = 0]'),
+      depthSort: (a: NodeSingular, b: NodeSingular) => String(a.data('name')).localeCompare(String(b.data('name'))),
+    } as unknown as cytoscape.LayoutOptions).run();
+  }
+
+  /**
+   * A ring per hop distance around the start. cytoscape's own concentric layout spreads each
+   * ring over the whole circle (a ring of two nodes becomes a line through the start); here
+   * each node of a ring sits towards its neighbours one ring in, its ring's nodes fanned out
+   * around their mean direction just far enough apart that their boxes (labels included) clear
+   * each other, and each ring a node's box further out than the one inside it.
+   */
+  function concentric(): void {
+    const all = cy.nodes().toArray() as NodeSingular[];
+    const box = (n: NodeSingular) => n.boundingBox({ includeLabels: true, includeOverlays: false } as never);
+    const gap = 16;
+    const step = Math.max(...all.map((n) => { const b = box(n); return Math.max(b.w, b.h); })) + gap;
+    const rings = new Map<number, NodeSingular[]>();
+    for (const n of all) { const r = Number(n.data('ring')); (rings.get(r) ?? rings.set(r, []).get(r)!).push(n); }
+    const angle = new Map<string, number>();
+    const at = new Map<string, { x: number; y: number }>();
+    const wrap = (a: number) => Math.atan2(Math.sin(a), Math.cos(a));
+    let radius = 0;
+    for (const ring of [...rings.keys()].sort((a, b) => a - b)) {
+      const nodes = rings.get(ring)!;
+      if (ring === 0 && nodes.length === 1) {
+        at.set(nodes[0]!.id(), { x: 0, y: 0 });
+        continue;
+      }
+      // The mean direction of each node's neighbours already placed (none for the first ring).
+      let sx = 0; let sy = 0;
+      const towards = new Map(nodes.map((n) => {
+        let x = 0; let y = 0;
+        n.neighborhood('node').forEach((m) => { const a = angle.get(m.id()); if (a !== undefined) { x += Math.cos(a); y += Math.sin(a); } });
+        if (x || y) { const len = Math.hypot(x, y); sx += x / len; sy += y / len; }
+        return [n.id(), x || y ? Math.atan2(y, x) : null] as const;
+      }));
+      const centre = sx || sy ? Math.atan2(sy, sx) : -Math.PI / 2;
+      const key = (n: NodeSingular) => { const t = towards.get(n.id()); return t === null || t === undefined ? Infinity : wrap(t - centre); };
+      nodes.sort((a, b) => key(a) - key(b) || String(a.data('name')).localeCompare(String(b.data('name'))));
+      const count = nodes.length;
+      const widest = Math.max(...nodes.map((n) => box(n).w)) + gap;
+      // Out by a step, and far enough that the whole ring holds its nodes side by side.
+      radius = Math.max(radius + step, count > 1 ? widest / (2 * Math.sin(Math.PI / count)) : 0);
+      const spread = count > 1 ? Math.min((2 * Math.PI) / count, 2 * Math.asin(Math.min(1, widest / (2 * radius)))) : 0;
+      nodes.forEach((n, i) => {
+        const a = centre + (i - (count - 1) / 2) * spread;
+        angle.set(n.id(), a);
+        at.set(n.id(), { x: radius * Math.cos(a), y: radius * Math.sin(a) });
+      });
+    }
+    cy.batch(() => { for (const n of all) n.position(at.get(n.id())!); });
+  }
+
+  /** Switches the layout and lays out what is drawn from scratch with it. */
+  function setLayout(name: LayoutName): Promise<void> {
+    layoutName = name;
+    element.dataset.layout = name;
+    return layout([], true);
+  }
+
+  /** Sizes the nodes anew; under force, nodes that grew into a neighbour move off it. */
+  function setNodeSize(size: NodeSize): void {
+    nodeSize = size;
+    element.dataset.nodeSize = size;
+    draw();
+    if (cy.nodes().empty()) return;
+    if (layoutName === 'force') {
+      separate(cy.nodes().toArray() as NodeSingular[], true);
+      keepInSight();
+    } else {
+      void layout([], true);
+    }
+  }
+
+  /** Restyles the canvas and the elements around it when the scheme that applies changes. */
+  function applyScheme(): void {
+    const next = schemeNow();
+    if (next === scheme) return;
+    scheme = next;
+    element.dataset.scheme = scheme;
+    restyle(cy, scheme);
+  }
+  const onSystemScheme = () => applyScheme();
+  dark?.addEventListener?.('change', onSystemScheme);
+
+  function png(scale: number): Promise<Blob> {
+    if (cy.nodes(':visible').empty()) return Promise.reject(new Error('nothing is drawn to export'));
+    // cytoscape leaves out labels too small at the present zoom: the image carries them all.
+    const all = cy.elements();
+    all.addClass('amv-print');
+    try {
+      return cy.png({ output: 'blob-promise', full: true, bg: PALETTES[scheme].canvas, scale, maxWidth: 4096, maxHeight: 4096 });
+    } finally {
+      all.removeClass('amv-print');
+    }
+  }
+
+  /**
+   * The selected node's edges keep their labels at any zoom (class `amv-focus`); called
+   * after every draw, since an expansion may add edges to it.
+   */
+  function markFocus(): void {
+    cy.edges('.amv-focus').removeClass('amv-focus');
+    const selected = element.dataset.selected ?? '';
+    if (selected.startsWith('e')) cy.getElementById(selected).connectedEdges().addClass('amv-focus');
   }
 
   /**
@@ -288,6 +463,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
     cy.elements(':selected').unselect();
     if (target) cy.getElementById(keyOf(target)).select();
     element.dataset.selected = target ? keyOf(target) : '';
+    markFocus();
     for (const b of element.querySelectorAll<HTMLButtonElement>('.amv-list button')) {
       b.setAttribute('aria-pressed', String(b.dataset.key === element.dataset.selected));
     }
@@ -418,13 +594,21 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
   cy.on('mouseover', 'node', (ev: EventObject) => {
     const e = entities.get(Number(ev.target.data('entity')));
     if (!e) return;
-    canvas.title = `${e.name}${e.aliases?.length ? `\naliases: ${e.aliases.join(', ')}` : ''}\n${e.mention_count} ${e.mention_count === 1 ? 'mention' : 'mentions'} · ${e.ring} ${e.ring === 1 ? 'hop' : 'hops'}`;
+    (ev.target as NodeSingular).connectedEdges().addClass('amv-hover');
+    const degree = Number(ev.target.data('degree'));
+    canvas.title = `${e.name}${e.aliases?.length ? `\naliases: ${e.aliases.join(', ')}` : ''}\n${e.mention_count} ${e.mention_count === 1 ? 'mention' : 'mentions'} · ${degree} ${degree === 1 ? 'relation' : 'relations'} · ${e.ring} ${e.ring === 1 ? 'hop' : 'hops'}`;
   });
   cy.on('mouseover', 'edge', (ev: EventObject) => {
     const r = relations.get(Number(ev.target.data('relation')));
+    ev.target.addClass('amv-hover');
     if (r) canvas.title = `${entities.get(r.subject)?.name} —${r.predicate}→ ${entities.get(r.object)?.name}\ndeclared by ${r.declared_by}, ${r.declared_at}`;
   });
-  cy.on('mouseout', 'node, edge', () => { canvas.title = ''; });
+  const unhover = () => { canvas.title = ''; cy.edges('.amv-hover').removeClass('amv-hover'); };
+  cy.on('mouseout', 'node, edge', unhover);
+  // cytoscape tells no mouseout when the pointer leaves the canvas from a node.
+  canvas.addEventListener('mouseleave', unhover);
+  // A labelled edge's font size depends on the zoom (view-style.ts): follow it.
+  cy.on('zoom', () => { (cy.edges(LABELLED) as unknown as { updateStyle(): void }).updateStyle(); });
   // The canvas from the keyboard: arrows pan, + and - zoom, 0 fits; the list below selects.
   canvas.setAttribute('aria-keyshortcuts', 'ArrowLeft ArrowRight ArrowUp ArrowDown + - 0');
   canvas.addEventListener('keydown', (ev: KeyboardEvent) => {
@@ -447,10 +631,12 @@ export function mountDom(element: HTMLElement, model: GraphModel, list: boolean,
 
   return {
     cy, draw, layout, fitCapped, keepInSight, markSelected, applyMarks, reportError, reveal,
-    setState,
+    setState, setLayout, setNodeSize, png,
+    setColorScheme(next) { schemeOption = next; applyScheme(); },
     countExpansion() { element.dataset.expanded = String(Number(element.dataset.expanded ?? 0) + 1); },
     destroy() {
       resize?.disconnect();
+      dark?.removeEventListener?.('change', onSystemScheme);
       cy.destroy();
       canvas.remove();
       listRoot?.remove();

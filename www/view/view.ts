@@ -18,9 +18,11 @@
 import type { Core } from 'cytoscape';
 import type { TraverseResponse } from './types.js';
 import { mountDom } from './view-dom.js';
+import type { ColorSchemeOption, LayoutName, NodeSize } from './view-style.js';
 import { GraphModel, type GraphSelection, type GraphState, type Query, type RecordMark, type Target } from './view-state.js';
 
 export type { CutReport, GraphSelection, GraphState, RecordMark, ViewEntity } from './view-state.js';
+export type { ColorScheme, ColorSchemeOption, LayoutName, NodeSize } from './view-style.js';
 
 /** What the view needs of a memory: `traverse`. An `AssociativeMemory` or an `AgentMemory` both fit. */
 export interface TraversingMemory {
@@ -51,6 +53,25 @@ export interface GraphViewOptions {
   expandOnSelect?: boolean;
   /** Render the keyboard-reachable list of entities and relations under the canvas (default true). */
   list?: boolean;
+  /**
+   * How nodes are placed (default 'force'): 'force' (fcose; an expansion places only the new
+   * nodes), 'concentric' (a ring per hop distance around the start) or 'hierarchical'
+   * (breadthfirst rows rooted at the start). Under the last two an expansion lays out the
+   * whole drawing again. `setLayout` switches.
+   */
+  layout?: LayoutName;
+  /**
+   * What a node's size tells (default 'mentions'): the records mentioning the entity, or
+   * 'degree', the relations drawn on it (both ends shown, the type not turned off in the
+   * legend), recounted whenever the drawing changes. `setNodeSize` switches.
+   */
+  nodeSize?: NodeSize;
+  /**
+   * The view's colours (default 'auto'): the system's `prefers-color-scheme`, followed live
+   * when it changes, or 'light' / 'dark' fixed (a host with a theme of its own). The element
+   * carries `data-scheme` with the scheme that applies.
+   */
+  colorScheme?: ColorSchemeOption;
 }
 
 export interface GraphView {
@@ -89,10 +110,24 @@ export interface GraphView {
   reveal(entityId: number | null): boolean;
   /** Fits the drawing into the element. */
   fit(): void;
+  /** Lays out everything drawn with another layout (see `GraphViewOptions.layout`); later expansions keep it. */
+  setLayout(layout: LayoutName): Promise<void>;
+  /** Sizes nodes by mentions or by degree from now on (see `GraphViewOptions.nodeSize`). */
+  setNodeSize(size: NodeSize): void;
+  /** Follows the system's colour scheme ('auto') or fixes one (see `GraphViewOptions.colorScheme`). */
+  setColorScheme(scheme: ColorSchemeOption): void;
+  /**
+   * The whole drawing (not only what is in view) as a PNG image on the canvas's background,
+   * `scale` pixels per drawing unit (default 2, for sharp text), scaled down to at most 4,096
+   * pixels a side. Rejects when nothing is drawn.
+   */
+  png(options?: { scale?: number }): Promise<Blob>;
   /** Removes everything drawn (e.g. when another memory is opened). */
   clear(): void;
   destroy(): void;
 }
+
+const LAYOUTS: readonly LayoutName[] = ['force', 'concentric', 'hierarchical'];
 
 /**
  * Mounts a graph view into `element` (give it a height). Resolves nothing by itself: call
@@ -106,7 +141,9 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
   const expandOnSelect = options.expandOnSelect ?? false;
 
   const model = new GraphModel();
-  const dom = mountDom(element, model, options.list ?? true, {
+  const dom = mountDom(element, model, {
+    list: options.list ?? true, layout: options.layout ?? 'force', nodeSize: options.nodeSize ?? 'mentions', colorScheme: options.colorScheme ?? 'auto',
+  }, {
     // A tap (or a list button) selects; with expandOnSelect it also expands a node not yet expanded.
     onPick(target) {
       select(target);
@@ -185,6 +222,7 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
         if (!gone.length && !model.entities.get(entityId)) return 0;
         const selected = element.dataset.selected;
         dom.draw();
+        await dom.layout([], false); // rings and rows follow what is left
         if (selected && dom.cy.getElementById(selected).empty()) select(null);
         changed();
         return gone.length;
@@ -247,6 +285,20 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
     state,
     reveal(entityId) { return dom.reveal(entityId); },
     fit() { dom.fitCapped(); },
+    // Through the traverse queue, so a layout never runs on a graph an expansion is changing.
+    setLayout(layout) {
+      if (!LAYOUTS.includes(layout)) return Promise.reject(new TypeError(`layout must be one of ${LAYOUTS.join(', ')}, not ${String(layout)}`));
+      return serial(() => dom.setLayout(layout));
+    },
+    setNodeSize(size) {
+      if (size !== 'mentions' && size !== 'degree') throw new TypeError(`nodeSize must be 'mentions' or 'degree', not ${String(size)}`);
+      dom.setNodeSize(size);
+    },
+    setColorScheme(scheme) {
+      if (!['auto', 'light', 'dark'].includes(scheme)) throw new TypeError(`colorScheme must be 'auto', 'light' or 'dark', not ${String(scheme)}`);
+      dom.setColorScheme(scheme);
+    },
+    png(opts = {}) { return dom.png(opts.scale ?? 2); },
     clear() {
       model.reset();
       dom.cy.elements().remove();
