@@ -1,0 +1,291 @@
+// Undo and history: every step of the explorer that writes (a curation step, a memory edited
+// or deleted, an import that adds to the open memory or replaces an OPFS one) is kept, since
+// the source was opened, so that it and every later one can be undone, restoring exactly what
+// was there: content, ids, refs, declarations and timestamps.
+//
+// How. The engine has no operation that restores deleted records, so a step is kept as whole
+// database images: `export()` before and after it, and undo `import()`s the image from before.
+// An import restores every row as it was (ids, refs, declarations, timestamps) by
+// construction, checked as any import is, in one step; an OPFS memory keeps it in its file
+// (it outlives a reload) and a memory with a key keeps its key.
+//
+// What is held. Not every image: the image after the newest step (`head`), and for each step
+// the pages of the image before it that differ from the image after it (a reverse page delta:
+// a step changes a few pages, an alias 3 of the demo's 144, an entity deleted 31). Undoing
+// back to a step applies the deltas newest first to `head` and imports the result. The page
+// size is the image's own (bytes 16–17 of SQLite's header). The deltas together are capped at
+// `HISTORY_BYTES`; past it the oldest steps are dropped and the panel says so. Cost per step:
+// two exports (a read of the database: about 2 ms for the demo) and two comparisons of the
+// images in page memory; BENCHMARKS.md ("Explorer undo") gives them at 5,000 entities.
+//
+// Images are taken decrypted (`export({decrypt: true})`): an encrypted export is encrypted
+// anew each time (a fresh nonce per page), so no two would share a page, and decrypting it
+// again would cost a rebuild per step. The page can read all of it anyway (an in-memory
+// memory with a key is plain in the page's memory: www/README.md, "Encryption at rest"), and
+// `import` of plain bytes into a memory with a key keeps the key, so its exports stay
+// encrypted under it.
+//
+// A step's images bracket only its own write, taken in one queue with every other step and
+// undo. When the image before a step is not `head`, something outside this page changed the
+// memory (another tab on the same OPFS memory, the console): undoing past that would undo it
+// too, so the older steps are dropped, and the panel says why.
+
+import type { AssociativeMemory } from 'associative-memory';
+import { describeError, h, plural } from './dom.js';
+
+/** What the history needs of the page around it. */
+export interface HistoryHost {
+  /** The open memory; null while none is. */
+  memory(): AssociativeMemory | null;
+  /** The agent the page is showing (a step is taken as it), shown beside each step. */
+  agentId(): string;
+  /** Asks before a destructive step; resolves true to go on. */
+  confirm(text: string, action: string): Promise<boolean>;
+  /** After an undo: the graph, the panel, the memories and the counts follow. */
+  restored(notice: string): Promise<void>;
+  /** Called whenever the number of steps changes (the History tab shows it). */
+  counted(steps: number): void;
+}
+
+export interface HistoryView {
+  /**
+   * Runs `write`, one step that changes the memory, and keeps what it changed so it can be
+   * undone, as `label` says it ("Deleted entity Kaito Mori"). A step that changed nothing
+   * is not listed. Resolves or rejects as `write` does.
+   */
+  step<T>(label: string, write: () => Promise<T>): Promise<T>;
+  /** Undoes the newest step (Ctrl/Cmd+Z); nothing when there is none. */
+  undo(): Promise<void>;
+  /** Forgets every step: a new source was opened (`label` names it, as the panel will). */
+  reset(label: string): void;
+}
+
+/** The pages of the image before a step that differ from the image after it. */
+interface Delta {
+  /** The length of the image before, in bytes. */
+  length: number;
+  /** The page size the image was compared in. */
+  size: number;
+  /** Page numbers, ascending. */
+  pages: Uint32Array;
+  /** Those pages, one after another (the last may be short). */
+  data: Uint8Array;
+}
+
+interface Step { label: string; at: Date; agent: string; delta: Delta; ms: number }
+
+/** What the deltas together may hold before the oldest steps are dropped. */
+export const HISTORY_BYTES = 64 * 1024 * 1024;
+
+/** The page size of an SQLite image (header bytes 16–17, big-endian; 1 means 65,536). */
+function pageSize(image: Uint8Array): number {
+  const n = image.length >= 100 ? (image[16]! << 8) | image[17]! : 0;
+  const size = n === 1 ? 65_536 : n;
+  // Not a database header: compare the image as one piece.
+  return size >= 512 && (size & (size - 1)) === 0 ? size : Math.max(1, image.length);
+}
+
+/** Whether `a[from, to)` equals `b[from, to)`; `b` may be shorter (then they differ). */
+function sameRange(a: Uint8Array, b: Uint8Array, from: number, to: number): boolean {
+  if (b.length < to) return false;
+  let i = from;
+  // Four bytes at a time where both views allow it (the comparison is most of a step's cost).
+  if ((a.byteOffset + i) % 4 === 0 && (b.byteOffset + i) % 4 === 0) {
+    const words = (to - i) >> 2;
+    const x = new Uint32Array(a.buffer, a.byteOffset + i, words);
+    const y = new Uint32Array(b.buffer, b.byteOffset + i, words);
+    for (let k = 0; k < words; k++) if (x[k] !== y[k]) return false;
+    i += words * 4;
+  }
+  for (; i < to; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && sameRange(a, b, 0, a.length);
+
+/** The reverse delta of a step: what of `before` differs from `after`, page by page. */
+export function reverseDelta(after: Uint8Array, before: Uint8Array): Delta {
+  const size = pageSize(before);
+  const pages: number[] = [];
+  for (let p = 0, at = 0; at < before.length; p++, at += size) {
+    if (!sameRange(before, after, at, Math.min(at + size, before.length))) pages.push(p);
+  }
+  const data = new Uint8Array(pages.reduce((n, p) => n + Math.min(size, before.length - p * size), 0));
+  let o = 0;
+  for (const p of pages) {
+    const page = before.subarray(p * size, Math.min((p + 1) * size, before.length));
+    data.set(page, o);
+    o += page.length;
+  }
+  return { length: before.length, size, pages: Uint32Array.from(pages), data };
+}
+
+/** The image before a step, from the image after it and the step's delta. */
+export function applyDelta(after: Uint8Array, delta: Delta): Uint8Array {
+  const out = new Uint8Array(delta.length);
+  out.set(after.subarray(0, Math.min(after.length, delta.length)));
+  let o = 0;
+  for (const p of delta.pages) {
+    const n = Math.min(delta.size, delta.length - p * delta.size);
+    out.set(delta.data.subarray(o, o + n), p * delta.size);
+    o += n;
+  }
+  return out;
+}
+
+const bytesOf = (d: Delta) => d.data.length + d.pages.length * 4;
+const kib = (n: number) => (n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`);
+const clockTime = (d: Date) => d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/** The memory's image as the history keeps it: plain SQLite bytes (see the top of this file). */
+const snapshot = (memory: AssociativeMemory) => memory.export({ decrypt: true });
+
+export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView {
+  /** Oldest first. */
+  let steps: Step[] = [];
+  /** The image after the newest step (null before the first). */
+  let head: Uint8Array | null = null;
+  /** The memory the steps were taken on: another one is a new source. */
+  let owner: AssociativeMemory | null = null;
+  let sourceLabel = '';
+  /** Why older steps are not listed, if any were dropped. */
+  let droppedNote = '';
+  /** Steps and undos run one at a time, so each step's images bracket its write alone. */
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = queue.then(run, run);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  const summary = h('p', { class: 'muted', dataset: { testid: 'history-summary' }, role: 'status' });
+  const error = h('p', { class: 'error', dataset: { testid: 'history-error' }, role: 'alert', hidden: true });
+  const dropped = h('p', { class: 'notice', dataset: { testid: 'history-dropped' }, hidden: true });
+  const list = h('ol', { class: 'records history-list', dataset: { testid: 'history-list' }, reversed: true });
+  root.replaceChildren(summary, dropped, error, h('div', { class: 'scroll' }, list));
+
+  function forget(memory: AssociativeMemory | null, label: string): void {
+    steps = [];
+    head = null;
+    owner = memory;
+    sourceLabel = label;
+    droppedNote = '';
+    error.hidden = true;
+    render();
+  }
+
+  function drop(count: number, why: string): void {
+    steps = steps.slice(count);
+    droppedNote = why;
+  }
+
+  function render(): void {
+    const held = steps.reduce((n, s) => n + bytesOf(s.delta), 0);
+    root.dataset.steps = String(steps.length);
+    root.dataset.bytes = String(held);
+    summary.textContent = steps.length
+      ? `${plural(steps.length, 'step')} since ${sourceLabel || 'the page'} was opened, newest first (${kib(held)} kept to undo them). Ctrl+Z (⌘Z on a Mac) undoes the newest when no text field has the focus.`
+      : `Nothing to undo: no step has changed ${sourceLabel || 'the memory'} since it was opened. Each curation step, memory edit or delete, and import will be listed here, to undo.`;
+    dropped.textContent = droppedNote;
+    dropped.hidden = !droppedNote;
+    const newest = steps.length - 1;
+    list.replaceChildren(...steps.map((s, i) => h('li', { dataset: { testid: 'history-step', index: String(i) } },
+      h('div', { class: 'meta' },
+        h('time', { datetime: s.at.toISOString() }, clockTime(s.at)),
+        h('span', {}, `agent ${s.agent}`),
+        h('span', {}, `${kib(bytesOf(s.delta))} kept`),
+        h('span', { class: 'actions' }, h('button', {
+          type: 'button', dataset: { testid: i === newest ? 'history-undo' : 'history-undo-to' },
+          'aria-label': i === newest ? `Undo: ${s.label}` : `Undo back to: ${s.label}, and the ${plural(newest - i, 'later step')}`,
+          onclick: () => void undoTo(i),
+        }, i === newest ? 'Undo' : 'Undo back to here…'))),
+      h('p', { dataset: { testid: 'history-label' } }, s.label))).reverse());
+    host.counted(steps.length);
+  }
+
+  function step<T>(label: string, write: () => Promise<T>): Promise<T> {
+    return serial(async () => {
+      const memory = host.memory();
+      if (!memory) return write();
+      if (memory !== owner) forget(memory, sourceLabel);
+      const started = performance.now();
+      const before = await snapshot(memory);
+      if (head && !same(before, head) && steps.length) {
+        drop(steps.length, 'Earlier steps were dropped: the memory was changed outside this page (another tab, or the console), and undoing them would undo that too.');
+      }
+      let failure: { err: unknown } | null = null;
+      let result: T | undefined;
+      const stepStart = performance.now();
+      try {
+        result = await write();
+      } catch (err) {
+        failure = { err };
+      }
+      const writing = performance.now() - stepStart;
+      const after = await snapshot(memory);
+      head = after;
+      const delta = reverseDelta(after, before);
+      if (delta.pages.length || before.length !== after.length) {
+        steps.push({ label: failure ? `${label} (stopped by an error part way)` : label, at: new Date(), agent: host.agentId(), delta, ms: performance.now() - started - writing });
+        root.dataset.lastStepMs = String(Math.round((performance.now() - started - writing) * 10) / 10);
+        bound();
+      }
+      render();
+      if (failure) throw failure.err;
+      return result as T;
+    });
+  }
+
+  /** Drops the oldest steps while the deltas hold more than `HISTORY_BYTES`. */
+  function bound(): void {
+    let held = steps.reduce((n, s) => n + bytesOf(s.delta), 0);
+    let count = 0;
+    while (held > HISTORY_BYTES && count < steps.length) held -= bytesOf(steps[count++]!.delta);
+    if (count) drop(count, `The ${plural(count, 'oldest step was', 'oldest steps were')} dropped to keep what undo holds within ${kib(HISTORY_BYTES)}.`);
+  }
+
+  /** Undoes step `index` and every later one, asking first when there is more than one. */
+  async function undoTo(index: number): Promise<void> {
+    const undone = steps.slice(index).reverse();
+    if (!undone.length) return;
+    error.hidden = true;
+    if (undone.length > 1 && !(await host.confirm(
+      `Undo these ${undone.length} steps, newest first?\n${undone.map((s, i) => `${i + 1}. ${s.label}`).join('\n')}\nThe memory goes back to what it was before the oldest of them.`,
+      `Undo ${plural(undone.length, 'step')}`))) return;
+    try {
+      await serial(async () => {
+        const memory = host.memory();
+        if (!memory || memory !== owner || !head || steps.length !== index + undone.length) throw new Error('the history changed while the question was open; nothing was undone');
+        const now = await snapshot(memory);
+        if (!same(now, head)) {
+          forget(memory, sourceLabel);
+          droppedNote = 'The history was cleared: the memory was changed outside this page (another tab, or the console) since the last step, and undoing would undo that too. Nothing was undone.';
+          throw new Error('the memory was changed outside this page; nothing was undone');
+        }
+        let image = head;
+        for (const s of undone) image = applyDelta(image, s.delta);
+        await memory.import(image);
+        // The import rebuilds the database: the same rows, pages laid out anew. The next
+        // delta is taken against what the memory now exports, so later undos compare alike.
+        head = await snapshot(memory);
+        steps = steps.slice(0, index);
+        const older = steps.at(-1);
+        if (older) older.delta = reverseDelta(head, applyDelta(image, older.delta));
+      });
+    } catch (err) {
+      error.textContent = `Could not undo: ${describeError(err)}`;
+      error.hidden = false;
+      render();
+      return;
+    }
+    render();
+    await host.restored(undone.length === 1 ? `Undone: ${undone[0]!.label}.` : `Undone ${undone.length} steps, back to before “${undone.at(-1)!.label}”.`);
+  }
+
+  render();
+  return {
+    step,
+    undo: () => undoTo(steps.length - 1),
+    reset: (label) => forget(host.memory(), label),
+  };
+}
