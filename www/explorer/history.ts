@@ -15,8 +15,10 @@
 // back to a step applies the deltas newest first to `head` and imports the result. The page
 // size is the image's own (bytes 16–17 of SQLite's header). The deltas together are capped at
 // `HISTORY_BYTES`; past it the oldest steps are dropped and the panel says so. Cost per step:
-// two exports (a read of the database: about 2 ms for the demo) and two comparisons of the
-// images in page memory; BENCHMARKS.md ("Explorer undo") gives them at 5,000 entities.
+// two exports and two comparisons of the images in page memory, 2 ms for the demo and 16 ms
+// at 5,000 entities; an undo is an import, 0.2 s and 1.1 s (BENCHMARKS.md, "Explorer undo").
+// Keeping whole images instead would hold 0.6 MB (6.6 MB) per step, where a delta is 12 KB
+// for an alias; one image, the newest, is held either way.
 //
 // Images are taken decrypted (`export({decrypt: true})`): an encrypted export is encrypted
 // anew each time (a fresh nonce per page), so no two would share a page, and decrypting it
@@ -249,9 +251,14 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
     const undone = steps.slice(index).reverse();
     if (!undone.length) return;
     error.hidden = true;
+    if (root.dataset.busy) return;
     if (undone.length > 1 && !(await host.confirm(
       `Undo these ${undone.length} steps, newest first?\n${undone.map((s, i) => `${i + 1}. ${s.label}`).join('\n')}\nThe memory goes back to what it was before the oldest of them.`,
       `Undo ${plural(undone.length, 'step')}`))) return;
+    // An undo imports the whole database (a second at 5,000 entities): say so meanwhile.
+    root.dataset.busy = 'true';
+    summary.textContent = `Undoing ${undone.length === 1 ? `“${undone[0]!.label}”` : `${undone.length} steps`}…`;
+    for (const b of list.querySelectorAll('button')) b.disabled = true;
     try {
       await serial(async () => {
         const memory = host.memory();
@@ -277,6 +284,8 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
       error.hidden = false;
       render();
       return;
+    } finally {
+      delete root.dataset.busy;
     }
     render();
     await host.restored(undone.length === 1 ? `Undone: ${undone[0]!.label}.` : `Undone ${undone.length} steps, back to before “${undone.at(-1)!.label}”.`);
