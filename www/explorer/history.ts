@@ -198,7 +198,7 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
         h('span', {}, `${kib(bytesOf(s.delta))} kept`),
         h('span', { class: 'actions' }, h('button', {
           type: 'button', dataset: { testid: i === newest ? 'history-undo' : 'history-undo-to' },
-          'aria-label': i === newest ? `Undo: ${s.label}` : `Undo back to: ${s.label}, and the ${plural(newest - i, 'later step')}`,
+          'aria-label': i === newest ? `Undo: ${s.label}` : `Undo back to here… ${s.label}, and the ${plural(newest - i, 'later step')}`,
           onclick: () => void undoTo(i),
         }, i === newest ? 'Undo' : 'Undo back to here…'))),
       h('p', { dataset: { testid: 'history-label' } }, s.label))).reverse());
