@@ -60,6 +60,8 @@ export interface HistoryView {
   undo(): Promise<void>;
   /** Forgets every step: a new source was opened (`label` names it, as the panel will). */
   reset(label: string): void;
+  /** What the kept deltas may hold together before the oldest steps are dropped (`HISTORY_BYTES`). */
+  maxBytes: number;
 }
 
 /** The pages of the image before a step that differ from the image after it. */
@@ -150,6 +152,9 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
   /** The memory the steps were taken on: another one is a new source. */
   let owner: AssociativeMemory | null = null;
   let sourceLabel = '';
+  /** Steps dropped since the source was opened. */
+  let dropped = 0;
+  let maxBytes = HISTORY_BYTES;
   /** Why older steps are not listed, if any were dropped. */
   let droppedNote = '';
   /** Steps and undos run one at a time, so each step's images bracket its write alone. */
@@ -162,9 +167,9 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
 
   const summary = h('p', { class: 'muted', dataset: { testid: 'history-summary' }, role: 'status' });
   const error = h('p', { class: 'error', dataset: { testid: 'history-error' }, role: 'alert', hidden: true });
-  const dropped = h('p', { class: 'notice', dataset: { testid: 'history-dropped' }, hidden: true });
+  const note = h('p', { class: 'notice', dataset: { testid: 'history-dropped' }, hidden: true });
   const list = h('ol', { class: 'records history-list', dataset: { testid: 'history-list' }, reversed: true });
-  root.replaceChildren(summary, dropped, error, h('div', { class: 'scroll' }, list));
+  root.replaceChildren(summary, note, error, h('div', { class: 'scroll' }, list));
 
   function forget(memory: AssociativeMemory | null, label: string): void {
     steps = [];
@@ -172,13 +177,16 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
     owner = memory;
     sourceLabel = label;
     droppedNote = '';
+    dropped = 0;
     error.hidden = true;
     render();
   }
 
+  /** Drops the `count` oldest steps, and says how many are gone and `why` (the latest reason). */
   function drop(count: number, why: string): void {
     steps = steps.slice(count);
-    droppedNote = why;
+    dropped += count;
+    droppedNote = `${plural(dropped, 'older step was', 'older steps were')} dropped ${why}; they can no longer be undone.`;
   }
 
   function render(): void {
@@ -188,8 +196,8 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
     summary.textContent = steps.length
       ? `${plural(steps.length, 'step')} since ${sourceLabel || 'the page'} was opened, newest first (${kib(held)} kept to undo them). Ctrl+Z (⌘Z on a Mac) undoes the newest when no text field has the focus.`
       : `Nothing to undo: no step has changed ${sourceLabel || 'the memory'} since it was opened. Each curation step, memory edit or delete, and import will be listed here, to undo.`;
-    dropped.textContent = droppedNote;
-    dropped.hidden = !droppedNote;
+    note.textContent = droppedNote;
+    note.hidden = !droppedNote;
     const newest = steps.length - 1;
     list.replaceChildren(...steps.map((s, i) => h('li', { dataset: { testid: 'history-step', index: String(i) } },
       h('div', { class: 'meta' },
@@ -213,7 +221,7 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
       const started = performance.now();
       const before = await snapshot(memory);
       if (head && !same(before, head) && steps.length) {
-        drop(steps.length, 'Earlier steps were dropped: the memory was changed outside this page (another tab, or the console), and undoing them would undo that too.');
+        drop(steps.length, 'because the memory was changed outside this page (another tab, or the console), and undoing them would undo that too');
       }
       let failure: { err: unknown } | null = null;
       let result: T | undefined;
@@ -238,12 +246,12 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
     });
   }
 
-  /** Drops the oldest steps while the deltas hold more than `HISTORY_BYTES`. */
+  /** Drops the oldest steps while the deltas hold more than `maxBytes`. */
   function bound(): void {
     let held = steps.reduce((n, s) => n + bytesOf(s.delta), 0);
     let count = 0;
-    while (held > HISTORY_BYTES && count < steps.length) held -= bytesOf(steps[count++]!.delta);
-    if (count) drop(count, `The ${plural(count, 'oldest step was', 'oldest steps were')} dropped to keep what undo holds within ${kib(HISTORY_BYTES)}.`);
+    while (held > maxBytes && count < steps.length) held -= bytesOf(steps[count++]!.delta);
+    if (count) drop(count, `to keep what undo holds within ${kib(maxBytes)}`);
   }
 
   /** Undoes step `index` and every later one, asking first when there is more than one. */
@@ -296,5 +304,7 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
     step,
     undo: () => undoTo(steps.length - 1),
     reset: (label) => forget(host.memory(), label),
+    get maxBytes() { return maxBytes; },
+    set maxBytes(bytes: number) { maxBytes = bytes; bound(); render(); },
   };
 }

@@ -353,6 +353,45 @@ describe('explorer undo and history', { skip: existsSync(PKG) ? false : `no pack
     await p.close();
   });
 
+  it('lists no step that changed nothing, and says when and why older steps were dropped', async () => {
+    const p = await open();
+    // An alias that names another entity is dropped by the engine: nothing changed, nothing listed.
+    await p.fill('[data-testid="alias-input"]', 'Kaito Mori');
+    await p.click('[data-testid="alias-btn"]');
+    await p.waitForSelector('#panel [data-testid="alias-error"]:visible');
+    assert.equal(await steps(p), 0);
+    // A write from outside the page's steps (here the console; another tab on an OPFS memory
+    // alike): undoing past it would undo it too, so the steps before it go, and the tab says why.
+    await addAlias(p, 'Before The Outside Write');
+    await p.evaluate(() => window.__explorer.agent.store({ content: 'Written from the console.' }));
+    await addAlias(p, 'After The Outside Write');
+    assert.equal(await steps(p), 1);
+    assert.equal(await p.locator('[data-testid="history-label"]').textContent(), 'Added the alias “After The Outside Write” to Ledger Service');
+    assert.equal(await p.textContent('[data-testid="history-dropped"]'),
+      '1 older step was dropped because the memory was changed outside this page (another tab, or the console), and undoing them would undo that too; they can no longer be undone.');
+    // Past the cap on what the steps keep, the oldest go first.
+    await p.evaluate(() => { window.__explorer.history.maxBytes = 40_000; });
+    await addAlias(p, 'Cap One');
+    await addAlias(p, 'Cap Two');
+    await addAlias(p, 'Cap Three');
+    const held = Number(await p.getAttribute('#history', 'data-bytes'));
+    assert.ok(held <= 40_000, `${held} bytes kept`);
+    const labels = await p.locator('[data-testid="history-label"]').allTextContents();
+    assert.ok(labels.length >= 1 && labels.length < 4, labels.join(' | '));
+    assert.equal(labels[0], 'Added the alias “Cap Three” to Ledger Service');
+    const gone = 4 - labels.length;
+    assert.match(await p.textContent('[data-testid="history-dropped"]'), new RegExp(`^${1 + gone} older steps were dropped to keep what undo holds within 39 KiB; they can no longer be undone\\.$`));
+    await p.click('[data-testid="tab-history"]');
+    await shots(p, 'dropped');
+    // What is left still undoes exactly.
+    const aliases = () => p.evaluate(async () => (await window.__explorer.agent.traverse({ entity: 'Ledger Service', max_hops: 0 })).entities[0].aliases);
+    const now = await aliases();
+    await p.click('[data-testid="history-undo"]');
+    await p.waitForFunction((n) => document.querySelector('#history').dataset.steps === String(n - 1), labels.length);
+    assert.deepEqual(await aliases(), now.filter((a) => a !== 'Cap Three'));
+    await p.close();
+  });
+
   it('starts a new history when the source changes', async () => {
     const p = await open();
     await addAlias(p, 'Before The Switch');
