@@ -461,7 +461,13 @@ const undoHistory = mountHistory(el.history, {
   confirm: confirmStep,
   restored: async (notice) => {
     const kept = selection?.kind === 'entity' ? selection.entity.id : null;
-    await afterWrite(notice, kept === null ? null : { entity: kept });
+    // Selecting again what was selected must not raise the phone's sheet over the History tab.
+    quietSelect = true;
+    try {
+      await afterWrite(notice, kept === null ? null : { entity: kept });
+    } finally {
+      quietSelect = false;
+    }
     // The selected entity may be one the undone step made: then nothing stays selected.
     if (kept !== null && !view.state().entities.some((x) => x.id === kept)) view.select(null);
     if (!el.memories.hidden) await memoriesView.refresh();

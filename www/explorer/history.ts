@@ -168,8 +168,10 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
   const summary = h('p', { class: 'muted', dataset: { testid: 'history-summary' }, role: 'status' });
   const error = h('p', { class: 'error', dataset: { testid: 'history-error' }, role: 'alert', hidden: true });
   const note = h('p', { class: 'notice', dataset: { testid: 'history-dropped' }, hidden: true });
+  /** What the last undo did (the details panel says it too, but on a phone it is out of sight). */
+  const done = h('p', { class: 'notice', dataset: { testid: 'history-done' }, role: 'status', hidden: true });
   const list = h('ol', { class: 'records history-list', dataset: { testid: 'history-list' }, reversed: true });
-  root.replaceChildren(summary, note, error, h('div', { class: 'scroll' }, list));
+  root.replaceChildren(summary, done, note, error, h('div', { class: 'scroll' }, list));
 
   function forget(memory: AssociativeMemory | null, label: string): void {
     steps = [];
@@ -179,6 +181,7 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
     droppedNote = '';
     dropped = 0;
     error.hidden = true;
+    done.hidden = true;
     render();
   }
 
@@ -194,8 +197,8 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
     root.dataset.steps = String(steps.length);
     root.dataset.bytes = String(held);
     summary.textContent = steps.length
-      ? `${plural(steps.length, 'step')} since ${sourceLabel || 'the page'} was opened, newest first (${kib(held)} kept to undo them). Ctrl+Z (⌘Z on a Mac) undoes the newest when no text field has the focus.`
-      : `Nothing to undo: no step has changed ${sourceLabel || 'the memory'} since it was opened. Each curation step, memory edit or delete, and import will be listed here, to undo.`;
+      ? `${plural(steps.length, 'step')} since the ${sourceLabel || 'memory'} was opened, newest first (${kib(held)} kept to undo them). Ctrl+Z (⌘Z on a Mac) undoes the newest when no text field has the focus.`
+      : `Nothing to undo: no step has changed the ${sourceLabel || 'memory'} since it was opened. Each curation step, memory edit or delete, and import will be listed here, to undo.`;
     note.textContent = droppedNote;
     note.hidden = !droppedNote;
     const newest = steps.length - 1;
@@ -218,6 +221,7 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
       const memory = host.memory();
       if (!memory) return write();
       if (memory !== owner) forget(memory, sourceLabel);
+    done.hidden = true;
       const started = performance.now();
       const before = await snapshot(memory);
       if (head && !same(before, head) && steps.length) {
@@ -295,8 +299,11 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
     } finally {
       delete root.dataset.busy;
     }
+    const notice = undone.length === 1 ? `Undone: ${undone[0]!.label}.` : `Undone ${undone.length} steps, back to before: ${undone.at(-1)!.label}.`;
+    done.textContent = notice;
+    done.hidden = false;
     render();
-    await host.restored(undone.length === 1 ? `Undone: ${undone[0]!.label}.` : `Undone ${undone.length} steps, back to before “${undone.at(-1)!.label}”.`);
+    await host.restored(notice);
   }
 
   render();

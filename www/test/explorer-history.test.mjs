@@ -176,7 +176,7 @@ describe('explorer undo and history', { skip: existsSync(PKG) ? false : `no pack
     await p.waitForFunction((n) => document.querySelector('#status').dataset.entities === String(n - 1), count);
     await p.click('[data-testid="tab-history"]');
     assert.equal(await p.locator('[data-testid="history-label"]').textContent(), 'Deleted entity Kaito Mori');
-    assert.match(await p.locator('[data-testid="history-summary"]').textContent(), /^1 step since demo corpus was opened/);
+    assert.match(await p.locator('[data-testid="history-summary"]').textContent(), /^1 step since the demo corpus was opened/);
     await shots(p, 'one-step');
     await p.click('[data-testid="history-undo"]');
     await p.waitForFunction(() => document.querySelector('#history').dataset.steps === '0');
@@ -240,7 +240,12 @@ describe('explorer undo and history', { skip: existsSync(PKG) ? false : `no pack
     await p.click('[data-testid="confirm-ok"]');
     await p.waitForFunction(() => document.querySelector('#history').dataset.steps === '0');
     assert.equal(await dump(p), before);
-    assert.match(await p.textContent('[data-testid="history-summary"]'), /^Nothing to undo/);
+    assert.match(await p.textContent('[data-testid="history-summary"]'), /^Nothing to undo: no step has changed the demo corpus since it was opened/);
+    assert.equal(await p.textContent('[data-testid="history-done"]'), 'Undone 3 steps, back to before: Added the alias “First Of Three” to Ledger Service.');
+    // On a phone the details sheet stays down: the History tab is what is being looked at.
+    await p.setViewportSize(PHONE);
+    assert.equal(await p.isVisible('#panel'), false);
+    await p.setViewportSize(DESKTOP);
     assert.equal(await p.textContent('[data-testid="tab-history"]'), 'History');
     await shots(p, 'empty');
     await p.close();
