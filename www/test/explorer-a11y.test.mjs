@@ -110,8 +110,11 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       await p.click('[data-testid="tab-history"]');
       await p.waitForSelector('[data-testid="history-undo-to"]');
       await check('history');
+      await p.click('[data-testid="history-undo"]');
+      await p.waitForSelector('[data-testid="history-done"]:visible');
+      await check('undone');
       await p.close();
-      assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], dialog: [], history: [] });
+      assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], dialog: [], history: [], undone: [] });
     });
   }
 
