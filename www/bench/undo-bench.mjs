@@ -1,6 +1,6 @@
 // Explorer undo benchmark (not a test): what keeping a step to undo costs (www/explorer/
-// history.ts), on the demo corpus and on the 5,000-entity memory of explorer-bench.mjs, in the
-// page in headless Chromium through its own controls:
+// history.ts), on the demo corpus and on the 5,000-entity memory of explorer-bench.mjs (in the
+// page's memory, then in OPFS), in headless Chromium through the page's own controls:
 //   - per step, the history's own time (two exports and two page comparisons; the write
 //     itself left out) and the bytes it keeps (the step's reverse page delta),
 //   - per undo, the time from the click to the restored memory and the page refreshed.
@@ -75,11 +75,12 @@ try {
   }
   async function run(label, names) {
     const size = await page.evaluate(async () => (await window.__explorer.memory.export()).length);
+    const base = await steps();
     const taken = [];
     for (let i = 0; i < 5; i++) taken.push(await alias(names[i % names.length], `bench alias ${i}`));
     for (const name of names.slice(0, 3)) taken.push(await remove(name));
     const undos = [];
-    while (await steps()) undos.push(await undo());
+    while (await steps() > base) undos.push(await undo());
     const out = {
       database_bytes: size,
       step_overhead_ms_median: median(taken.map((s) => s.ms)),
@@ -103,6 +104,23 @@ try {
   await page.waitForFunction(() => document.querySelector('#status').dataset.imported === 'explorer-bench.sqlite' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 120_000 });
   results.entities = Number(await page.locator('#status').getAttribute('data-entities'));
   await run('entities_5000', ['Entity 0000', 'Entity 0001', 'Entity 0002']);
+
+  // The same memory in OPFS: every export and import crosses to the memory's worker.
+  await page.selectOption('#source', 'opfs');
+  await page.fill('#opfs-name', `undo-bench-${Date.now()}`);
+  await page.click('#opfs-open');
+  for (;;) {
+    await page.waitForSelector('#confirm[open]');
+    const fill = /Fill it/.test(await page.textContent('#confirm-text'));
+    await page.click(fill ? '[data-testid="confirm-cancel"]' : '[data-testid="confirm-ok"]'); // discard the in-page memory; leave the new one empty
+    if (fill) break;
+  }
+  await page.waitForFunction(() => document.querySelector('#status').dataset.source === 'opfs' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 60_000 });
+  await page.setInputFiles('#file', DB);
+  await page.waitForSelector('#confirm[open]');
+  await page.click('[data-testid="confirm-ok"]');
+  await page.waitForFunction(() => document.querySelector('#status').dataset.imported === 'explorer-bench.sqlite' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 120_000 });
+  await run('opfs_entities_5000', ['Entity 0000', 'Entity 0001', 'Entity 0002']);
 } finally {
   await browser.close();
   await server.close();

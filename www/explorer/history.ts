@@ -15,8 +15,9 @@
 // back to a step applies the deltas newest first to `head` and imports the result. The page
 // size is the image's own (bytes 16–17 of SQLite's header). The deltas together are capped at
 // `HISTORY_BYTES`; past it the oldest steps are dropped and the panel says so. Cost per step:
-// two exports and two comparisons of the images in page memory, 2 ms for the demo and 16 ms
-// at 5,000 entities; an undo is an import, 0.2 s and 1.1 s (BENCHMARKS.md, "Explorer undo").
+// two exports and two comparisons of the images in page memory, 2 ms for the demo and 16–42
+// ms at 5,000 entities; an undo is an import, 0.2 s and 1.1–1.8 s (BENCHMARKS.md, "Explorer
+// undo").
 // Keeping whole images instead would hold 0.6 MB (6.6 MB) per step, where a delta is 12 KB
 // for an alias; one image, the newest, is held either way.
 //
