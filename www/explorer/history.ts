@@ -77,7 +77,7 @@ interface Delta {
   data: Uint8Array;
 }
 
-interface Step { label: string; at: Date; agent: string; delta: Delta; ms: number }
+interface Step { label: string; at: Date; agent: string; delta: Delta }
 
 /** What the deltas together may hold before the oldest steps are dropped. */
 export const HISTORY_BYTES = 64 * 1024 * 1024;
@@ -222,7 +222,7 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
       const memory = host.memory();
       if (!memory) return write();
       if (memory !== owner) forget(memory, sourceLabel);
-    done.hidden = true;
+      done.hidden = true;
       const started = performance.now();
       const before = await snapshot(memory);
       if (head && !same(before, head) && steps.length) {
@@ -241,7 +241,7 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
       head = after;
       const delta = reverseDelta(after, before);
       if (delta.pages.length || before.length !== after.length) {
-        steps.push({ label: failure ? `${label} (stopped by an error part way)` : label, at: new Date(), agent: host.agentId(), delta, ms: performance.now() - started - writing });
+        steps.push({ label: failure ? `${label} (stopped by an error part way)` : label, at: new Date(), agent: host.agentId(), delta });
         root.dataset.lastStepMs = String(Math.round((performance.now() - started - writing) * 10) / 10);
         bound();
       }
@@ -291,6 +291,8 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
         steps = steps.slice(0, index);
         const older = steps.at(-1);
         if (older) older.delta = reverseDelta(head, applyDelta(image, older.delta));
+        // Nothing left to undo: the image need not be held until the next step.
+        else head = null;
       });
     } catch (err) {
       error.textContent = `Could not undo: ${describeError(err)}`;

@@ -4,8 +4,9 @@
 // exported bytes), an entity's delete undone brings back its aliases, relations and mentions,
 // an OPFS memory's undo outlives a reload, an encrypted memory stays encrypted under its key,
 // "Undo back to here" undoes three steps after a confirm naming them, Ctrl+Z undoes the
-// newest step (and not while a text field has the focus), and another source starts a new
-// history.
+// newest step (and not while a text field has the focus), a step that changed nothing is not
+// listed, a write from outside the page's steps or the cap on what is kept drops older steps
+// (and the tab says so), and another source starts a new history.
 //
 //   node --test www/test/explorer-history.test.mjs      # after scripts/build-wasm.sh
 //
@@ -394,6 +395,16 @@ describe('explorer undo and history', { skip: existsSync(PKG) ? false : `no pack
     await p.click('[data-testid="history-undo"]');
     await p.waitForFunction((n) => document.querySelector('#history').dataset.steps === String(n - 1), labels.length);
     assert.deepEqual(await aliases(), now.filter((a) => a !== 'Cap Three'));
+    // A write from outside between the last step and an undo: nothing is undone, and the
+    // history, which could only undo it too, is cleared, saying why.
+    await p.evaluate(() => window.__explorer.agent.store({ content: 'Written from the console again.' }));
+    const outside = await dump(p);
+    await p.click('[data-testid="history-undo"]');
+    await p.waitForSelector('[data-testid="history-error"]:visible');
+    assert.equal(await p.textContent('[data-testid="history-error"]'), 'Could not undo: the memory was changed outside this page; nothing was undone');
+    assert.match(await p.textContent('[data-testid="history-dropped"]'), /^The history was cleared: the memory was changed outside this page/);
+    assert.equal(await steps(p), 0);
+    assert.equal(await dump(p), outside);
     await p.close();
   });
 
