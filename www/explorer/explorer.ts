@@ -878,7 +878,7 @@ async function importExportJsonl(file: File): Promise<void> {
       el.status.dataset.alreadyThere = String(already.found);
       return;
     }
-    const r = await undoHistory.step(`Imported the export ${file.name} into agent ${agentId}`, () => target.importMemories(text));
+    const r = await undoHistory.step(`Imported the export ${file.name} into agent ${agentId}`, () => target.importMemories(text), agentId);
     const dropped = r.dropped.length ? `, ${plural(r.dropped.length, 'line')} not kept` : '';
     el.input.value = '';
     markChanged();
@@ -926,7 +926,7 @@ async function importMcpGraph(file: File): Promise<void> {
   try {
     const text = await file.text();
     const result = await undoHistory.step(`Imported the MCP memory graph ${file.name} into agent ${agentId}`,
-      () => importMcpMemoryGraph(memory!, text, { agent_id: agentId, onProgress: ({ done, total }) => showProgress(done, total) }));
+      () => importMcpMemoryGraph(memory!, text, { agent_id: agentId, onProgress: ({ done, total }) => showProgress(done, total) }), agentId);
     el.input.value = '';
     const dropped = result.dropped.length ? `, ${plural(result.dropped.length, 'declaration')} dropped` : '';
     markChanged();
@@ -990,7 +990,7 @@ async function importMemoriesJson(file: File): Promise<void> {
         stored += batch.length;
         await new Promise((painted) => { setTimeout(painted, 0); });
       }
-    });
+    }, agentId);
     el.agent.value = agentId;
     el.input.value = '';
     markChanged();

@@ -53,10 +53,11 @@ export interface HistoryHost {
 export interface HistoryView {
   /**
    * Runs `write`, one step that changes the memory, and keeps what it changed so it can be
-   * undone, as `label` says it ("Deleted entity Kaito Mori"). A step that changed nothing
-   * is not listed. Resolves or rejects as `write` does.
+   * undone, as `label` says it ("Deleted entity Kaito Mori"), listed as written by `agent`
+   * (by default the page's). A step that changed nothing is not listed. Resolves or rejects
+   * as `write` does.
    */
-  step<T>(label: string, write: () => Promise<T>): Promise<T>;
+  step<T>(label: string, write: () => Promise<T>, agent?: string): Promise<T>;
   /** Undoes the newest step (Ctrl/Cmd+Z); nothing when there is none. */
   undo(): Promise<void>;
   /** Forgets every step: a new source was opened (`label` names it, as the panel will). */
@@ -217,7 +218,7 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
     host.counted(steps.length);
   }
 
-  function step<T>(label: string, write: () => Promise<T>): Promise<T> {
+  function step<T>(label: string, write: () => Promise<T>, agent = host.agentId()): Promise<T> {
     return serial(async () => {
       const memory = host.memory();
       if (!memory) return write();
@@ -241,7 +242,7 @@ export function mountHistory(root: HTMLElement, host: HistoryHost): HistoryView 
       head = after;
       const delta = reverseDelta(after, before);
       if (delta.pages.length || before.length !== after.length) {
-        steps.push({ label: failure ? `${label} (stopped by an error part way)` : label, at: new Date(), agent: host.agentId(), delta });
+        steps.push({ label: failure ? `${label} (stopped by an error part way)` : label, at: new Date(), agent, delta });
         root.dataset.lastStepMs = String(Math.round((performance.now() - started - writing) * 10) / 10);
         bound();
       }

@@ -277,6 +277,32 @@ describe('explorer undo and history', { skip: existsSync(PKG) ? false : `no pack
     await p.close();
   });
 
+  it('undoes the MCP memory graph and JSONL export imports', async () => {
+    const p = await open();
+    const before = await dump(p);
+    const graph = [
+      { type: 'entity', name: 'Hoshi Rail', entityType: 'project', observations: ['Hoshi Rail moves settlement to a new rail.'] },
+      { type: 'relation', from: 'Hoshi Rail', to: 'Ledger Service', relationType: 'feeds' },
+    ].map((l) => JSON.stringify(l)).join('\n');
+    await p.setInputFiles('#file', { name: 'memory.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(graph) });
+    await p.waitForFunction(() => document.querySelector('#status').dataset.imported === 'memory.jsonl' && document.querySelector('#status').dataset.state === 'ready');
+    // The reference implementation's own export, into another agent of the same memory.
+    await p.fill('#agent', 'from-reference');
+    await p.setInputFiles('#file', fileURLToPath(new URL('../../tests/fixtures/reference/export.jsonl', import.meta.url)));
+    await p.waitForFunction(() => document.querySelector('#status').dataset.imported === 'export.jsonl' && document.querySelector('#status').dataset.state === 'ready');
+    assert.deepEqual(await p.locator('[data-testid="history-label"]').allTextContents(), [
+      'Imported the export export.jsonl into agent from-reference',
+      'Imported the MCP memory graph memory.jsonl into agent team-bot',
+    ]);
+    assert.deepEqual(await p.locator('[data-testid="history-step"] .meta span:first-of-type').allTextContents(), ['agent from-reference', 'agent team-bot']);
+    await p.click('[data-testid="tab-history"]');
+    await p.click('[data-testid="history-undo-to"]');
+    await p.click('[data-testid="confirm-ok"]');
+    await p.waitForFunction(() => document.querySelector('#history').dataset.steps === '0');
+    assert.equal(await dump(p), before);
+    await p.close();
+  });
+
   it('keeps an OPFS memory\'s undo across a reload, and undoes a database file that replaced it', async () => {
     const p = await open();
     const name = `history-${Date.now()}`;
