@@ -8,6 +8,7 @@ import { describeError, h, plural, shortTime, sourceText } from './dom.js';
 import { mountDrawingControls } from './drawing.js';
 import { mountKeyBadge, openKeyed } from './encryption.js';
 import { inRange, inScope, mountFilters, scopeOf } from './filters.js';
+import { mountHistory } from './history.js';
 import { mountMemories } from './memories.js';
 import { mountRecords } from './records.js';
 import { mountSheet } from './sheet.js';
@@ -30,6 +31,7 @@ const el = {
   controlsToggle: $<HTMLButtonElement>('controls-toggle'), sheetClose: $<HTMLButtonElement>('sheet-close'),
   side: $('side'), filters: $('filters-bar'),
   tabGraph: $<HTMLButtonElement>('tab-graph'), tabMemories: $<HTMLButtonElement>('tab-memories'), graphView: $('graph-view'), memories: $('memories'),
+  tabHistory: $<HTMLButtonElement>('tab-history'), history: $('history'),
 };
 
 let memory: AssociativeMemory | null = null;
@@ -52,7 +54,7 @@ function setStatus(state: 'loading' | 'ready' | 'error', text: string, data: Rec
 }
 
 function enable(on: boolean): void {
-  for (const c of [el.input, el.findInput, el.hops, el.limit, el.searchBtn, el.ask, el.askBtn, el.exportBtn, el.exportJsonlBtn, el.tabMemories]) c.disabled = !on;
+  for (const c of [el.input, el.findInput, el.hops, el.limit, el.searchBtn, el.ask, el.askBtn, el.exportBtn, el.exportJsonlBtn, el.tabMemories, el.tabHistory]) c.disabled = !on;
 }
 
 // ---------------------------------------------------------------- the graph view
@@ -446,7 +448,7 @@ async function afterWrite(notice: string, reselect?: { entity: number } | null):
 async function addAlias(e: ViewEntity, alias: string, fail: Fail): Promise<void> {
   if (!alias || !agent) return;
   try {
-    const res = await agent.declareAssociations({ associations: { entities: [{ name: e.name, aliases: [alias] }] }, declared_by: 'operator' });
+    const res = await undoHistory.step(`Added the alias “${alias}” to ${e.name}`, () => agent!.declareAssociations({ associations: { entities: [{ name: e.name, aliases: [alias] }] }, declared_by: 'operator' }));
     if (res.dropped.length) throw new Error(`dropped: ${res.dropped.map((d) => d.reason).join(', ')}`);
     await afterWrite(`Added the alias “${alias}” to ${e.name}.`, { entity: e.id });
   } catch (err) { fail(err); }
@@ -455,11 +457,11 @@ async function addAlias(e: ViewEntity, alias: string, fail: Fail): Promise<void>
 async function declare(e: ViewEntity, predicate: string, object: string, anchor: string, fail: Fail): Promise<void> {
   if (!predicate || !object || !agent) return;
   try {
-    const res = await agent.declareAssociations({
+    const res = await undoHistory.step(`Declared ${e.name} → ${predicate} → ${object}${anchor ? ` (anchor ${anchor})` : ''}`, () => agent!.declareAssociations({
       associations: { relations: [{ subject: e.name, predicate, object }] },
       ...(anchor ? { anchor_ref: anchor } : {}),
       declared_by: 'operator',
-    });
+    }));
     if (res.dropped.length || !res.relations.length) throw new Error(`not declared: ${res.dropped.map((d) => `${d.item} (${d.reason})`).join(', ')}`);
     // The object may be outside the drawing: the subject's one-hop neighbourhood brings it in.
     if (!view.state().entities.find((x) => x.id === e.id)?.expanded) await view.expand(e.id);
@@ -470,7 +472,7 @@ async function declare(e: ViewEntity, predicate: string, object: string, anchor:
 async function retract(id: number, label: string, fail: Fail): Promise<void> {
   if (!agent || !(await confirmStep(`Retract the relation ${label}? The relation is removed; the records stay.`, 'Retract'))) return;
   try {
-    await agent.declareAssociations({ retract: { relations: [id] }, declared_by: 'operator' });
+    await undoHistory.step(`Retracted ${label}`, () => agent!.declareAssociations({ retract: { relations: [id] }, declared_by: 'operator' }));
     await afterWrite(`Retracted ${label}.`, null);
   } catch (err) { fail(err); }
 }
@@ -478,36 +480,79 @@ async function retract(id: number, label: string, fail: Fail): Promise<void> {
 async function removeEntity(e: ViewEntity, fail: Fail): Promise<void> {
   if (!agent || !(await confirmStep(`Delete the entity “${e.name}” with its aliases, mentions and relations? The records that mention it stay.`, 'Delete'))) return;
   try {
-    await agent.deleteEntity({ entity_id: e.id });
+    await undoHistory.step(`Deleted entity ${e.name}`, () => agent!.deleteEntity({ entity_id: e.id }));
     await afterWrite(`Deleted ${e.name}.`, null);
   } catch (err) { fail(err); }
 }
 
 // ---------------------------------------------------------------- the memories view
 
-const memoriesView = mountMemories(el.memories, { agent: () => agent, confirm: confirmStep, changed: (notice) => afterWrite(notice), filters: () => filterBar.current(), links });
+const memoriesView = mountMemories(el.memories, {
+  agent: () => agent, confirm: confirmStep, changed: (notice) => afterWrite(notice), filters: () => filterBar.current(), links,
+  write: (label, run) => undoHistory.step(label, run),
+});
 
-function showTab(tab: 'graph' | 'memories'): void {
-  const memories = tab === 'memories';
-  if (memories) openSheet(false); // on a phone the graph's details would cover the list
-  el.graphView.hidden = memories;
-  el.memories.hidden = !memories;
-  el.tabGraph.setAttribute('aria-selected', String(!memories));
-  el.tabMemories.setAttribute('aria-selected', String(memories));
-  // One tab stop for the tab list; the arrow keys move between its tabs.
-  el.tabGraph.tabIndex = memories ? -1 : 0;
-  el.tabMemories.tabIndex = memories ? 0 : -1;
-  if (memories) void memoriesView.refresh();
+// ---------------------------------------------------------------- undo and history (history.ts)
+
+const undoHistory = mountHistory(el.history, {
+  memory: () => memory,
+  agentId: () => agent?.agentId ?? '',
+  confirm: confirmStep,
+  restored: async (notice) => {
+    const kept = selection?.kind === 'entity' ? selection.entity.id : null;
+    // Selecting again what was selected must not raise the phone's sheet over the History tab.
+    quietSelect = true;
+    try {
+      await afterWrite(notice, kept === null ? null : { entity: kept });
+    } finally {
+      quietSelect = false;
+    }
+    // The selected entity may be one the undone step made: then nothing stays selected.
+    if (kept !== null && !view.state().entities.some((x) => x.id === kept)) view.select(null);
+    if (!el.memories.hidden) await memoriesView.refresh();
+  },
+  counted: (steps) => { el.tabHistory.textContent = steps ? `History (${steps})` : 'History'; },
+});
+
+/** Ctrl/Cmd+Z undoes the newest step, unless a text field (which has its own undo) or a dialog has the focus. */
+window.addEventListener('keydown', (ev) => {
+  if (ev.key.toLowerCase() !== 'z' || !(ev.ctrlKey || ev.metaKey) || ev.shiftKey || ev.altKey) return;
+  const t = ev.target as HTMLElement | null;
+  if (t?.closest('input, textarea, select, [contenteditable], dialog')) return;
+  ev.preventDefault();
+  void undoHistory.undo();
+});
+
+const TABS = [
+  { name: 'graph', tab: el.tabGraph, panel: el.graphView },
+  { name: 'memories', tab: el.tabMemories, panel: el.memories },
+  { name: 'history', tab: el.tabHistory, panel: el.history },
+] as const;
+
+function showTab(tab: 'graph' | 'memories' | 'history'): void {
+  if (tab !== 'graph') openSheet(false); // on a phone the graph's details would cover the list
+  for (const t of TABS) {
+    const on = t.name === tab;
+    t.panel.hidden = !on;
+    t.tab.setAttribute('aria-selected', String(on));
+    // One tab stop for the tab list; the arrow keys move between its tabs.
+    t.tab.tabIndex = on ? 0 : -1;
+  }
+  if (tab === 'memories') void memoriesView.refresh();
 }
 
-el.tabGraph.addEventListener('click', () => showTab('graph'));
-el.tabMemories.addEventListener('click', () => showTab('memories'));
+for (const t of TABS) t.tab.addEventListener('click', () => showTab(t.name));
 el.tabGraph.parentElement!.addEventListener('keydown', (ev) => {
   if (ev.key !== 'ArrowLeft' && ev.key !== 'ArrowRight') return;
-  const next = el.graphView.hidden ? el.tabGraph : el.tabMemories;
-  if (next.disabled) return;
-  showTab(next === el.tabGraph ? 'graph' : 'memories');
-  next.focus();
+  const at = TABS.findIndex((t) => !t.panel.hidden);
+  const step = ev.key === 'ArrowRight' ? 1 : -1;
+  for (let k = 1; k < TABS.length; k++) {
+    const next = TABS[(at + step * k + TABS.length) % TABS.length]!;
+    if (next.tab.disabled) continue;
+    showTab(next.name);
+    next.tab.focus();
+    return;
+  }
 });
 
 // ---------------------------------------------------------------- reconstruct
@@ -634,7 +679,7 @@ async function adopt(next: AssociativeMemory, label: string, extra = ''): Promis
   memory = next;
   agent = next.agent(el.agent.value.trim() || 'team-bot');
   sourceLabel = label;
-  if (previous !== next) { unsaved = false; el.status.dataset.unsaved = 'false'; }
+  if (previous !== next) { unsaved = false; el.status.dataset.unsaved = 'false'; undoHistory.reset(label); }
   keyBadge.show(next);
   links.index.forget();
   if (previous && previous !== next) await previous.close().catch(() => undefined);
@@ -772,7 +817,8 @@ async function confirmReplace(file: File): Promise<boolean> {
   if (!memory || !agent) return true;
   const [entities, memories] = await Promise.all([agent.listEntities({ limit: 1 }), agent.listMemories({ limit: 1 })]);
   const what = memory.storage === 'opfs' ? `the OPFS memory “${memory.name}”` : `the ${sourceLabel}`;
-  return confirmStep(`Importing ${file.name} replaces the ${plural(entities.total, 'entity', 'entities')} and ${plural(memories.total, 'memory', 'memories')} of ${what} (agent ${agent.agentId}, and any other agent's in it). This cannot be undone.`,
+  const undo = memory.storage === 'opfs' ? 'History can undo it while this page stays open.' : 'This cannot be undone.';
+  return confirmStep(`Importing ${file.name} replaces the ${plural(entities.total, 'entity', 'entities')} and ${plural(memories.total, 'memory', 'memories')} of ${what} (agent ${agent.agentId}, and any other agent's in it). ${undo}`,
     'Replace', { exportFirst: true });
 }
 
@@ -793,7 +839,10 @@ async function importDatabase(file: File): Promise<void> {
     }
     const next = memory?.storage === 'opfs' ? memory : await openKeyed({ clock, key });
     try {
-      await next.import(bytes, { key });
+      // Into the open OPFS memory, a step that can be undone; an in-page memory is replaced
+      // by a new one (keeping the file's key), a new source with a history of its own.
+      if (next === memory) await undoHistory.step(`Replaced the memory with ${file.name}`, () => next.import(bytes, { key }));
+      else await next.import(bytes, { key });
     } catch (err) {
       if (next !== memory) await next.close();
       throw err;
@@ -885,7 +934,7 @@ async function importExportJsonl(file: File): Promise<void> {
       el.status.dataset.alreadyThere = String(already.found);
       return;
     }
-    const r = await target.importMemories(text);
+    const r = await undoHistory.step(`Imported the export ${file.name} into agent ${agentId}`, () => target.importMemories(text), agentId);
     const dropped = r.dropped.length ? `, ${plural(r.dropped.length, 'line')} not kept` : '';
     el.input.value = '';
     markChanged();
@@ -931,7 +980,9 @@ async function importMcpGraph(file: File): Promise<void> {
   const agentId = el.agent.value.trim() || 'team-bot';
   setStatus('loading', `Importing the MCP memory graph ${file.name} into agent ${agentId}…`);
   try {
-    const result = await importMcpMemoryGraph(memory, await file.text(), { agent_id: agentId, onProgress: ({ done, total }) => showProgress(done, total) });
+    const text = await file.text();
+    const result = await undoHistory.step(`Imported the MCP memory graph ${file.name} into agent ${agentId}`,
+      () => importMcpMemoryGraph(memory!, text, { agent_id: agentId, onProgress: ({ done, total }) => showProgress(done, total) }), agentId);
     el.input.value = '';
     const dropped = result.dropped.length ? `, ${plural(result.dropped.length, 'declaration')} dropped` : '';
     markChanged();
@@ -983,17 +1034,19 @@ async function importMemoriesJson(file: File): Promise<void> {
   showProgress(0, total, 0);
   let stored = 0;
   try {
-    await checkItems(target, items, size, (checked) => showProgress(0, total, checked));
-    const show = (done: number) => showProgress(done, total, total);
-    for (const { start, items: batch } of storeBatches(items, size)) {
-      try {
-        await target.storeMany(batch, { onProgress: ({ done }) => show(stored + done) });
-      } catch (err) {
-        throw inFile(err, start);
+    await undoHistory.step(`Imported ${plural(total, 'memory', 'memories')} from ${file.name} into agent ${agentId}`, async () => {
+      await checkItems(target, items, size, (checked) => showProgress(0, total, checked));
+      const show = (done: number) => showProgress(done, total, total);
+      for (const { start, items: batch } of storeBatches(items, size)) {
+        try {
+          await target.storeMany(batch, { onProgress: ({ done }) => show(stored + done) });
+        } catch (err) {
+          throw inFile(err, start);
+        }
+        stored += batch.length;
+        await new Promise((painted) => { setTimeout(painted, 0); });
       }
-      stored += batch.length;
-      await new Promise((painted) => { setTimeout(painted, 0); });
-    }
+    }, agentId);
     el.agent.value = agentId;
     el.input.value = '';
     markChanged();
@@ -1124,6 +1177,6 @@ function fatal(err: unknown): void {
 }
 
 // For tests and the console: the page's objects (the public API's own).
-(window as any).__explorer = { view, get memory() { return memory; }, get agent() { return agent; } };
+(window as any).__explorer = { view, history: undoHistory, get memory() { return memory; }, get agent() { return agent; } };
 
 loadDemo().catch(fatal);

@@ -24,6 +24,8 @@ export interface MemoriesHost {
   filters(): Filters;
   /** Refs as buttons opening their record, and entity chips. */
   links: RecordLinks;
+  /** Runs a write as one step the page can undo, named by `label` ("Edited mem:12"). */
+  write<T>(label: string, run: () => Promise<T>): Promise<T>;
 }
 
 /** One listed record: a memory (editable) or, in search results, an episode. */
@@ -188,7 +190,7 @@ export function mountMemories(root: HTMLElement, host: MemoriesHost): MemoriesVi
       const agent = host.agent();
       if (!agent) return;
       try {
-        await agent.updateMemory({ memory_id: row.id, content });
+        await host.write(`Edited ${row.ref}`, () => agent.updateMemory({ memory_id: row.id, content }));
         await host.changed(`Updated ${row.ref}.`);
         await load(query);
       } catch (err) {
@@ -204,8 +206,7 @@ export function mountMemories(root: HTMLElement, host: MemoriesHost): MemoriesVi
     const what = row.kind === 'mem' ? 'memory' : 'episode';
     if (!agent || !(await host.confirm(`Delete the ${what} ${row.ref}? Its mentions and the relations anchored on it go with it; the entities stay.`, 'Delete'))) return;
     try {
-      if (row.kind === 'mem') await agent.deleteMemory({ memory_id: row.id });
-      else await agent.deleteEpisode({ episode_id: row.id });
+      await host.write(`Deleted ${what} ${row.ref}`, () => (row.kind === 'mem' ? agent.deleteMemory({ memory_id: row.id }) : agent.deleteEpisode({ episode_id: row.id })));
       await host.changed(`Deleted ${row.ref}.`);
       await load(query);
     } catch (err) { fail(err); }

@@ -1,6 +1,7 @@
 // The explorer for everyone (issue 40, "It strands" and "Phones and contrast"), in headless
 // Chromium on the built page: an agent picker filled from listAgents with empty states that
-// say what to do; axe-core finds no violation on the main states at 1440×900 and 390×844;
+// say what to do; axe-core finds no violation on the main states (the History tab with steps
+// to undo included) at 1440×900 and 390×844;
 // on a phone the graph comes first, a tapped node's details rise as a sheet, and every
 // interactive target is at least 24×24 px.
 //
@@ -102,8 +103,17 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       await p.waitForSelector('#confirm[open]');
       await check('dialog');
       await p.click('[data-testid="confirm-cancel"]');
+      // Two steps in the History tab (history.ts), each with its Undo button.
+      await editFirstMemory(p, 'Edited for the history a11y check.');
+      await editFirstMemory(p, 'Edited again for the history a11y check.');
+      await p.click('[data-testid="tab-history"]');
+      await p.waitForSelector('[data-testid="history-undo-to"]');
+      await check('history');
+      await p.click('[data-testid="history-undo"]');
+      await p.waitForSelector('[data-testid="history-done"]:visible');
+      await check('undone');
       await p.close();
-      assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], record: [], filters: [], dialog: [] });
+      assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], record: [], filters: [], dialog: [], history: [], undone: [] });
     });
   }
 
@@ -146,6 +156,15 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       });
     }
   });
+
+  /** Edits the first memory of the Memories tab: one step of the history. */
+  async function editFirstMemory(p, text) {
+    await p.click('[data-testid="tab-memories"]');
+    await p.locator('[data-testid="memory-edit"]').first().click();
+    await p.fill('[data-testid="memory-editor"]', text);
+    await p.click('[data-testid="memory-save"]');
+    await p.waitForSelector(`[data-testid="memory-text"]:text("${text}")`);
+  }
 
   /** Interactive targets on screen smaller than 24×24 px, as `selector w×h`. */
   const smallTargets = (p) => p.evaluate(() => {
@@ -219,8 +238,14 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       await p.keyboard.press('Escape');
       if (size === 'phone') assert.equal(await p.isVisible('#panel'), false, 'the answers sheet closes with the Memories tab');
       await shot(p, `targets-memories-${size}`);
+      await editFirstMemory(p, 'Edited for the history targets check.');
+      await editFirstMemory(p, 'Edited again for the history targets check.');
+      await p.click('[data-testid="tab-history"]');
+      await p.waitForSelector('[data-testid="history-undo-to"]');
+      found.history = await smallTargets(p);
+      await shot(p, `targets-history-${size}`);
       await p.close();
-      assert.deepEqual(found, { loaded: [], answer: [], memories: [], filters: [], record: [] });
+      assert.deepEqual(found, { loaded: [], answer: [], memories: [], filters: [], record: [], history: [] });
     });
   }
 });
