@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { buildPage, servePages } from '../explorer/build.mjs';
+import { AGENT, generate, name } from './explorer-memory.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : fallback; };
@@ -26,60 +27,6 @@ const JSON_OUT = opt('json', null);
 const IMPORT_ITEMS = Number(opt('import-items', 10000));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const OUT = join(ROOT, 'test-output');
-const AGENT = 'bench';
-
-/** A seeded PRNG (mulberry32), so every run builds the same graph. */
-function rng(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const PREDICATES = ['depends_on', 'maintains', 'member_of', 'owns', 'uses', 'reviews', 'reports_to', 'affects', 'includes', 'monitors'];
-const name = (i) => `Entity ${String(i).padStart(4, '0')}`;
-
-/** Builds the memory in Node through the package and returns its bytes. */
-async function generate() {
-  const { openMemory } = await import(join(ROOT, 'pkg/node.js'));
-  const memory = await openMemory({ clock: () => Date.parse('2026-12-01T00:00:00Z') });
-  const bot = memory.agent(AGENT);
-  const random = rng(42);
-  // Records: one per two entities, declaring both with a Latin and a Japanese alias.
-  for (let i = 0; i < ENTITIES; i += 2) {
-    const ids = [i, i + 1].filter((x) => x < ENTITIES);
-    await bot.store({
-      content: `Note ${i / 2}: ${ids.map(name).join(' and ')} came up in the weekly review.`,
-      associations: { entities: ids.map((x) => ({ name: name(x), aliases: [`e${x}`, `エンティティ${x}`] })) },
-    });
-  }
-  // Relations: endpoints drawn with a skew (a few hubs, a long tail), 64 per declaration.
-  const pick = () => Math.floor(ENTITIES * random() ** 2.2);
-  const seen = new Set();
-  let batch = [];
-  let declared = 0;
-  while (declared + batch.length < RELATIONS) {
-    const s = pick();
-    const o = Math.floor(ENTITIES * random());
-    const p = PREDICATES[Math.floor(random() * PREDICATES.length)];
-    const key = `${s}|${p}|${o}`;
-    if (s === o || seen.has(key)) continue;
-    seen.add(key);
-    batch.push({ subject: name(s), predicate: p, object: name(o) });
-    if (batch.length === 64) {
-      const res = await bot.declareAssociations({ associations: { relations: batch } });
-      declared += res.relations.length;
-      batch = [];
-    }
-  }
-  if (batch.length) declared += (await bot.declareAssociations({ associations: { relations: batch } })).relations.length;
-  const total = (await bot.listEntities({ limit: 1 })).total;
-  const bytes = await memory.export();
-  await memory.close();
-  return { bytes, entities: total, relations: declared };
-}
 
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -89,7 +36,7 @@ const stats = (xs) => {
 const ms = (x) => `${x.toFixed(1)} ms`;
 
 const t0 = performance.now();
-const { bytes, entities, relations } = await generate();
+const { bytes, entities, relations } = await generate(ENTITIES, RELATIONS);
 console.log(`generated ${entities} entities, ${relations} relations (${(bytes.length / 1e6).toFixed(1)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 mkdirSync(OUT, { recursive: true });
 const dbFile = join(OUT, 'explorer-bench.sqlite');

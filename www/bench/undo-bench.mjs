@@ -1,26 +1,27 @@
 // Explorer undo benchmark (not a test): what keeping a step to undo costs (www/explorer/
-// history.ts), on the demo corpus and on the 5,000-entity memory of explorer-bench.mjs (in the
+// history.ts), on the demo corpus and on the 5,000-entity memory of explorer-bench.mjs (explorer-memory.mjs) (in the
 // page's memory, then in OPFS), in headless Chromium through the page's own controls:
 //   - per step, the history's own time (two exports and two page comparisons; the write
 //     itself left out) and the bytes it keeps (the step's reverse page delta),
 //   - per undo, the time from the click to the restored memory and the page refreshed.
 //
-//   node www/bench/explorer-bench.mjs     # writes test-output/explorer-bench.sqlite
 //   node www/bench/undo-bench.mjs [--json out.json]
 //
 // Needs pkg/ (scripts/build-wasm.sh); builds the explorer into www/dist/undo-bench/.
 
-import { existsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { buildPage, servePages } from '../explorer/build.mjs';
+import { AGENT, generate } from './explorer-memory.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : fallback; };
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DB = join(ROOT, 'test-output/explorer-bench.sqlite');
-if (!existsSync(DB)) throw new Error(`no ${DB}: run node www/bench/explorer-bench.mjs first (it generates the 5,000-entity memory there)`);
+const DB = join(ROOT, 'test-output/undo-bench.sqlite');
+mkdirSync(join(ROOT, 'test-output'), { recursive: true });
+writeFileSync(DB, (await generate()).bytes);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -97,11 +98,11 @@ try {
   await page.waitForFunction(() => document.querySelector('#panel')?.dataset.name === 'Ledger Service');
   await run('demo', ['Ledger Service', 'Kaito Mori', 'Payments Service']);
 
-  await page.fill('#agent', 'bench');
+  await page.fill('#agent', AGENT);
   await page.setInputFiles('#file', DB);
   await page.waitForSelector('#confirm[open]');
   await page.click('[data-testid="confirm-ok"]');
-  await page.waitForFunction(() => document.querySelector('#status').dataset.imported === 'explorer-bench.sqlite' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 120_000 });
+  await page.waitForFunction(() => document.querySelector('#status').dataset.imported === 'undo-bench.sqlite' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 120_000 });
   results.entities = Number(await page.locator('#status').getAttribute('data-entities'));
   await run('entities_5000', ['Entity 0000', 'Entity 0001', 'Entity 0002']);
 
@@ -116,10 +117,14 @@ try {
     if (fill) break;
   }
   await page.waitForFunction(() => document.querySelector('#status').dataset.source === 'opfs' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 60_000 });
+  // The in-page import above left the same file's name in `data-imported`: clear it, so the
+  // wait below is for this import.
+  await page.evaluate(() => { delete document.querySelector('#status').dataset.imported; });
+  await page.fill('#agent', AGENT);
   await page.setInputFiles('#file', DB);
   await page.waitForSelector('#confirm[open]');
   await page.click('[data-testid="confirm-ok"]');
-  await page.waitForFunction(() => document.querySelector('#status').dataset.imported === 'explorer-bench.sqlite' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 120_000 });
+  await page.waitForFunction(() => document.querySelector('#status').dataset.imported === 'undo-bench.sqlite' && document.querySelector('#status').dataset.state === 'ready', null, { timeout: 120_000 });
   await run('opfs_entities_5000', ['Entity 0000', 'Entity 0001', 'Entity 0002']);
 } finally {
   await browser.close();
