@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DESKTOP, OUT, PHONE, explorerSession, violations } from './explorer-session.mjs';
+import { DESKTOP, OUT, PHONE, editFirstMemory, explorerSession, violations } from './explorer-session.mjs';
 
 const PKG = fileURLToPath(new URL('../../pkg/view.js', import.meta.url));
 
@@ -156,15 +156,6 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       });
     }
   });
-
-  /** Edits the first memory of the Memories tab: one step of the history. */
-  async function editFirstMemory(p, text) {
-    await p.click('[data-testid="tab-memories"]');
-    await p.locator('[data-testid="memory-edit"]').first().click();
-    await p.fill('[data-testid="memory-editor"]', text);
-    await p.click('[data-testid="memory-save"]');
-    await p.waitForSelector(`[data-testid="memory-text"]:text("${text}")`);
-  }
 
   /** Interactive targets on screen smaller than 24×24 px, as `selector w×h`. */
   const smallTargets = (p) => p.evaluate(() => {

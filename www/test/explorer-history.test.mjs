@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { DESKTOP, OUT, PHONE, explorerSession } from './explorer-session.mjs';
+import { DESKTOP, OUT, PHONE, editFirstMemory, explorerSession } from './explorer-session.mjs';
 
 const PKG = fileURLToPath(new URL('../../pkg/view.js', import.meta.url));
 
@@ -113,11 +113,7 @@ describe('explorer undo and history', { skip: existsSync(PKG) ? false : `no pack
         await notice(p, 'Deleted Kaito Mori');
       },
       'edit memory': async () => {
-        await p.click('[data-testid="tab-memories"]');
-        await p.locator('[data-testid="memory-edit"]').first().click();
-        await p.fill('[data-testid="memory-editor"]', 'Rewritten to be undone.');
-        await p.click('[data-testid="memory-save"]');
-        await p.waitForSelector('[data-testid="memory-text"]:text("Rewritten to be undone.")');
+        await editFirstMemory(p, 'Rewritten to be undone.');
         await p.click('[data-testid="tab-graph"]');
       },
       'delete memory': async () => {
@@ -215,11 +211,7 @@ describe('explorer undo and history', { skip: existsSync(PKG) ? false : `no pack
     const before = await dump(p);
     await addAlias(p, 'First Of Three');
     await declare(p, 'reviewed_by', 'Second Of Three');
-    await p.click('[data-testid="tab-memories"]');
-    await p.locator('[data-testid="memory-edit"]').first().click();
-    await p.fill('[data-testid="memory-editor"]', 'Third of three.');
-    await p.click('[data-testid="memory-save"]');
-    await p.waitForSelector('[data-testid="memory-text"]:text("Third of three.")');
+    await editFirstMemory(p, 'Third of three.');
     await p.click('[data-testid="tab-history"]');
     assert.equal(await steps(p), 3);
     assert.equal(await p.textContent('[data-testid="tab-history"]'), 'History (3)');

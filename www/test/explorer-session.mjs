@@ -59,3 +59,15 @@ export async function violations(p) {
   const res = await p.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return res.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ')}`).join(' | ')}`);
 }
+
+/**
+ * Edits the first memory of the Memories tab to `text` through its editor (one step of the
+ * page's history), leaving the Memories tab shown.
+ */
+export async function editFirstMemory(p, text) {
+  await p.click('[data-testid="tab-memories"]');
+  await p.locator('[data-testid="memory-edit"]').first().click();
+  await p.fill('[data-testid="memory-editor"]', text);
+  await p.click('[data-testid="memory-save"]');
+  await p.waitForSelector(`[data-testid="memory-text"]:text("${text}")`);
+}
