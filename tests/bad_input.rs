@@ -515,6 +515,8 @@ fn nan_and_infinite_vectors_are_refused_at_the_typed_door_too() {
         let store = StoreOptions { agent_id: "a".into(), content: "x".into(), embedding: Some(vec![0.1, bad]), ..Default::default() };
         let e = f.memory.store(&store).unwrap_err();
         assert_eq!((e.code(), e.field()), ("wrong_type", Some("embedding[1]")), "{bad}");
+        // in the words `f32`'s Display has (the engine writes them out: src/api/mod.rs)
+        assert_eq!(e.to_string(), format!("`embedding[1]` must be a finite number, got {bad}"));
         let episode = EpisodeOptions { agent_id: "a".into(), summary: "s".into(), embedding: Some(vec![bad]), ..Default::default() };
         let e = f.memory.archive_episode(&episode).unwrap_err();
         assert_eq!((e.code(), e.field()), ("wrong_type", Some("embedding[0]")), "{bad}");

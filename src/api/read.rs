@@ -280,17 +280,31 @@ impl<'de> MapAccess<'de> for Fields<'de> {
     type Error = ReadError;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, ReadError> {
-        let declared = self.declared;
-        let Some((key, value)) = self.entries.by_ref().find(|(k, v)| !(v.is_null() && declared.contains(&k.as_str()))) else {
-            return Ok(None);
-        };
-        self.pending = Some((key, value));
-        seed.deserialize(key.as_str().into_deserializer()).map(Some).map_err(|e: ReadError| e.place(&self.path))
+        let Some(key) = self.next_key() else { return Ok(None) };
+        seed.deserialize(key.into_deserializer()).map(Some).map_err(|e: ReadError| e.place(&self.path))
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, ReadError> {
+        seed.deserialize(self.next_value())
+    }
+}
+
+/// The halves of [`MapAccess`] that do not depend on the type read, apart from its generic
+/// methods, which are compiled once per option type (27 in the wasm module): there each
+/// would be a copy of these.
+impl<'de> Fields<'de> {
+    /// The next entry's key, its value held for [`Self::next_value`].
+    fn next_key(&mut self) -> Option<&'de str> {
+        let declared = self.declared;
+        let (key, value) = self.entries.by_ref().find(|(k, v)| !(v.is_null() && declared.contains(&k.as_str())))?;
+        self.pending = Some((key, value));
+        Some(key.as_str())
+    }
+
+    /// The reader of the value whose key was read last.
+    fn next_value(&mut self) -> Reader<'de> {
         let (key, value) = self.pending.take().expect("serde asks for a value after its key");
-        seed.deserialize(Reader { value, path: join(&self.path, key) })
+        Reader { value, path: join(&self.path, key) }
     }
 }
 
@@ -305,10 +319,19 @@ impl<'de> SeqAccess<'de> for Items<'de> {
     type Error = ReadError;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, ReadError> {
-        let Some(value) = self.items.next() else { return Ok(None) };
+        let Some(reader) = self.next_reader() else { return Ok(None) };
+        seed.deserialize(reader).map(Some)
+    }
+}
+
+impl<'de> Items<'de> {
+    /// The reader of the next item: apart from the generic method, compiled once per type of
+    /// item, which would each carry a copy.
+    fn next_reader(&mut self) -> Option<Reader<'de>> {
+        let value = self.items.next()?;
         let path = format!("{}[{}]", self.path, self.index);
         self.index += 1;
-        seed.deserialize(Reader { value, path }).map(Some)
+        Some(Reader { value, path })
     }
 }
 

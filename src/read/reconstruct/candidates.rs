@@ -42,8 +42,11 @@ fn matched(all: &[&Form], query: &str) -> Cue {
         if form.normalized.is_empty() {
             continue;
         }
-        for (start, text) in q.match_indices(form.normalized.as_str()) {
-            let end = start + text.len();
+        // memchr's search, not `str::match_indices` (the same non-overlapping matches, left to
+        // right, at the same byte offsets): memchr is in the wasm module anyway, and core's
+        // string searcher would be there for this one use (2 KB before wasm-opt)
+        for start in memchr::memmem::find_iter(q.as_bytes(), form.normalized.as_bytes()) {
+            let end = start + form.normalized.len();
             if consumed.iter().any(|&(s, e)| start < e && s < end) {
                 continue;
             }
