@@ -7,12 +7,46 @@ import { openMemory, type AssociativeMemory, type OpenOptions } from 'associativ
 import { h } from './dom.js';
 
 const keyed = new WeakSet<AssociativeMemory>();
+/** How each memory was opened, so a closed one can be opened again as it was (`reopen`). */
+const opened = new WeakMap<AssociativeMemory, OpenOptions>();
 
 /** `openMemory`, remembering that the memory has a key when `options.key` gives one. */
 export async function openKeyed(options: OpenOptions): Promise<AssociativeMemory> {
   const memory = await openMemory(options);
   if (options.key !== undefined && options.key !== null) keyed.add(memory);
+  opened.set(memory, options);
   return memory;
+}
+
+/**
+ * Opens again, with the same options and key, a memory `openKeyed` opened and that was closed
+ * since: an OPFS name is open once per page, so opening it with another key closes it first,
+ * and a wrong key must leave it as it was.
+ */
+export function reopen(memory: AssociativeMemory): Promise<AssociativeMemory> {
+  const options = opened.get(memory);
+  if (!options) return Promise.reject(new Error('this memory was not opened by the explorer'));
+  return openKeyed(options);
+}
+
+/**
+ * A key as typed: 64 hex digits are a raw key (32 bytes, what `associative-memory-mcp` and
+ * `MEMORY_KEY` take too), anything else a passphrase; empty is no key.
+ */
+export function keyFromText(text: string): string | Uint8Array | undefined {
+  if (!text) return undefined;
+  return /^[0-9a-fA-F]{64}$/.test(text) ? Uint8Array.from(text.match(/../g)!, (pair) => parseInt(pair, 16)) : text;
+}
+
+/**
+ * What to say when `what` ("the OPFS memory “notes”") did not open for its key: a wrong key
+ * (`wrong_key`) or none for an encrypted memory (`encrypted`); null for any other failure.
+ */
+export function keyErrorText(err: unknown, what: string): string | null {
+  const code = (err as { code?: string } | null)?.code;
+  if (code === 'wrong_key') return `The key does not open ${what} (a wrong key, or a memory without one): nothing was opened.`;
+  if (code === 'encrypted') return `${what[0]!.toUpperCase()}${what.slice(1)} is encrypted: give its key to open it.`;
+  return null;
 }
 
 /** The header's badge, placed after `anchor`; `show(memory)` sets it for the memory open. */

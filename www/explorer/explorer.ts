@@ -6,8 +6,8 @@ import { mountGraphView, type GraphSelection, type GraphState, type RecordMark, 
 import corpus from './corpus.json';
 import { describeError, h, plural, shortTime, sourceText } from './dom.js';
 import { mountDrawingControls } from './drawing.js';
-import { mountKeyBadge, openKeyed } from './encryption.js';
-import { inRange, inScope, mountFilters, scopeOf } from './filters.js';
+import { keyErrorText, keyFromText, mountKeyBadge, openKeyed, reopen } from './encryption.js';
+import { datedClaims, inRange, inScope, mountFilters, scopeOf } from './filters.js';
 import { mountHistory } from './history.js';
 import { mountMemories } from './memories.js';
 import { mountRecords } from './records.js';
@@ -18,7 +18,8 @@ interface CorpusMemory { content: string; timestamp?: string; source?: Source; m
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const el = {
   status: $('status'), source: $<HTMLSelectElement>('source'), opfsField: $('opfs-field'), opfsName: $<HTMLInputElement>('opfs-name'),
-  opfsOpen: $<HTMLButtonElement>('opfs-open'), agent: $<HTMLInputElement>('agent'), agentList: $('agent-list'), agentHint: $('agent-hint'), file: $<HTMLInputElement>('file'),
+  opfsOpen: $<HTMLButtonElement>('opfs-open'), opfsKeyField: $('opfs-key-field'), opfsKey: $<HTMLInputElement>('opfs-key'), opfsError: $('opfs-error'),
+  agent: $<HTMLInputElement>('agent'), agentList: $('agent-list'), agentHint: $('agent-hint'), file: $<HTMLInputElement>('file'),
   importBtn: $<HTMLButtonElement>('import-btn'), exportBtn: $<HTMLButtonElement>('export-btn'), exportJsonlBtn: $<HTMLButtonElement>('export-jsonl-btn'),
   searchForm: $<HTMLFormElement>('search-form'), input: $<HTMLInputElement>('entity-input'), suggestions: $('entity-suggestions'),
   hops: $<HTMLSelectElement>('max-hops'), limit: $<HTMLInputElement>('limit'), searchBtn: $<HTMLButtonElement>('search-btn'),
@@ -110,7 +111,7 @@ const view = mountGraphView(el.graph, {
   max_hops: 2,
   limit: 20,
   onSelect: (s) => { selection = s; if (s && !quietSelect) openSheet(true); void renderPanel(); },
-  onChange: (state) => { renderCut(state); renderHidden(state); findAgain(); filterBar.showGraph(state); },
+  onChange: (state) => { renderCut(state); renderHidden(state); findAgain(); },
 });
 mountDrawingControls(view, { save: (png, name) => download(png, 'image/png', name), fileName: () => `${agent?.agentId ?? 'memory'}-graph-${today()}.png` });
 
@@ -187,6 +188,8 @@ function renderCut(state: GraphState): void {
       const top = [...cut.mentions_omitted].sort((a, b) => b.count - a.count).slice(0, 3).map((m) => `${m.name} +${m.count}`).join(', ');
       parts.push(`mention lists stop at ${last.limit} refs: ${plural(total, 'ref')} of ${plural(cut.mentions_omitted.length, 'entity', 'entities')} not listed (${top}${cut.mentions_omitted.length > 3 ? ', …' : ''})`);
     }
+    const dated = filterBar.graphCut(state);
+    if (dated) parts.push(dated);
   }
   el.cut.dataset.entitiesOmitted = String(cut.entities_omitted);
   el.cut.dataset.omitted = cut.omitted.join(' ');
@@ -424,8 +427,7 @@ function askKey(fileName: string): Promise<string | Uint8Array | null> {
   return new Promise((resolve) => el.passphrase.addEventListener('close', () => {
     const text = el.passphraseInput.value;
     el.passphraseInput.value = '';
-    if (el.passphrase.returnValue !== 'ok' || !text) return resolve(null);
-    resolve(/^[0-9a-fA-F]{64}$/.test(text) ? Uint8Array.from(text.match(/../g)!, (pair) => parseInt(pair, 16)) : text);
+    resolve(el.passphrase.returnValue === 'ok' ? keyFromText(text) ?? null : null);
   }, { once: true }));
 }
 
@@ -584,35 +586,39 @@ async function reconstruct(): Promise<void> {
 async function pick(index: number): Promise<void> {
   if (!answer) return;
   const item = answer.res.items[index];
-  const marks: RecordMark[] = item.claims;
+  // Only the claims listed (those the dates keep) are lit.
+  const { shown, hidden } = datedClaims(filterBar.current(), item.claims);
+  const marks: RecordMark[] = shown;
   let lit = view.highlight(marks);
   // Nothing of it is on the graph: draw the neighbourhood of the entity the query named.
-  if (lit.nodes === 0 && answer.cues.length) {
+  if (lit.nodes === 0 && marks.length && answer.cues.length) {
     el.input.value = answer.cues[0]!;
     await view.show(answer.cues[0]!, bounds());
     lit = view.highlight(marks);
   }
   answer.picked = index;
-  const walked = item.claims.filter((c) => c.hops !== undefined).length;
+  const walked = marks.filter((c) => c.hops !== undefined).length;
   el.answers.dataset.picked = String(index);
   el.answers.dataset.lit = String(lit.nodes);
   for (const b of el.answers.querySelectorAll<HTMLButtonElement>('button.pick')) b.setAttribute('aria-pressed', String(b.dataset.index === String(index)));
   const summary = el.answers.querySelector('[data-testid="answers-lit"]');
-  if (summary) summary.textContent = `On the graph, item ${index + 1}: ${plural(walked, 'record')} reached by the walk; ${plural(lit.nodes, 'entity', 'entities')} and ${plural(lit.edges, 'relation')} lit (orange: reached by a relation, pink: found directly).`;
+  if (summary) summary.textContent = `On the graph, item ${index + 1}: ${plural(walked, 'record')} reached by the walk; ${plural(lit.nodes, 'entity', 'entities')} and ${plural(lit.edges, 'relation')} lit (orange: reached by a relation, pink: found directly)${hidden ? `; the dates hid ${plural(hidden, 'claim')} of it` : ''}.`;
 }
 
 function renderAnswers(): void {
   if (!answer) return;
   const { res, query } = answer;
-  const walked = res.items.flatMap((i) => i.claims).filter((c) => c.hops !== undefined).length;
+  const { shown, hidden } = datedClaims(filterBar.current(), res.items.flatMap((i) => i.claims));
+  const walked = shown.filter((c) => c.hops !== undefined).length;
   el.answers.hidden = false;
   openSheet(true);
   el.answers.dataset.items = String(res.items.length);
   el.answers.dataset.walked = String(walked);
+  el.answers.dataset.datedOut = String(hidden);
   el.answers.replaceChildren(
     h('h2', {}, `Reconstruct: “${query}”`),
     h('p', { class: 'muted', dataset: { testid: 'answers-summary' } },
-      `${plural(res.items.length, 'item')}; ${plural(walked, 'record')} reached by the relation walk.${res.shortfall_reason ? ` Shortfall: ${res.shortfall_reason}.` : ''}`),
+      `${plural(res.items.length, 'item')}; ${plural(walked, 'record')} reached by the relation walk${hidden ? `; the dates hid ${plural(hidden, 'claim')} (not listed, not lit)` : ''}.${res.shortfall_reason ? ` Shortfall: ${res.shortfall_reason}.` : ''}`),
     h('p', { class: 'notice', dataset: { testid: 'answers-lit' } }),
     ...res.items.map((item, index) => h('div', { class: 'item', dataset: { testid: 'answer-item', head: item.head_ref } },
       h('button', { type: 'button', class: 'pick', dataset: { index: String(index), testid: 'answer-pick' }, 'aria-pressed': 'false', onclick: () => void pick(index) },
@@ -626,13 +632,12 @@ function renderAnswers(): void {
 
 /** An item's claims with their text (and those the filter's dates hide, counted). */
 function claimList(item: ReconstructResponse['items'][number]): HTMLElement {
-  const shown = item.claims.filter((c) => inRange(filterBar.current(), c.as_of));
+  const { shown, hidden } = datedClaims(filterBar.current(), item.claims);
   const texts = shown.map(() => h('p', { class: 'claim-text', dataset: { testid: 'claim-text' } }));
   void links.claimTexts(item).then((t) => shown.forEach((c, i) => {
     const text = t.get(c.ref);
     texts[i]!.textContent = text === undefined ? `${c.ref} is not readable (deleted?)` : text.length > 240 ? `${text.slice(0, 240)}…` : text;
   })).catch((err) => { for (const p of texts) p.textContent = describeError(err); });
-  const hidden = item.claims.length - shown.length;
   return h('div', {},
     h('ul', { class: 'claims' }, ...shown.map((c, i) => h('li', { class: c.hops !== undefined ? 'walked' : '', dataset: { testid: 'claim', ref: c.ref, why: c.why ?? 'seed', hops: c.hops ?? '', path: (c.path ?? []).join(' '), via: c.via_entity ?? '' } },
       links.ref(c.ref), h('span', {}, shortTime(c.as_of)),
@@ -1074,20 +1079,41 @@ function confirmDiscard(what: string): Promise<boolean> {
 /** The source picker back on what is open, after a switch was cancelled. */
 function showSource(): void {
   el.source.value = memory?.storage === 'opfs' ? 'opfs' : sourceLabel === 'demo corpus' ? 'demo' : 'file';
-  el.opfsField.hidden = el.source.value !== 'opfs';
-  el.opfsOpen.hidden = el.source.value !== 'opfs';
+  showOpfsForm(el.source.value === 'opfs');
+}
+
+/** The OPFS form (name, key, Open) shown or hidden, its last error gone. */
+function showOpfsForm(on: boolean): void {
+  for (const e of [el.opfsField, el.opfsKeyField, el.opfsOpen]) e.hidden = !on;
+  opfsError('');
+}
+
+/** An error of the OPFS form, beside it ('' clears it). */
+function opfsError(text: string): void {
+  el.opfsError.textContent = text;
+  el.opfsError.hidden = !text;
+  el.opfsKey.setAttribute('aria-invalid', String(!!text));
 }
 
 async function openOpfs(): Promise<void> {
   const name = el.opfsName.value.trim() || 'explorer';
+  const key = keyFromText(el.opfsKey.value);
   if (!(await confirmDiscard(`Opening the OPFS memory “${name}”`))) {
     showSource();
     return;
   }
+  opfsError('');
+  const was = { state: el.status.dataset.state as 'ready', text: el.status.textContent ?? '' };
   setStatus('loading', `Opening the OPFS memory ${name}…`);
+  // A name is open once per page: the same one is closed first (and opened again as it was
+  // if this open fails); another stays open until this one has opened.
+  const same = memory?.storage === 'opfs' && memory.name === name ? memory : null;
+  let next: AssociativeMemory | null = null;
   try {
-    if (memory?.storage === 'opfs') await memory.close();
-    const next = await openMemory({ storage: 'opfs', name, clock });
+    if (same) await same.close();
+    // With a key a new name is made encrypted, and the header shows the lock.
+    next = await openKeyed({ storage: 'opfs', name, clock, ...(key ? { key } : {}) });
+    el.opfsKey.value = '';
     const total = (await next.agent(el.agent.value.trim() || 'team-bot').listEntities({ limit: 1 })).total;
     if (total === 0 && await confirmStep(`The OPFS memory “${name}” has no entities for this agent. Fill it with the demo corpus?`, 'Fill')) {
       // Built in memory and imported whole: one write to OPFS instead of one per note.
@@ -1101,7 +1127,13 @@ async function openOpfs(): Promise<void> {
     await adopt(next, `OPFS memory ${name}`, ' · kept in this browser');
     el.source.value = 'opfs';
   } catch (err) {
-    setStatus('error', `Could not open the OPFS memory ${name}: ${describeError(err)}`);
+    const keyText = next ? null : keyErrorText(err, `the OPFS memory “${name}”`);
+    if (!keyText) return setStatus('error', `Could not open the OPFS memory ${name}: ${describeError(err)}`);
+    // Nothing was opened: the previous source stays (opened again if it was this name).
+    opfsError(keyText);
+    if (same) await adopt(await reopen(same), sourceLabel, statusExtra).catch(fatal);
+    else setStatus(was.state, was.text);
+    el.opfsKey.focus();
   }
 }
 
@@ -1150,8 +1182,7 @@ el.opfsOpen.addEventListener('click', () => void openOpfs());
 el.agent.addEventListener('change', () => { if (memory) void adopt(memory, sourceLabel); });
 el.source.addEventListener('change', () => {
   const v = el.source.value;
-  el.opfsField.hidden = v !== 'opfs';
-  el.opfsOpen.hidden = v !== 'opfs';
+  showOpfsForm(v === 'opfs');
   if (v === 'demo') {
     void confirmDiscard('Loading the demo corpus again').then((go) => (go ? loadDemo() : showSource())).catch(fatal);
   }

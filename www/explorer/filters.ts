@@ -81,14 +81,26 @@ export function dateTraverse(f: Filters, res: TraverseResponse): { res: Traverse
   };
 }
 
+/**
+ * Of a reconstruct item's claims, those dated in the range (listed, and lit on the graph) and
+ * how many the dates hid: what is lit and what is listed are the same claims.
+ */
+export function datedClaims<C extends { as_of?: string }>(f: Filters, claims: readonly C[]): { shown: C[]; hidden: number } {
+  const shown = claims.filter((c) => inRange(f, c.as_of));
+  return { shown, hidden: claims.length - shown.length };
+}
+
 /** The filter bar's handle. */
 export interface FilterBar {
   /** The filters as applied. */
   current(): Filters;
   /** Traverses through the filters: scoped by project and channel, relations outside the dates dropped. */
   traverse(agent: AgentMemory, options: Parameters<AgentMemory['traverse']>[0]): ReturnType<AgentMemory['traverse']>;
-  /** Says under the bar what the dates hid of the drawing (after every change of it). */
-  showGraph(state: GraphState): void;
+  /**
+   * What the dates hid of the last traverse, for the graph's "What was cut" line (the one
+   * place that says what the drawing leaves out), or '' when they hid nothing.
+   */
+  graphCut(state: GraphState): string;
 }
 
 /**
@@ -110,8 +122,7 @@ export function mountFilters(root: HTMLElement, changed: (f: Filters) => void): 
     h('button', { type: 'button', dataset: { testid: 'filters-clear' }, onclick: () => { form.reset(); apply(); } }, 'Clear'));
   const summary = h('summary', { dataset: { testid: 'filters-summary' } });
   const error = h('p', { class: 'error', role: 'alert', dataset: { testid: 'filters-error' }, hidden: true });
-  const report = h('p', { class: 'muted filters-report', role: 'status', dataset: { testid: 'filters-report' } });
-  root.replaceChildren(h('details', { class: 'filters', dataset: { testid: 'filters' } }, summary, form, error), report);
+  root.replaceChildren(h('details', { class: 'filters', dataset: { testid: 'filters' } }, summary, form, error));
   form.addEventListener('submit', (ev) => { ev.preventDefault(); apply(); });
   describe();
 
@@ -142,12 +153,11 @@ export function mountFilters(root: HTMLElement, changed: (f: Filters) => void): 
       hid = { relations: out.relations, entities: out.entities };
       return out.res;
     },
-    showGraph(state) {
+    graphCut(state) {
       const range = rangeText(applied);
-      if (!range || state.missing || !state.entities.length) { report.textContent = ''; return; }
-      report.textContent = state.relations.length === 0
-        ? `No relation around ${state.entities[0]!.name} was declared ${range} — widen the dates.`
-        : hid.relations ? `Only relations declared ${range} are drawn: the last traverse hid ${plural(hid.relations, 'relation')} and ${plural(hid.entities, 'entity', 'entities')} reached only through them.` : '';
+      if (!range || state.missing || !state.entities.length || !hid.relations) return '';
+      const what = `the dates hid ${plural(hid.relations, 'relation')}${hid.entities ? ` and ${plural(hid.entities, 'entity', 'entities')} reached only through them` : ''} (only relations declared ${range} are drawn)`;
+      return state.relations.length ? what : `${what}: none around ${state.entities[0]!.name} is left — widen the dates`;
     },
   };
 }

@@ -112,8 +112,29 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       await p.click('[data-testid="history-undo"]');
       await p.waitForSelector('[data-testid="history-done"]:visible');
       await check('undone');
+      // The OPFS form with its key field, and its error beside it (a made-up name with a key is
+      // a new encrypted memory; the same name without the key is refused).
+      await p.click('[data-testid="tab-graph"]');
+      if (await p.isVisible('#controls-toggle') && (await p.getAttribute('#controls-toggle', 'aria-expanded')) === 'false') await p.click('#controls-toggle');
+      const name = `a11y-keyed-${size}-${Date.now()}`;
+      await p.selectOption('#source', 'opfs');
+      await p.fill('#opfs-name', name);
+      await p.fill('#opfs-key', 'a11y passphrase');
+      await check('opfs-key');
+      await p.click('#opfs-open');
+      // The edits above are not exported (discard them), then the new memory is empty (fill it).
+      for (const ask of [/not exported/, /Fill it with the demo corpus/]) {
+        await p.waitForSelector('#confirm[open]');
+        assert.match(await p.textContent('#confirm-text'), ask);
+        await p.click('[data-testid="confirm-ok"]');
+        await p.waitForSelector('#confirm', { state: 'hidden' });
+      }
+      await p.waitForFunction((n) => document.querySelector('#status').dataset.state === 'ready' && document.querySelector('#status').textContent.startsWith(`OPFS memory ${n}`), name, { timeout: 60_000 });
+      await p.click('#opfs-open');
+      await p.waitForSelector('#opfs-error:visible');
+      await check('opfs-error');
       await p.close();
-      assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], record: [], filters: [], dialog: [], history: [], undone: [] });
+      assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], record: [], filters: [], dialog: [], history: [], undone: [], 'opfs-key': [], 'opfs-error': [] });
     });
   }
 

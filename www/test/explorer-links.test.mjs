@@ -202,7 +202,7 @@ describe('explorer links, filters, sheet and key', { skip: existsSync(PKG) ? fal
     await p.waitForFunction(() => window.__explorer.view.state().relations.every((r) => r.declared_at >= '2026-10-01' && r.declared_at < '2026-11-01'));
     const october = await p.evaluate(() => window.__explorer.view.state());
     assert.ok(october.relations.length > 0 && october.relations.length < all.length, `${october.relations.length} of ${all.length} relations drawn`);
-    assert.match(await p.textContent('[data-testid="filters-report"]'), /Only relations declared between 2026-10-01 and 2026-10-31 are drawn: the last traverse hid \d+ relations?/);
+    assert.match(await p.textContent('#cut'), /the dates hid \d+ relations?.* \(only relations declared between 2026-10-01 and 2026-10-31 are drawn\)/);
     // The memories list: exactly the October memories, newest first.
     await memoriesTab(p);
     const want = await p.evaluate(async () => {
@@ -223,8 +223,8 @@ describe('explorer links, filters, sheet and key', { skip: existsSync(PKG) ? fal
     assert.equal(await p.textContent('[data-testid="memories-summary"]'), 'No memories between 2020-01-01 and 2020-01-31 — widen the dates.');
     assert.deepEqual(await both(p, 'dates-empty-memories'), []);
     await p.click('[data-testid="tab-graph"]');
-    await p.waitForFunction(() => /widen the dates/.test(document.querySelector('[data-testid="filters-report"]').textContent));
-    assert.match(await p.textContent('[data-testid="filters-report"]'), /^No relation around .+ was declared between 2020-01-01 and 2020-01-31 — widen the dates\.$/);
+    await p.waitForFunction(() => /widen the dates/.test(document.querySelector('#cut').textContent));
+    assert.match(await p.textContent('#cut'), /\(only relations declared between 2020-01-01 and 2020-01-31 are drawn\): none around .+ is left — widen the dates\.$/);
     assert.match(await p.textContent('#panel [data-testid="records-dated-out"]'), /dated outside the filter's dates hidden — widen the dates/);
     assert.deepEqual(await both(p, 'dates-empty-graph'), []);
     // A range that ends before it starts is refused beside the fields.
