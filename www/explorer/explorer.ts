@@ -1130,9 +1130,9 @@ async function openOpfs(): Promise<void> {
     const keyText = next ? null : keyErrorText(err, `the OPFS memory “${name}”`);
     if (!keyText) return setStatus('error', `Could not open the OPFS memory ${name}: ${describeError(err)}`);
     // Nothing was opened: the previous source stays (opened again if it was this name).
-    opfsError(keyText);
     if (same) await adopt(await reopen(same), sourceLabel, statusExtra).catch(fatal);
     else setStatus(was.state, was.text);
+    opfsError(keyText);
     el.opfsKey.focus();
   }
 }

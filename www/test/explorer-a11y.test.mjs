@@ -132,6 +132,7 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       await p.waitForFunction((n) => document.querySelector('#status').dataset.state === 'ready' && document.querySelector('#status').textContent.startsWith(`OPFS memory ${n}`), name, { timeout: 60_000 });
       await p.click('#opfs-open');
       await p.waitForSelector('#opfs-error:visible');
+      assert.equal(await p.getAttribute('#status', 'data-state'), 'ready', 'the memory open before is open again');
       await check('opfs-error');
       await p.close();
       assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], record: [], filters: [], dialog: [], history: [], undone: [], 'opfs-key': [], 'opfs-error': [] });
