@@ -1,7 +1,7 @@
 // Three gaps left by issue 40, in headless Chromium on the built page with the real engine:
-// an OPFS memory opened with a key (made encrypted when new, the lock in the header, a wrong
-// key or none refused beside the form with nothing opened and the previous source still in
-// use, undo keeping it encrypted), reconstruct's highlight following the dates (only the
+// an OPFS memory opened with a key (a passphrase, or 64 hex digits for a raw key; made
+// encrypted when new, the lock in the header, a wrong key or none refused beside the form
+// with nothing opened and the previous source still in use, undo keeping it encrypted), reconstruct's highlight following the dates (only the
 // claims listed are lit, and the answer says how many the dates hid), and "What was cut"
 // saying what the dates hid of the graph (the one place that says it). axe-core runs on the
 // new states at 1440×900 and 390×844.
@@ -12,7 +12,8 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { DESKTOP, OUT, PHONE, explorerSession, violations } from './explorer-session.mjs';
 
@@ -27,7 +28,7 @@ describe('explorer keys and dates', { skip: existsSync(PKG) ? false : `no packag
     for (const [suffix, viewport] of [['', DESKTOP], ['-phone', PHONE]]) {
       await p.setViewportSize(viewport);
       if (viewport === PHONE && await p.isVisible('#controls-toggle') && (await p.getAttribute('#controls-toggle', 'aria-expanded')) === 'false') await p.click('#controls-toggle');
-      await shot(p, `${name}${suffix}`);
+      await p.screenshot({ path: `${OUT}explorer-keyed-${name}${suffix}.png`, fullPage: viewport === PHONE });
       found.push(...(await violations(p)).map((v) => `${viewport.width}: ${v}`));
     }
     await p.setViewportSize(DESKTOP);
@@ -117,7 +118,6 @@ describe('explorer keys and dates', { skip: existsSync(PKG) ? false : `no packag
     assert.equal(await aliasFound(p, 'Undone Under The Key'), false);
     assert.equal(await aliasFound(p, 'Kept Under The Key'), true);
     const [download] = await Promise.all([p.waitForEvent('download'), p.click('#export-btn')]);
-    const { readFileSync } = await import('node:fs');
     assert.notEqual(readFileSync(await download.path()).subarray(0, 16).toString('latin1'), 'SQLite format 3\0', 'the export is encrypted');
     await p.close();
     const q = await open();
@@ -128,6 +128,28 @@ describe('explorer keys and dates', { skip: existsSync(PKG) ? false : `no packag
     assert.equal(await aliasFound(q, 'Undone Under The Key'), false, 'the undo was written');
     assert.equal(await aliasFound(q, 'Kept Under The Key'), true);
     await q.close();
+  });
+
+  it('takes 64 hex digits in the OPFS key field as a raw key', async () => {
+    const { Memory } = createRequire(import.meta.url)('../../pkg-node/associative_memory.js');
+    const hex = 'a1'.repeat(32);
+    const name = `keyed-raw-${Date.now()}`;
+    const p = await open();
+    await openOpfs(p, name, hex);
+    await p.waitForSelector('#confirm[open]');
+    await p.click('[data-testid="confirm-ok"]');
+    await ready(p, `OPFS memory ${name}`);
+    assert.equal(await p.isVisible('[data-testid="keyed"]'), true);
+    const [download] = await Promise.all([p.waitForEvent('download'), p.click('#export-btn')]);
+    const bytes = readFileSync(await download.path());
+    // The 32 bytes open its export; the same digits as a passphrase do not.
+    const raw = Memory.openInMemory(undefined, Uint8Array.from(Buffer.from(hex, 'hex')));
+    raw.import(bytes);
+    raw.free();
+    const phrase = Memory.openInMemory(undefined, hex);
+    assert.throws(() => phrase.import(bytes));
+    phrase.free();
+    await p.close();
   });
 
   it('lights only the claims the dates list, and says how many they hid', async () => {
