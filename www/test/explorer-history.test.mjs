@@ -76,6 +76,13 @@ describe('explorer undo and history', { skip: existsSync(PKG) ? false : `no pack
     await p.click('[data-testid="declare-btn"]');
     await notice(p, `—${predicate}→ ${object}`);
   }
+  /** "Undo back to here…" on the first step showing it (the oldest, with two steps), confirmed, until no step is left. */
+  async function undoAll(p) {
+    await p.click('[data-testid="tab-history"]');
+    await p.click('[data-testid="history-undo-to"]');
+    await p.click('[data-testid="confirm-ok"]');
+    await p.waitForFunction(() => document.querySelector('#history').dataset.steps === '0');
+  }
   /** The History tab's newest step undone with its button. */
   async function undoNewest(p) {
     const n = await steps(p);
@@ -198,10 +205,7 @@ describe('explorer undo and history', { skip: existsSync(PKG) ? false : `no pack
     await select(p, 'Ledger Service');
     await addAlias(p, 'Another Byte Alias');
     assert.notDeepEqual(await exportDb(p), before);
-    await p.click('[data-testid="tab-history"]');
-    await p.click('[data-testid="history-undo-to"]');
-    await p.click('[data-testid="confirm-ok"]');
-    await p.waitForFunction(() => document.querySelector('#history').dataset.steps === '0');
+    await undoAll(p);
     assert.ok((await exportDb(p)).equals(before), 'the same bytes as before the two steps');
     await p.close();
   });
@@ -287,10 +291,7 @@ describe('explorer undo and history', { skip: existsSync(PKG) ? false : `no pack
       'Imported the MCP memory graph memory.jsonl into agent team-bot',
     ]);
     assert.deepEqual(await p.locator('[data-testid="history-step"] .meta span:first-of-type').allTextContents(), ['agent from-reference', 'agent team-bot']);
-    await p.click('[data-testid="tab-history"]');
-    await p.click('[data-testid="history-undo-to"]');
-    await p.click('[data-testid="confirm-ok"]');
-    await p.waitForFunction(() => document.querySelector('#history').dataset.steps === '0');
+    await undoAll(p);
     assert.equal(await dump(p), before);
     await p.close();
   });
@@ -324,10 +325,7 @@ describe('explorer undo and history', { skip: existsSync(PKG) ? false : `no pack
     await p.waitForFunction(() => document.querySelector('#status').dataset.imported === 'small.sqlite' && document.querySelector('#status').dataset.state === 'ready');
     assert.equal(await steps(p), 2);
     assert.equal(await p.locator('[data-testid="history-label"]').first().textContent(), 'Replaced the memory with small.sqlite');
-    await p.click('[data-testid="tab-history"]');
-    await p.click('[data-testid="history-undo-to"]');
-    await p.click('[data-testid="confirm-ok"]');
-    await p.waitForFunction(() => document.querySelector('#history').dataset.steps === '0');
+    await undoAll(p);
     assert.equal(await dump(p), before);
     await p.close();
     // Another page, the same OPFS memory: the undo was written to it.
