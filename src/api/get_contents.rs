@@ -23,12 +23,17 @@ pub struct GetContentsOptions {
     /// comes back in `missing`.
     #[cfg_attr(test, schemars(length(min = 1, max = GET_CONTENTS_MAX_REFS), inner(length(max = crate::api::MAX_REF))))]
     pub refs: Vec<String>,
+    /// The instant to read at, ISO-8601, as the other reads take it: a record expired or
+    /// invalidated by then comes back in `missing`. `"all"`: every record. Omitted: now.
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
+    pub as_of: Option<String>,
 }
 
 impl GetContentsOptions {
     /// Checks the agent, the number of refs and each one's length.
     pub fn validate(&self) -> Result<()> {
         id_text("agent_id", &self.agent_id)?;
+        super::as_of("as_of", self.as_of.as_deref())?;
         if self.refs.is_empty() || self.refs.len() > GET_CONTENTS_MAX_REFS {
             return Err(Error::OutOfRange {
                 field: "refs".into(),
@@ -40,6 +45,11 @@ impl GetContentsOptions {
             text(&format!("refs[{i}]"), r, MAX_REF)?;
         }
         Ok(())
+    }
+
+    /// The instant the read sees, given the clock's now (the option is checked first).
+    pub fn as_of(&self, now_ms: i64) -> crate::base::as_of::AsOf {
+        crate::base::as_of::AsOf::parse(self.as_of.as_deref(), now_ms).unwrap_or(crate::base::as_of::AsOf::All)
     }
 }
 

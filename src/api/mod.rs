@@ -87,9 +87,27 @@ macro_rules! scoped_options {
                 /// Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
                 /// 256 characters.
             ],
-            { $($fields)* });
+            {
+                $($fields)*
+                /// The instant to read the memory at, ISO-8601: only relations whose validity holds
+                /// it and records not expired or invalidated by then. `"all"`: everything, each with
+                /// its interval. Omitted: the current state (what ended before now is left out).
+                #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
+                pub as_of: Option<String>,
+            });
 
         impl $name {
+            /// Checks the isolation axes and `as_of`.
+            fn validate_scope(&self) -> crate::api::error::Result<()> {
+                self.validate_axes()?;
+                crate::api::as_of("as_of", self.as_of.as_deref())
+            }
+
+            /// The instant the read sees, given the clock's now (the option is checked first).
+            pub fn as_of(&self, now_ms: i64) -> crate::base::as_of::AsOf {
+                crate::base::as_of::AsOf::parse(self.as_of.as_deref(), now_ms).unwrap_or(crate::base::as_of::AsOf::All)
+            }
+
             /// What the call may read.
             pub fn scope(&self) -> crate::base::scope::ReadScope {
                 crate::base::scope::ReadScope {
@@ -112,6 +130,11 @@ macro_rules! scoped_options {
             { $($fields)* });
 
         impl $name {
+            /// Checks the isolation axes.
+            fn validate_scope(&self) -> crate::api::error::Result<()> {
+                self.validate_axes()
+            }
+
             /// The one bucket the call writes to.
             pub fn scope(&self) -> crate::base::scope::WriteScope {
                 crate::base::scope::WriteScope {
@@ -143,7 +166,7 @@ macro_rules! scoped_options {
 
         impl $name {
             /// Checks the isolation axes: a non-empty agent, each axis within [`crate::api::MAX_ID`].
-            fn validate_scope(&self) -> crate::api::error::Result<()> {
+            fn validate_axes(&self) -> crate::api::error::Result<()> {
                 crate::api::id_text("agent_id", &self.agent_id)?;
                 crate::api::optional_text("project_id", self.project_id.as_deref(), crate::api::MAX_ID)?;
                 crate::api::optional_text("channel", self.channel.as_deref(), crate::api::MAX_ID)
@@ -414,6 +437,18 @@ fn timestamp(field: &str, given: Option<&str>) -> Result<()> {
         Some(s) if canonical_time(s).is_none() => Err(Error::Invalid {
             field: field.into(),
             reason: format!("must be an ISO-8601 date-time such as 2026-05-10T12:00:00Z, got {s:?}"),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// An optional `as_of`: `"all"` or an ISO-8601 date-time.
+pub(crate) fn as_of(field: &str, given: Option<&str>) -> Result<()> {
+    optional_text(field, given, MAX_TIMESTAMP)?;
+    match given {
+        Some(s) if crate::base::as_of::AsOf::parse(Some(s), 0).is_none() => Err(Error::Invalid {
+            field: field.into(),
+            reason: format!("must be an ISO-8601 date-time such as 2026-05-10T12:00:00Z, or \"all\", got {s:?}"),
         }),
         _ => Ok(()),
     }

@@ -1,8 +1,9 @@
 //! The leaf utilities every layer shares, importing nothing of the engine's: the clock and
-//! its ISO-8601 spelling, the isolation clause (the one place read scopes become SQL), the
+//! its ISO-8601 spelling, the instant a read sees facts at, the isolation clause (the one place read scopes become SQL), the
 //! deterministic sorts, the best-k selection, padded SQL `IN` lists, NFKC normalization, and the dot product of
 //! two vectors.
 
+pub(crate) mod as_of;
 pub(crate) mod best;
 pub(crate) mod clock;
 pub(crate) mod dot;

@@ -9,7 +9,7 @@ use crate::api::error::{Error, Result};
 use rusqlite::Connection;
 
 /// The schema version this library writes.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// Version 1: records, their trigram FTS indexes, the four association tables of
 /// design §1 exactly, and the cascade triggers.
@@ -287,8 +287,79 @@ CREATE TRIGGER episodes_cascade AFTER DELETE ON episodes BEGIN
 END;
 "#;
 
+/// Version 5: facts in time (SPEC §5). A relation holds over `[valid_from, valid_to)`, each
+/// end `''` when not declared (since always, until further notice), and may have been closed
+/// by an invalidation: who closed it, when, and why. A relation's identity takes its
+/// `valid_from`, so the same fact declared again from a later instant is a second row beside
+/// the closed one, and the history keeps both. A record may expire (`expires_at`) or be
+/// invalidated (`invalid_at`, with a reason); `''` when not. Every instant is stored in the
+/// one spelling of `format_iso`, so comparing them as text compares the instants. Predicates
+/// declared single-valued, per agent and scope, live in `predicates`. The relations are
+/// rebuilt as version 4 rebuilt them, keeping their ids and the id counter; the cascade
+/// triggers, which name only columns both versions have, stay.
+const V5: &str = r#"
+CREATE TABLE v4_relations AS SELECT * FROM relations;
+UPDATE sqlite_sequence SET name = 'v4_relations' WHERE name = 'relations';
+DROP TABLE relations;
+
+CREATE TABLE relations (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent_id      TEXT NOT NULL,
+    project_id    TEXT NOT NULL DEFAULT '',
+    channel       TEXT NOT NULL DEFAULT '',
+    subject_kind  TEXT NOT NULL,
+    subject_id    INTEGER NOT NULL,
+    predicate     TEXT NOT NULL,
+    object_kind   TEXT NOT NULL,
+    object_id     INTEGER NOT NULL,
+    anchor_kind   TEXT NOT NULL DEFAULT '',
+    anchor_id     INTEGER NOT NULL DEFAULT 0,
+    declared_by   TEXT NOT NULL,
+    declared_at   TEXT NOT NULL,
+    valid_from    TEXT NOT NULL DEFAULT '',
+    valid_to      TEXT NOT NULL DEFAULT '',
+    closed_by     TEXT NOT NULL DEFAULT '',
+    closed_at     TEXT NOT NULL DEFAULT '',
+    closed_reason TEXT NOT NULL DEFAULT '',
+    UNIQUE (agent_id, project_id, channel,
+            subject_kind, subject_id, predicate, object_kind, object_id, anchor_kind, anchor_id, valid_from)
+);
+CREATE INDEX idx_relations_subject ON relations (subject_kind, subject_id);
+CREATE INDEX idx_relations_object ON relations (object_kind, object_id);
+CREATE INDEX idx_relations_anchor ON relations (anchor_kind, anchor_id);
+
+INSERT INTO relations (id, agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id,
+                       anchor_kind, anchor_id, declared_by, declared_at)
+    SELECT id, agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id,
+           anchor_kind, anchor_id, declared_by, declared_at
+      FROM v4_relations;
+DELETE FROM sqlite_sequence WHERE name = 'relations';
+UPDATE sqlite_sequence SET name = 'relations' WHERE name = 'v4_relations';
+DROP TABLE v4_relations;
+
+ALTER TABLE memories ADD COLUMN expires_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE memories ADD COLUMN invalid_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE memories ADD COLUMN invalid_reason TEXT NOT NULL DEFAULT '';
+ALTER TABLE episodes ADD COLUMN expires_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE episodes ADD COLUMN invalid_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE episodes ADD COLUMN invalid_reason TEXT NOT NULL DEFAULT '';
+CREATE INDEX idx_memories_expires ON memories (expires_at) WHERE expires_at <> '';
+CREATE INDEX idx_episodes_expires ON episodes (expires_at) WHERE expires_at <> '';
+
+CREATE TABLE predicates (
+    agent_id    TEXT NOT NULL,
+    project_id  TEXT NOT NULL DEFAULT '',
+    channel     TEXT NOT NULL DEFAULT '',
+    name        TEXT NOT NULL,
+    single      INTEGER NOT NULL,
+    declared_by TEXT NOT NULL,
+    declared_at TEXT NOT NULL,
+    PRIMARY KEY (agent_id, project_id, channel, name)
+) WITHOUT ROWID;
+"#;
+
 /// Every migration, in order: `MIGRATIONS[n]` takes version `n` to `n + 1`.
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
 
 /// Brings the database on `conn` to [`SCHEMA_VERSION`], in one transaction.
 ///

@@ -390,6 +390,12 @@ export type TraverseOptions = {
    * source, are then left out); omitted or `""`: no filter. At most 256 characters.
    */
   source_id?: string,
+  /**
+   * The instant to read the memory at, ISO-8601: only relations whose validity holds
+   * it and records not expired or invalidated by then. `"all"`: everything, each with
+   * its interval. Omitted: the current state (what ended before now is left out).
+   */
+  as_of?: string,
 };
 
 /**
@@ -408,6 +414,11 @@ export type GetContentsOptions = {
    * comes back in `missing`.
    */
   refs: Array<string>,
+  /**
+   * The instant to read at, ISO-8601, as the other reads take it: a record expired or
+   * invalidated by then comes back in `missing`. `"all"`: every record. Omitted: now.
+   */
+  as_of: string | null,
 };
 
 /**
@@ -501,6 +512,12 @@ export type RecallOptions = {
    * then not read); omitted or `""`: no filter. At most 256 characters.
    */
   source_id?: string,
+  /**
+   * The instant to read the memory at, ISO-8601: only relations whose validity holds
+   * it and records not expired or invalidated by then. `"all"`: everything, each with
+   * its interval. Omitted: the current state (what ended before now is left out).
+   */
+  as_of?: string,
 };
 
 /**
@@ -572,6 +589,12 @@ export type ReconstructOptions = {
    * `""`: no filter. At most 256 characters.
    */
   source_id?: string,
+  /**
+   * The instant to read the memory at, ISO-8601: only relations whose validity holds
+   * it and records not expired or invalidated by then. `"all"`: everything, each with
+   * its interval. Omitted: the current state (what ended before now is left out).
+   */
+  as_of?: string,
 };
 
 /**
@@ -606,6 +629,12 @@ export type ListEntitiesOptions = {
    * Entities per page, 1–500 (default 100).
    */
   limit?: number,
+  /**
+   * The instant to read the memory at, ISO-8601: only relations whose validity holds
+   * it and records not expired or invalidated by then. `"all"`: everything, each with
+   * its interval. Omitted: the current state (what ended before now is left out).
+   */
+  as_of?: string,
 };
 
 /**
@@ -640,6 +669,12 @@ export type ListMemoriesOptions = {
    * (get_contents reads it whole), 0 lists the metadata only. Omitted: all of it.
    */
   max_content?: number,
+  /**
+   * The instant to read the memory at, ISO-8601: only relations whose validity holds
+   * it and records not expired or invalidated by then. `"all"`: everything, each with
+   * its interval. Omitted: the current state (what ended before now is left out).
+   */
+  as_of?: string,
 };
 
 /**

@@ -320,6 +320,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "type": "string",
           "description": "Only memories whose source id equals this (episodes, which have no source, are then not read); omitted or `\"\"`: no filter.",
           "maxLength": 256
+        },
+        "as_of": {
+          "type": "string",
+          "description": "The instant to read the memory at, ISO-8601: only relations whose validity holds it and records not expired or invalidated by then. `\"all\"`: everything, each with its interval. Omitted: the current state (what ended before now is left out).",
+          "maxLength": 64
         }
       },
       "required": [
@@ -487,6 +492,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "type": "string",
           "description": "Only memories whose source id equals this (episodes are then not read); omitted or `\"\"`: no filter.",
           "maxLength": 256
+        },
+        "as_of": {
+          "type": "string",
+          "description": "The instant to read the memory at, ISO-8601: only relations whose validity holds it and records not expired or invalidated by then. `\"all\"`: everything, each with its interval. Omitted: the current state (what ended before now is left out).",
+          "maxLength": 64
         }
       },
       "required": [
@@ -792,6 +802,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "type": "string",
           "description": "Only records whose source id equals this are listed (episodes, which have no source, are then left out); omitted or `\"\"`: no filter.",
           "maxLength": 256
+        },
+        "as_of": {
+          "type": "string",
+          "description": "The instant to read the memory at, ISO-8601: only relations whose validity holds it and records not expired or invalidated by then. `\"all\"`: everything, each with its interval. Omitted: the current state (what ended before now is left out).",
+          "maxLength": 64
         }
       },
       "required": [
@@ -1199,6 +1214,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "description": "1–20 refs, each at most 64 characters. A ref of another shape names no record and comes back in `missing`.",
           "minItems": 1,
           "maxItems": 20
+        },
+        "as_of": {
+          "type": "string",
+          "description": "The instant to read at, ISO-8601, as the other reads take it: a record expired or invalidated by then comes back in `missing`. `\"all\"`: every record. Omitted: now.",
+          "maxLength": 64
         }
       },
       "required": [
@@ -1375,6 +1395,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "maximum": 1048576,
           "description": "Characters of each content to return; a longer one is cut and marked `truncated` (get_contents reads it whole), 0 lists the metadata only. Omitted: all of it.",
           "minimum": 0
+        },
+        "as_of": {
+          "type": "string",
+          "description": "The instant to read the memory at, ISO-8601: only relations whose validity holds it and records not expired or invalidated by then. `\"all\"`: everything, each with its interval. Omitted: the current state (what ended before now is left out).",
+          "maxLength": 64
         }
       },
       "required": [
@@ -1637,6 +1662,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "maximum": 500,
           "description": "Entities per page, 1–500 (default 100).",
           "minimum": 1
+        },
+        "as_of": {
+          "type": "string",
+          "description": "The instant to read the memory at, ISO-8601: only relations whose validity holds it and records not expired or invalidated by then. `\"all\"`: everything, each with its interval. Omitted: the current state (what ended before now is left out).",
+          "maxLength": 64
         }
       },
       "required": [
