@@ -179,3 +179,55 @@ fn another_agents_relations_and_records_cannot_be_invalidated_nor_seen() {
         assert_eq!(t["reason"], "no_such_entity");
     }
 }
+
+#[test]
+fn history_lists_every_relation_in_time_order_with_who_closed_it() {
+    let mut f = fixture();
+    let (kaito, rin) = ledger(&mut f);
+    // declared later, holding since always: ordered by its declaration
+    let d = f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "associations": {"relations": [{"subject": "Team", "predicate": "owns", "object": "Ledger"}]}}),
+    );
+    let owns = d["relations"][0].as_i64().unwrap();
+    f.ok("declare_associations", json!({"agent_id": "a", "invalidate": [{"relation_id": rin, "at": JUNE, "reason": "Rin left"}]}));
+    // not on the ledger: not in its timeline
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "associations": {"relations": [{"subject": "Rin", "predicate": "knows", "object": "Kaito"}]}}),
+    );
+    let h = f.ok("history", json!({"agent_id": "a", "entity": "ledger"}));
+    assert_eq!(h["entity"]["name"], "Ledger");
+    assert_eq!(h["total"], 3);
+    let ids: Vec<i64> = h["relations"].as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect();
+    // Kaito's (declared 01:00, no valid_from), Team's (declared 02:00), Rin's (from March)
+    assert_eq!(ids, vec![kaito, owns, rin]);
+    let r = &h["relations"][2];
+    assert_eq!((r["subject_name"].as_str(), r["object_name"].as_str()), (Some("Ledger"), Some("Rin")));
+    assert_eq!((r["valid_from"].as_str(), r["valid_to"].as_str()), (Some(MARCH), Some(JUNE)));
+    assert_eq!((r["closed_by"].as_str(), r["closed_reason"].as_str()), (Some("agent"), Some("Rin left")));
+    assert!(h.get("next_offset").is_none());
+    // paged
+    let h = f.ok("history", json!({"agent_id": "a", "entity": "Ledger", "limit": 2}));
+    assert_eq!(h["relations"].as_array().unwrap().len(), 2);
+    assert_eq!(h["next_offset"], 2);
+    let h = f.ok("history", json!({"agent_id": "a", "entity": "Ledger", "limit": 2, "offset": 2}));
+    assert_eq!(h["relations"][0]["id"], rin);
+    assert!(h.get("next_offset").is_none());
+    let h = f.ok("history", json!({"agent_id": "a", "entity": "Ledger", "offset": 9}));
+    assert_eq!((h["total"].as_i64(), h["relations"].as_array().unwrap().len()), (Some(3), 0), "past the end, still counted");
+    // bad input names the field; history takes no instant
+    assert_eq!(f.err("history", json!({"agent_id": "a", "entity": "Ledger", "limit": 101})), ("out_of_range".into(), Some("limit".into())));
+    assert_eq!(f.err("history", json!({"agent_id": "a", "entity": "Ledger", "as_of": "all"})).0, "unknown_option");
+}
+
+#[test]
+fn history_is_isolated_by_agent_and_scope() {
+    let mut f = fixture();
+    ledger(&mut f);
+    f.ok("declare_associations", json!({"agent_id": "a", "project_id": "p", "associations": {"relations": [{"subject": "Ledger", "predicate": "audited by", "object": "Mei"}]}}));
+    let h = f.ok("history", json!({"agent_id": "b", "entity": "Ledger"}));
+    assert_eq!(h, json!({"relations": [], "total": 0, "reason": "no_such_entity"}));
+    assert_eq!(f.ok("history", json!({"agent_id": "a", "entity": "Ledger", "project_id": ""}))["total"], 2, "project p is not read");
+    assert_eq!(f.ok("history", json!({"agent_id": "a", "entity": "Ledger", "project_id": "p"}))["total"], 3);
+}
