@@ -791,7 +791,10 @@ mod tests {
                     {"subject": "Ledger Service", "predicate": "maintained by", "object": "Rin"},
                     {"subject": "Ledger Service", "predicate": "maintained by", "object": "Mei", "valid_from": "2025-02-01"}]}}),
             ),
-            ("declare_associations", json!({"agent_id": "a", "invalidate": [{"relation_id": 4, "reason": "Rin left"}, {"ref": "ep:1", "reason": "replanned"}]})),
+            (
+                "declare_associations",
+                json!({"agent_id": "a", "invalidate": [{"relation_id": 4, "reason": "Rin left"}, {"ref": "ep:1", "reason": "replanned"}]}),
+            ),
             ("traverse", json!({"agent_id": "a", "entity": "Ledger Service", "as_of": "all"})),
             ("traverse", json!({"agent_id": "a", "entity": "Ledger Service"})),
             ("reconstruct", json!({"agent_id": "a", "query": "Who maintains the ledger service?", "as_of": "2025-03-01"})),
