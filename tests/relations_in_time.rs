@@ -231,3 +231,75 @@ fn history_is_isolated_by_agent_and_scope() {
     assert_eq!(f.ok("history", json!({"agent_id": "a", "entity": "Ledger", "project_id": ""}))["total"], 2, "project p is not read");
     assert_eq!(f.ok("history", json!({"agent_id": "a", "entity": "Ledger", "project_id": "p"}))["total"], 3);
 }
+
+/// Declares `(Ledger, maintained by, who)` for agent `agent` in `project`, returning the
+/// response.
+fn maintained_by(f: &mut common::Fixture, agent: &str, project: &str, who: &str) -> Value {
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": agent, "project_id": project, "associations": {"relations": [{"subject": "Ledger", "predicate": "Maintained By", "object": who}]}}),
+    )
+}
+
+#[test]
+fn a_single_valued_predicate_surfaces_conflicts_and_resolves_none() {
+    let mut f = fixture();
+    // multi-valued by default: never a conflict
+    let kaito = maintained_by(&mut f, "a", "", "Kaito")["relations"][0].as_i64().unwrap();
+    assert!(maintained_by(&mut f, "a", "", "Rin").get("conflicts").is_none());
+    let d = f.ok("declare_associations", json!({"agent_id": "a", "predicates": [{"name": "maintained  BY", "single": true}, {"name": "x", "single": "yes"}, {"single": true}]}));
+    let items: Vec<&str> = d["dropped"].as_array().unwrap().iter().map(|x| x["item"].as_str().unwrap()).collect();
+    assert_eq!(items, ["predicates[1].single", "predicates[2].name"]);
+    // single: a third maintainer conflicts with both current ones, and is stored
+    let d = maintained_by(&mut f, "a", "", "Mei");
+    let mei = d["relations"][0].as_i64().unwrap();
+    assert_eq!(
+        d["conflicts"],
+        json!([
+            {"relation_id": mei, "conflicts_with": kaito, "subject": "Ledger", "predicate": "maintained by", "object": "Kaito"},
+            {"relation_id": mei, "conflicts_with": kaito + 1, "subject": "Ledger", "predicate": "maintained by", "object": "Rin"}
+        ])
+    );
+    assert_eq!(f.ok("traverse", json!({"agent_id": "a", "entity": "Ledger"}))["relations"].as_array().unwrap().len(), 3, "nothing closed");
+    // declaring the same fact again conflicts as before; what is closed conflicts no more
+    let d = f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "invalidate": [{"relation_id": kaito, "reason": "left"}, {"relation_id": kaito + 1, "reason": "left"}],
+               "associations": {"relations": [{"subject": "Ledger", "predicate": "maintained by", "object": "Mei"}]}}),
+    );
+    assert!(d.get("conflicts").is_none(), "the call closes the others before it declares: {d}");
+    // a fact that ended before now is history and contradicts nothing current
+    let d = f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "associations": {"relations": [{"subject": "Ledger", "predicate": "maintained by", "object": "Ann", "valid_to": "2025-01-01"}]}}),
+    );
+    assert!(d.get("conflicts").is_none());
+    // a store's declarations report them too
+    let s = f.ok("store", json!({"agent_id": "a", "content": "Bo maintains the ledger now", "associations": {"relations": [{"subject": "Ledger", "predicate": "maintained by", "object": "Bo"}]}}));
+    assert_eq!(s["associations"]["conflicts"][0]["object"], "Mei");
+    // multi-valued again
+    f.ok("declare_associations", json!({"agent_id": "a", "predicates": [{"name": "maintained by", "single": false}]}));
+    assert!(maintained_by(&mut f, "a", "", "Cy").get("conflicts").is_none());
+}
+
+#[test]
+fn predicates_apply_where_a_reader_of_the_bucket_looks_and_to_no_other_agent() {
+    let mut f = fixture();
+    f.ok("declare_associations", json!({"agent_id": "a", "predicates": [{"name": "maintained by", "single": true}]}));
+    maintained_by(&mut f, "a", "p", "Kaito");
+    // declared in the global pool: holds in project p, against p's relations and the pool's
+    assert_eq!(maintained_by(&mut f, "a", "p", "Rin")["conflicts"].as_array().unwrap().len(), 1);
+    // the pool's reader does not see project p's relations
+    assert!(maintained_by(&mut f, "a", "", "Mei").get("conflicts").is_none());
+    // a bucket's own declaration wins over the pool's
+    f.ok("declare_associations", json!({"agent_id": "a", "project_id": "q", "predicates": [{"name": "maintained by", "single": false}]}));
+    maintained_by(&mut f, "a", "q", "Bo");
+    assert!(maintained_by(&mut f, "a", "q", "Cy").get("conflicts").is_none());
+    // another agent: neither a's predicates nor a's relations
+    maintained_by(&mut f, "b", "", "Kaito");
+    assert!(maintained_by(&mut f, "b", "", "Rin").get("conflicts").is_none());
+    f.ok("declare_associations", json!({"agent_id": "b", "predicates": [{"name": "maintained by", "single": true}]}));
+    let c = maintained_by(&mut f, "b", "", "Mei")["conflicts"].clone();
+    let objects: Vec<&str> = c.as_array().unwrap().iter().map(|x| x["object"].as_str().unwrap()).collect();
+    assert_eq!(objects, ["Kaito", "Rin"], "b's own relations only");
+}
