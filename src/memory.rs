@@ -433,7 +433,7 @@ impl Memory {
     /// A page of the agent's entities with alias, mention and relation counts.
     pub fn list_entities(&self, opts: &ListEntitiesOptions) -> Result<ListEntitiesResponse> {
         opts.validate()?;
-        entities::list(&self.conn, opts)
+        entities::list(&self.conn, opts, self.clock.now_ms())
     }
 
     /// A page of the agents the memory holds, with their counts, by `agent_id`: what each

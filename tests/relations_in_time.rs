@@ -303,3 +303,108 @@ fn predicates_apply_where_a_reader_of_the_bucket_looks_and_to_no_other_agent() {
     let objects: Vec<&str> = c.as_array().unwrap().iter().map(|x| x["object"].as_str().unwrap()).collect();
     assert_eq!(objects, ["Kaito", "Rin"], "b's own relations only");
 }
+
+#[test]
+fn list_entities_counts_the_relations_that_hold_at_the_instant() {
+    let mut f = fixture();
+    ledger(&mut f);
+    let counts = |f: &mut common::Fixture, as_of: Value| {
+        let l = f.ok("list_entities", json!({"agent_id": "a", "as_of": as_of}));
+        let c: Vec<(String, i64)> = l["entities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["name"].as_str().unwrap().to_owned(), e["relations"].as_i64().unwrap()))
+            .collect();
+        (c, l.get("not_holding").cloned())
+    };
+    let named = |v: &[(&str, i64)]| v.iter().map(|(n, c)| (n.to_string(), *c)).collect::<Vec<_>>();
+    // now (January): both hold
+    assert_eq!(counts(&mut f, Value::Null), (named(&[("Kaito", 1), ("Ledger", 2), ("Rin", 1)]), None));
+    assert_eq!(counts(&mut f, json!("2026-02-01")), (named(&[("Kaito", 1), ("Ledger", 1), ("Rin", 0)]), Some(json!(2))));
+    assert_eq!(counts(&mut f, json!("all")), (named(&[("Kaito", 1), ("Ledger", 2), ("Rin", 1)]), None));
+    f.clock.set_ms(1_780_000_000_000);
+    assert_eq!(counts(&mut f, Value::Null), (named(&[("Kaito", 0), ("Ledger", 1), ("Rin", 1)]), Some(json!(2))));
+    // another agent's closed relations never count
+    assert_eq!(f.ok("list_entities", json!({"agent_id": "b", "as_of": "all"})), json!({"entities": [], "total": 0}));
+}
+
+/// Atlas (mem:1) —owned_by→ Priya (mem:2), the relation closed at 2026-01-01T03:30Z: the
+/// walk's claims (records reached over relations) of `reconstruct` at `as_of`, and its bounds.
+fn walked(f: &mut common::Fixture, as_of: Value) -> (Vec<Value>, Value) {
+    let out = f.ok("reconstruct", json!({"agent_id": "a", "query": "Atlas ships March", "as_of": as_of}));
+    let claims = out["items"][0]["claims"].as_array().cloned().unwrap_or_default();
+    (
+        claims.iter().filter(|c| c.get("hops").is_some()).map(|c| c["ref"].clone()).collect(),
+        out.get("bounds").cloned().unwrap_or(Value::Null),
+    )
+}
+
+fn atlas() -> common::Fixture {
+    let mut f = fixture();
+    f.ok(
+        "store",
+        json!({"agent_id": "a", "content": "Project Atlas ships on March 3.", "associations": {"entities": [{"name": "Atlas"}]}}),
+    );
+    f.ok(
+        "store",
+        json!({"agent_id": "a", "content": "Priya moved to the Lisbon office.", "associations": {"entities": [{"name": "Priya"}]}}),
+    );
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "associations": {"relations": [{"subject": "Atlas", "predicate": "owned_by", "object": "Priya"}]}}),
+    );
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "invalidate": [{"relation_id": 1, "at": "2026-01-01T03:30:00Z", "reason": "handed over"}]}),
+    );
+    f
+}
+
+#[test]
+fn reconstruct_walks_relations_that_hold_at_the_instant() {
+    let mut f = atlas();
+    // now: the relation ended before the clock, so the walk does not follow it, and says so
+    let (reached, bounds) = walked(&mut f, Value::Null);
+    assert!(reached.is_empty());
+    assert_eq!(bounds["not_holding"], 1, "{bounds}");
+    let (reached, bounds) = walked(&mut f, json!("2026-01-01T03:00:00Z"));
+    assert_eq!(reached, vec![json!("mem:2")]);
+    assert!(bounds.get("not_holding").is_none());
+    let (reached, _) = walked(&mut f, json!("all"));
+    assert_eq!(reached, vec![json!("mem:2")]);
+    // another agent's graph: nothing of a's, whatever the instant
+    let out = f.ok("reconstruct", json!({"agent_id": "b", "query": "Atlas ships March", "as_of": "all"}));
+    assert!(out["items"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn reconstruct_reaches_records_over_relations_only_while_they_hold() {
+    let mut f = atlas();
+    // Priya's record stopped being true at 02:30, before the relation was closed
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "invalidate": [{"ref": "mem:2", "at": "2026-01-01T02:30:00Z", "reason": "moved again"}]}),
+    );
+    assert_eq!(walked(&mut f, json!("2026-01-01T02:00:00Z")).0, vec![json!("mem:2")]);
+    assert!(walked(&mut f, json!("2026-01-01T03:00:00Z")).0.is_empty(), "the relation holds, the record does not");
+    assert_eq!(walked(&mut f, json!("all")).0, vec![json!("mem:2")]);
+}
+
+#[test]
+fn record_relations_bundle_only_while_they_hold() {
+    let mut f = fixture();
+    f.ok("store", json!({"agent_id": "a", "content": "The ingest pipeline stalled."}));
+    f.ok("store", json!({"agent_id": "a", "content": "The ingest pipeline restarted."}));
+    f.ok(
+        "declare_associations",
+        json!({"agent_id": "a", "associations": {"relations": [{"subject": "mem:2", "predicate": "supersedes", "object": "mem:1", "valid_to": "2026-01-01T03:00:00Z"}]}}),
+    );
+    let items = |f: &mut common::Fixture, as_of: Value| {
+        let out = f.ok("reconstruct", json!({"agent_id": "a", "query": "ingest pipeline", "as_of": as_of}));
+        (out["items"].as_array().unwrap().len(), out["bounds"]["not_holding"].clone())
+    };
+    assert_eq!(items(&mut f, json!("2026-01-01T02:00:00Z")), (1, Value::Null));
+    assert_eq!(items(&mut f, Value::Null), (2, json!(1)), "ended before now: not bundled, counted");
+    assert_eq!(items(&mut f, json!("all")), (1, Value::Null));
+}

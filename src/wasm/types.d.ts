@@ -1255,7 +1255,7 @@ export type ListedEntity = {
    */
   mentions: number,
   /**
-   * How many relations name it as subject or object.
+   * How many relations name it as subject or object and hold at the read's instant.
    */
   relations: number,
   /**
@@ -1292,6 +1292,11 @@ export type ListEntitiesResponse = {
    * The `offset` of the next page, when there is one.
    */
   next_offset?: number,
+  /**
+   * What the page's `relations` counts left out, summed over its entities: relations that
+   * did not hold at the read's instant (`as_of`, or now).
+   */
+  not_holding?: number,
 };
 
 /**
@@ -1988,20 +1993,6 @@ export type HistoryResponse = {
 };
 
 /**
- * The entity a timeline is of.
- */
-export type HistoryEntity = {
-  /**
-   * Its id.
-   */
-  id: number,
-  /**
-   * Its canonical name.
-   */
-  name: string,
-};
-
-/**
  * One relation of a timeline.
  */
 export type HistoryRelation = {
@@ -2061,6 +2052,20 @@ export type HistoryRelation = {
    * Why it was closed.
    */
   closed_reason?: string,
+};
+
+/**
+ * The entity a timeline is of.
+ */
+export type HistoryEntity = {
+  /**
+   * Its id.
+   */
+  id: number,
+  /**
+   * Its canonical name.
+   */
+  name: string,
 };
 
 /**

@@ -1949,6 +1949,9 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         },
         "next_offset": {
           "type": "integer"
+        },
+        "not_holding": {
+          "type": "integer"
         }
       },
       "required": [
