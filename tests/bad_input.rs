@@ -226,6 +226,14 @@ fn cases() -> Vec<Case> {
             "associations.entity",
         ),
         case(
+            "declare with invalidate not a list",
+            "declare_associations",
+            a(json!({"invalidate": {"relation_id": 1}})),
+            "wrong_type",
+            "invalidate",
+        ),
+        case("declare with predicates not a list", "declare_associations", a(json!({"predicates": "x"})), "wrong_type", "predicates"),
+        case(
             "declare with retract relations not a list",
             "declare_associations",
             a(json!({"retract": {"relations": 1}})),
@@ -325,6 +333,18 @@ fn cases() -> Vec<Case> {
         case("traverse with a fractional limit", "traverse", a(json!({"entity": "Seed", "limit": 2.5})), "wrong_type", "limit"),
         case("traverse with hops as a string", "traverse", a(json!({"entity": "Seed", "max_hops": "2"})), "wrong_type", "max_hops"),
         case("traverse with an entity past its limit", "traverse", a(json!({"entity": long(MAX_NAME + 1)})), "out_of_range", "entity"),
+        case(
+            "traverse at an instant that is none",
+            "traverse",
+            a(json!({"entity": "Seed", "as_of": "yesterday"})),
+            "invalid_value",
+            "as_of",
+        ),
+        case("history without entity", "history", a(json!({})), "missing_field", "entity"),
+        case("history past the page cap", "history", a(json!({"entity": "Seed", "limit": 101})), "out_of_range", "limit"),
+        case("history from a negative offset", "history", a(json!({"entity": "Seed", "offset": -1})), "out_of_range", "offset"),
+        case("history at an instant", "history", a(json!({"entity": "Seed", "as_of": "all"})), "unknown_option", "as_of"),
+        case("history with an entity past its limit", "history", a(json!({"entity": long(MAX_NAME + 1)})), "out_of_range", "entity"),
         case("traverse with a NUL in the entity", "traverse", a(json!({"entity": "Se\u{0}ed"})), "invalid_value", "entity"),
         case(
             "traverse with a source id past its limit",

@@ -554,3 +554,33 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn declaring_a_closed_fact_again_says_how_to_reopen_it() {
+    let mut f = fixture();
+    let declare =
+        |f: &mut common::Fixture, r: Value| f.ok("declare_associations", json!({"agent_id": "a", "associations": {"relations": [r]}}));
+    let fact = json!({"subject": "Ledger", "predicate": "maintained by", "object": "Kaito"});
+    let id = declare(&mut f, fact.clone())["relations"][0].clone();
+    f.ok("declare_associations", json!({"agent_id": "a", "invalidate": [{"relation_id": id, "reason": "left"}]}));
+    // the same fact, no valid_from: the closed relation, as it is, and why
+    let d = declare(&mut f, fact.clone());
+    assert_eq!(d["relations"][0], id);
+    assert_eq!(d["dropped"][0]["item"], "relations[0].valid_to");
+    assert!(d["dropped"][0]["reason"].as_str().unwrap().contains("later valid_from"), "{d}");
+    // from a later valid_from: a second relation beside the closed one, holding now
+    let mut again = fact.clone();
+    again["valid_from"] = json!("2026-01-01T03:00:00Z");
+    let d = declare(&mut f, again);
+    assert_ne!(d["relations"][0], id);
+    assert!(d.get("dropped").is_none_or(|x| x.as_array().unwrap().is_empty()), "{d}");
+    let t = f.ok("traverse", json!({"agent_id": "a", "entity": "Ledger"}));
+    assert_eq!(relation_ids(&t), vec![d["relations"][0].as_i64().unwrap()]);
+    assert_eq!(f.ok("history", json!({"agent_id": "a", "entity": "Ledger"}))["total"], 2);
+    // an end declared for a fact that has none is not set silently
+    let d = declare(
+        &mut f,
+        json!({"subject": "Ledger", "predicate": "maintained by", "object": "Kaito", "valid_from": "2026-01-01T03:00:00Z", "valid_to": "2026-02-01"}),
+    );
+    assert!(d["dropped"][0]["reason"].as_str().unwrap().contains("invalidate ends it"), "{d}");
+}

@@ -346,21 +346,24 @@ impl Declarer<'_> {
             report.drops.add(format_args!("{label}.valid_to"), format_args!("must be after valid_from ({from}), got {to}"));
             return Ok(());
         }
-        let id = self.relate(subject, &predicate, object, anchor, &validity)?;
+        let (id, kept) = self.relate_kept(subject, &predicate, object, anchor, &validity)?;
         report.relations.push(id);
-        if !to.is_empty() {
-            // the same fact from the same instant is the relation already declared, kept as
-            // it is: an end it does not have is set by `invalidate`, with a reason
-            let kept: String = self.conn.prepare_cached("SELECT valid_to FROM relations WHERE id = ?")?.query_row([id], |r| r.get(0))?;
-            if kept != *to {
-                let kept = if kept.is_empty() { "no end" } else { kept.as_str() };
-                report.drops.add(
-                    format_args!("{label}.valid_to"),
-                    format_args!("relation {id} already holds this fact from this valid_from, with {kept}; invalidate ends it"),
-                );
-            }
+        // The same fact from the same instant is the relation already declared, kept as it
+        // is, and its id returned: a declared end it does not have is set by `invalidate`
+        // (with a reason), and one it was closed at is reopened by a declaration from a later
+        // valid_from. Either is said, never done silently.
+        if kept != *to {
+            let reason = if to.is_empty() {
+                format!("relation {id} states this fact from this valid_from and ended at {kept}; declare it with a later valid_from to say it holds again")
+            } else if kept.is_empty() {
+                format!("relation {id} states this fact from this valid_from with no end; invalidate ends it, with a reason")
+            } else {
+                format!("relation {id} states this fact from this valid_from and ends at {kept}; invalidate ends it earlier")
+            };
+            report.drops.add(format_args!("{label}.valid_to"), reason);
         }
-        if to.is_empty() || to.as_str() > self.now {
+        // a fact that ended before now is history: it contradicts nothing current
+        if kept.is_empty() || kept.as_str() > self.now {
             self.conflicts(id, subject, &predicate, object, report)?;
         }
         Ok(())
@@ -576,6 +579,19 @@ impl Declarer<'_> {
         anchor: Option<Ref>,
         validity: &Validity,
     ) -> Result<i64> {
+        Ok(self.relate_kept(subject, predicate, object, anchor, validity)?.0)
+    }
+
+    /// [`Self::relate`], with the `valid_to` the stored relation has: another than the one
+    /// declared when the fact was declared before from the same `valid_from`.
+    fn relate_kept(
+        &self,
+        subject: (&str, i64),
+        predicate: &str,
+        object: (&str, i64),
+        anchor: Option<Ref>,
+        validity: &Validity,
+    ) -> Result<(i64, String)> {
         let s = self.scope;
         // no anchor is kind '' and id 0, which the unique key compares as it compares any
         let (anchor_kind, anchor_id) = anchor.map_or(("", 0), |a| (a.kind.as_str(), a.id));
@@ -600,14 +616,14 @@ impl Declarer<'_> {
         )?
         .execute(params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor_kind, anchor_id, self.declared_by, self.now,
             valid_from, valid_to, closed_by, closed_at, closed_reason])?;
-        let id: i64 = self
+        let kept = self
             .conn
             .prepare_cached(
-                "SELECT id FROM relations WHERE agent_id = ? AND project_id = ? AND channel = ? AND subject_kind = ? AND subject_id = ? \
+                "SELECT id, valid_to FROM relations WHERE agent_id = ? AND project_id = ? AND channel = ? AND subject_kind = ? AND subject_id = ? \
              AND predicate = ? AND object_kind = ? AND object_id = ? AND anchor_kind = ? AND anchor_id = ? AND valid_from = ?",
             )?
-            .query_row(key, |r| r.get(0))?;
-        Ok(id)
+            .query_row(key, |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(kept)
     }
 
     /// Removes this agent's relations by id and mentions by `{entity, ref}`; another
