@@ -102,9 +102,12 @@ export interface OperationMethods {
   archiveEpisode(options: EpisodeOptions): Promise<EpisodeResponse>;
 
   /**
-   * Declares entities, aliases and relations (optionally as evidenced by one record), or
-   * retracts relations and mentions declared earlier. Malformed items are listed in
-   * `dropped` and skipped; the rest is applied.
+   * Declares entities, aliases and relations (optionally as evidenced by one record, and
+   * with when each began and stopped holding), invalidates relations and records that
+   * stopped holding (kept as history, with the reason), declares predicates single-valued
+   * (a second object for a subject is then returned as a conflict), or retracts relations
+   * and mentions declared earlier (a declaration that was wrong). Malformed items are
+   * listed in `dropped` and skipped; the rest is applied.
    */
   declareAssociations(options: DeclareOptions): Promise<DeclareResponse>;
 
@@ -239,9 +242,12 @@ export interface HandleMethods {
   archiveEpisode(options: Scoped<EpisodeOptions>): Promise<EpisodeResponse>;
 
   /**
-   * Declares entities, aliases and relations (optionally as evidenced by one record), or
-   * retracts relations and mentions declared earlier. Malformed items are listed in
-   * `dropped` and skipped; the rest is applied.
+   * Declares entities, aliases and relations (optionally as evidenced by one record, and
+   * with when each began and stopped holding), invalidates relations and records that
+   * stopped holding (kept as history, with the reason), declares predicates single-valued
+   * (a second object for a subject is then returned as a conflict), or retracts relations
+   * and mentions declared earlier (a declaration that was wrong). Malformed items are
+   * listed in `dropped` and skipped; the rest is applied.
    */
   declareAssociations(options?: Scoped<DeclareOptions>): Promise<DeclareResponse>;
 

@@ -1014,7 +1014,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     "name": "declare_associations",
-    "description": "Declares entities, aliases and relations (optionally as evidenced by one record), or retracts relations and mentions declared earlier. Malformed items are listed in `dropped` and skipped; the rest is applied.",
+    "description": "Declares entities, aliases and relations (optionally as evidenced by one record, and with when each began and stopped holding), invalidates relations and records that stopped holding (kept as history, with the reason), declares predicates single-valued (a second object for a subject is then returned as a conflict), or retracts relations and mentions declared earlier (a declaration that was wrong). Malformed items are listed in `dropped` and skipped; the rest is applied.",
     "input_schema": {
       "type": "object",
       "additionalProperties": false,
