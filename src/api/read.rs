@@ -60,8 +60,16 @@ fn join(path: &str, name: &str) -> String {
 /// A failure while reading, before it knows the full path of its field: serde's visitors
 /// raise `missing_field` and `unknown_field` with the bare name, and the reader of the
 /// enclosing object places it.
+///
+/// Boxed: every generic instance (a `Result<T, ReadError>` per option type, field type and
+/// visitor) moves it on each `?`; one pointer instead of the failure itself makes each
+/// of those moves a word, and the failure is built by the non-generic functions below,
+/// once in the module (BENCHMARKS-HISTORY.md, "Room for facts in time").
 #[derive(Debug)]
-pub(crate) struct ReadError {
+pub(crate) struct ReadError(Box<Failure>);
+
+#[derive(Debug)]
+struct Failure {
     kind: Kind,
     /// The field's path once known, else the name relative to the object being read.
     field: Option<String>,
@@ -77,39 +85,45 @@ enum Kind {
 }
 
 impl ReadError {
+    fn new(kind: Kind, field: Option<String>, placed: bool) -> Self {
+        ReadError(Box::new(Failure { kind, field, placed }))
+    }
+
     fn wrong(path: &str, expected: &'static str, got: &Value) -> Self {
-        ReadError { kind: Kind::WrongType { expected, got: type_name(got) }, field: Some(path.to_owned()), placed: true }
+        Self::new(Kind::WrongType { expected, got: type_name(got) }, Some(path.to_owned()), true)
     }
 
     /// Gives an unplaced error its path under the object at `path`.
     fn place(mut self, path: &str) -> Self {
-        if !self.placed {
-            self.field = Some(match &self.field {
+        let failure = &mut *self.0;
+        if !failure.placed {
+            failure.field = Some(match &failure.field {
                 Some(name) => join(path, name),
                 None => path.to_owned(),
             });
-            self.placed = true;
+            failure.placed = true;
         }
         self
     }
 
     fn into_error(self, path: &str) -> Error {
-        let field = match self.place(path) {
-            ReadError { field: Some(f), kind, .. } if !f.is_empty() => (f, kind),
-            ReadError { kind, .. } => ("options".to_owned(), kind),
+        let Failure { field, kind, .. } = *self.place(path).0;
+        let field = match field {
+            Some(f) if !f.is_empty() => f,
+            _ => "options".to_owned(),
         };
-        match field {
-            (field, Kind::Missing) => Error::Missing { field },
-            (field, Kind::Unknown { accepted }) => Error::UnknownOption { field, accepted },
-            (field, Kind::WrongType { expected, got }) => Error::WrongType { field, expected, got },
-            (field, Kind::Invalid { reason }) => Error::Invalid { field, reason },
+        match kind {
+            Kind::Missing => Error::Missing { field },
+            Kind::Unknown { accepted } => Error::UnknownOption { field, accepted },
+            Kind::WrongType { expected, got } => Error::WrongType { field, expected, got },
+            Kind::Invalid { reason } => Error::Invalid { field, reason },
         }
     }
 }
 
 impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?} at {:?}", self.kind, self.field)
+        write!(f, "{:?} at {:?}", self.0.kind, self.0.field)
     }
 }
 
@@ -117,27 +131,27 @@ impl std::error::Error for ReadError {}
 
 impl de::Error for ReadError {
     fn custom<T: std::fmt::Display>(msg: T) -> Self {
-        ReadError { kind: Kind::Invalid { reason: msg.to_string() }, field: None, placed: false }
+        Self::new(Kind::Invalid { reason: msg.to_string() }, None, false)
     }
 
     fn invalid_type(unexpected: de::Unexpected, expected: &dyn de::Expected) -> Self {
         // a type of ours read from more than one JSON type says what it takes
         let expected = if expected.to_string() == super::RECORD_ID_EXPECTED { super::RECORD_ID_EXPECTED } else { "another type" };
-        ReadError { kind: Kind::WrongType { expected, got: unexpected.to_string() }, field: None, placed: false }
+        Self::new(Kind::WrongType { expected, got: unexpected.to_string() }, None, false)
     }
 
     fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
         let names: Vec<String> = expected.iter().map(|v| format!("'{v}'")).collect();
         let reason = format!("must be {}, got {variant:?}", names.join(" or "));
-        ReadError { kind: Kind::Invalid { reason }, field: None, placed: false }
+        Self::new(Kind::Invalid { reason }, None, false)
     }
 
     fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
-        ReadError { kind: Kind::Unknown { accepted: expected.join(", ") }, field: Some(field.to_owned()), placed: false }
+        Self::new(Kind::Unknown { accepted: expected.join(", ") }, Some(field.to_owned()), false)
     }
 
     fn missing_field(field: &'static str) -> Self {
-        ReadError { kind: Kind::Missing, field: Some(field.to_owned()), placed: false }
+        Self::new(Kind::Missing, Some(field.to_owned()), false)
     }
 }
 
