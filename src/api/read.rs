@@ -25,7 +25,7 @@ pub(crate) fn from_json<T: DeserializeOwned>(value: &Value) -> Result<T> {
     if !value.is_object() {
         return Err(Error::WrongType { field: "options".into(), expected: "an object", got: type_name(value) });
     }
-    T::deserialize(Reader { value, path: String::new() }).map_err(|e| e.into_error(""))
+    T::deserialize(Reader { value, at: At::Root }).map_err(|e| e.into_error(&At::Root))
 }
 
 /// A JSON value's type, in words, for error messages.
@@ -54,6 +54,32 @@ fn join(path: &str, name: &str) -> String {
         name.to_owned()
     } else {
         format!("{path}.{name}")
+    }
+}
+
+/// Where a value is: a chain of keys and indexes up to the options object, on the stack of
+/// the readers of the values that hold it. Written out as a path (`history[0].timestamp`)
+/// only when a failure is placed there: reading allocates no path per field, and no
+/// generic instance of the reader carries a `String` to drop.
+#[derive(Clone, Copy)]
+enum At<'p> {
+    /// The options object.
+    Root,
+    /// The value under a key of the object at the first.
+    Key(&'p At<'p>, &'p str),
+    /// The item at an index of the array at the first.
+    Item(&'p At<'p>, usize),
+}
+
+impl At<'_> {
+    /// The path, as the error's `field` names it: `name`, `outer.name`, `list[1].name`; the
+    /// options object itself is the empty path.
+    fn path(&self) -> String {
+        match self {
+            At::Root => String::new(),
+            At::Key(parent, name) => join(&parent.path(), name),
+            At::Item(parent, index) => format!("{}[{index}]", parent.path()),
+        }
     }
 }
 
@@ -89,25 +115,26 @@ impl ReadError {
         ReadError(Box::new(Failure { kind, field, placed }))
     }
 
-    fn wrong(path: &str, expected: &'static str, got: &Value) -> Self {
-        Self::new(Kind::WrongType { expected, got: type_name(got) }, Some(path.to_owned()), true)
+    fn wrong(at: &At, expected: &'static str, got: &Value) -> Self {
+        Self::new(Kind::WrongType { expected, got: type_name(got) }, Some(at.path()), true)
     }
 
-    /// Gives an unplaced error its path under the object at `path`.
-    fn place(mut self, path: &str) -> Self {
+    /// Gives an unplaced error its path under the object at `at`.
+    fn place(mut self, at: &At) -> Self {
         let failure = &mut *self.0;
         if !failure.placed {
+            let path = at.path();
             failure.field = Some(match &failure.field {
-                Some(name) => join(path, name),
-                None => path.to_owned(),
+                Some(name) => join(&path, name),
+                None => path,
             });
             failure.placed = true;
         }
         self
     }
 
-    fn into_error(self, path: &str) -> Error {
-        let Failure { field, kind, .. } = *self.place(path).0;
+    fn into_error(self, at: &At) -> Error {
+        let Failure { field, kind, .. } = *self.place(at).0;
         let field = match field {
             Some(f) if !f.is_empty() => f,
             _ => "options".to_owned(),
@@ -155,20 +182,20 @@ impl de::Error for ReadError {
     }
 }
 
-/// One value at one path.
-struct Reader<'de> {
+/// One value and where it is.
+struct Reader<'de, 'p> {
     value: &'de Value,
-    path: String,
+    at: At<'p>,
 }
 
-impl<'de> Reader<'de> {
+impl<'de, 'p> Reader<'de, 'p> {
     fn wrong(&self, expected: &'static str) -> ReadError {
-        ReadError::wrong(&self.path, expected, self.value)
+        ReadError::wrong(&self.at, expected, self.value)
     }
 
-    fn object(&self, declared: &'static [&'static str]) -> Result<Fields<'de>, ReadError> {
+    fn object(&self, declared: &'static [&'static str]) -> Result<Fields<'de, 'p>, ReadError> {
         match self.value {
-            Value::Object(map) => Ok(Fields { entries: map.iter(), pending: None, path: self.path.clone(), declared }),
+            Value::Object(map) => Ok(Fields { entries: map.iter(), pending: None, at: self.at, declared }),
             _ => Err(self.wrong("an object")),
         }
     }
@@ -178,14 +205,14 @@ macro_rules! integers {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
             match as_int(self.value) {
-                Some(n) => visitor.visit_i64(n).map_err(|e: ReadError| e.place(&self.path)),
+                Some(n) => visitor.visit_i64(n).map_err(|e: ReadError| e.place(&self.at)),
                 None => Err(self.wrong("an integer")),
             }
         }
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for Reader<'de> {
+impl<'de> de::Deserializer<'de> for Reader<'de, '_> {
     type Error = ReadError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
@@ -198,10 +225,10 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
                 _ => visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN)),
             },
             Value::String(s) => visitor.visit_borrowed_str(s),
-            Value::Array(items) => visitor.visit_seq(Items { items: items.iter(), index: 0, path: self.path.clone() }),
+            Value::Array(items) => visitor.visit_seq(Items { items: items.iter(), index: 0, at: self.at }),
             Value::Object(_) => visitor.visit_map(self.object(&[])?),
         };
-        out.map_err(|e: ReadError| e.place(&self.path))
+        out.map_err(|e: ReadError| e.place(&self.at))
     }
 
     integers!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64);
@@ -212,21 +239,21 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
         match self.value.as_f64() {
-            Some(f) => visitor.visit_f64(f).map_err(|e: ReadError| e.place(&self.path)),
+            Some(f) => visitor.visit_f64(f).map_err(|e: ReadError| e.place(&self.at)),
             None => Err(self.wrong("a finite number")),
         }
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
         match self.value {
-            Value::Bool(b) => visitor.visit_bool(*b).map_err(|e: ReadError| e.place(&self.path)),
+            Value::Bool(b) => visitor.visit_bool(*b).map_err(|e: ReadError| e.place(&self.at)),
             _ => Err(self.wrong("a boolean")),
         }
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
         match self.value {
-            Value::String(s) => visitor.visit_borrowed_str(s).map_err(|e: ReadError| e.place(&self.path)),
+            Value::String(s) => visitor.visit_borrowed_str(s).map_err(|e: ReadError| e.place(&self.at)),
             _ => Err(self.wrong("a string")),
         }
     }
@@ -244,15 +271,15 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
         match self.value {
-            Value::Array(items) => visitor
-                .visit_seq(Items { items: items.iter(), index: 0, path: self.path.clone() })
-                .map_err(|e: ReadError| e.place(&self.path)),
+            Value::Array(items) => {
+                visitor.visit_seq(Items { items: items.iter(), index: 0, at: self.at }).map_err(|e: ReadError| e.place(&self.at))
+            }
             _ => Err(self.wrong("an array")),
         }
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
-        visitor.visit_map(self.object(&[])?).map_err(|e: ReadError| e.place(&self.path))
+        visitor.visit_map(self.object(&[])?).map_err(|e: ReadError| e.place(&self.at))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -261,7 +288,7 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, ReadError> {
-        visitor.visit_map(self.object(fields)?).map_err(|e: ReadError| e.place(&self.path))
+        visitor.visit_map(self.object(fields)?).map_err(|e: ReadError| e.place(&self.at))
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -271,7 +298,7 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
         visitor: V,
     ) -> Result<V::Value, ReadError> {
         match self.value {
-            Value::String(s) => visitor.visit_enum(s.as_str().into_deserializer()).map_err(|e: ReadError| e.place(&self.path)),
+            Value::String(s) => visitor.visit_enum(s.as_str().into_deserializer()).map_err(|e: ReadError| e.place(&self.at)),
             _ => Err(self.wrong("a string")),
         }
     }
@@ -283,19 +310,20 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
 
 /// The entries of an object. A `null` under a name the type declares is skipped (absent);
 /// under any other name it is still an unknown option.
-struct Fields<'de> {
+struct Fields<'de, 'p> {
     entries: serde_json::map::Iter<'de>,
     pending: Option<(&'de String, &'de Value)>,
-    path: String,
+    /// Where the object is.
+    at: At<'p>,
     declared: &'static [&'static str],
 }
 
-impl<'de> MapAccess<'de> for Fields<'de> {
+impl<'de> MapAccess<'de> for Fields<'de, '_> {
     type Error = ReadError;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, ReadError> {
         let Some(key) = self.next_key() else { return Ok(None) };
-        seed.deserialize(key.into_deserializer()).map(Some).map_err(|e: ReadError| e.place(&self.path))
+        seed.deserialize(key.into_deserializer()).map(Some).map_err(|e: ReadError| e.place(&self.at))
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, ReadError> {
@@ -306,7 +334,7 @@ impl<'de> MapAccess<'de> for Fields<'de> {
 /// The halves of [`MapAccess`] that do not depend on the type read, apart from its generic
 /// methods, which are compiled once per option type (27 in the wasm module): there each
 /// would be a copy of these.
-impl<'de> Fields<'de> {
+impl<'de, 'p> Fields<'de, 'p> {
     /// The next entry's key, its value held for [`Self::next_value`].
     fn next_key(&mut self) -> Option<&'de str> {
         let declared = self.declared;
@@ -316,20 +344,21 @@ impl<'de> Fields<'de> {
     }
 
     /// The reader of the value whose key was read last.
-    fn next_value(&mut self) -> Reader<'de> {
+    fn next_value(&mut self) -> Reader<'de, '_> {
         let (key, value) = self.pending.take().expect("serde asks for a value after its key");
-        Reader { value, path: join(&self.path, key) }
+        Reader { value, at: At::Key(&self.at, key) }
     }
 }
 
 /// The items of an array, each at `path[index]`.
-struct Items<'de> {
+struct Items<'de, 'p> {
     items: std::slice::Iter<'de, Value>,
     index: usize,
-    path: String,
+    /// Where the array is.
+    at: At<'p>,
 }
 
-impl<'de> SeqAccess<'de> for Items<'de> {
+impl<'de> SeqAccess<'de> for Items<'de, '_> {
     type Error = ReadError;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, ReadError> {
@@ -338,14 +367,13 @@ impl<'de> SeqAccess<'de> for Items<'de> {
     }
 }
 
-impl<'de> Items<'de> {
+impl<'de, 'p> Items<'de, 'p> {
     /// The reader of the next item: apart from the generic method, compiled once per type of
     /// item, which would each carry a copy.
-    fn next_reader(&mut self) -> Option<Reader<'de>> {
+    fn next_reader(&mut self) -> Option<Reader<'de, '_>> {
         let value = self.items.next()?;
-        let path = format!("{}[{}]", self.path, self.index);
         self.index += 1;
-        Some(Reader { value, path })
+        Some(Reader { value, at: At::Item(&self.at, self.index - 1) })
     }
 }
 
@@ -384,6 +412,9 @@ mod tests {
         assert_eq!(err(json!({"name": "x", "inner": {"m": 1}})), ("unknown_option".into(), "inner.m".into()));
         assert_eq!(err(json!({"name": "x", "inner": {"n": 2.5}})), ("wrong_type".into(), "inner.n".into()));
         assert_eq!(err(json!({"name": "x", "list": [{}, {"n": "1"}]})), ("wrong_type".into(), "list[1].n".into()));
+        assert_eq!(err(json!({"name": "x", "list": [{}, {}, {"m": 1}]})), ("unknown_option".into(), "list[2].m".into()));
+        assert_eq!(err(json!({"name": "x", "list": {}})), ("wrong_type".into(), "list".into()));
+        assert_eq!(err(json!({"name": "x", "inner": []})), ("wrong_type".into(), "inner".into()));
         assert_eq!(err(json!({"name": "x", "extra": null})), ("unknown_option".into(), "extra".into()), "a null key is still a key");
         assert_eq!(err(json!([1])), ("wrong_type".into(), "options".into()));
     }
