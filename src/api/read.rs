@@ -25,7 +25,7 @@ pub(crate) fn from_json<T: DeserializeOwned>(value: &Value) -> Result<T> {
     if !value.is_object() {
         return Err(Error::WrongType { field: "options".into(), expected: "an object", got: type_name(value) });
     }
-    T::deserialize(Reader { value, path: String::new() }).map_err(|e| e.into_error(""))
+    T::deserialize(Reader { value, at: At::Root }).map_err(|e| e.into_error(&At::Root))
 }
 
 /// A JSON value's type, in words, for error messages.
@@ -57,11 +57,45 @@ fn join(path: &str, name: &str) -> String {
     }
 }
 
+/// Where a value is: a chain of keys and indexes up to the options object, on the stack of
+/// the readers of the values that hold it. Written out as a path (`history[0].timestamp`)
+/// only when a failure is placed there: reading allocates no path per field, and no
+/// generic instance of the reader carries a `String` to drop.
+#[derive(Clone, Copy)]
+enum At<'p> {
+    /// The options object.
+    Root,
+    /// The value under a key of the object at the first.
+    Key(&'p At<'p>, &'p str),
+    /// The item at an index of the array at the first.
+    Item(&'p At<'p>, usize),
+}
+
+impl At<'_> {
+    /// The path, as the error's `field` names it: `name`, `outer.name`, `list[1].name`; the
+    /// options object itself is the empty path.
+    fn path(&self) -> String {
+        match self {
+            At::Root => String::new(),
+            At::Key(parent, name) => join(&parent.path(), name),
+            At::Item(parent, index) => format!("{}[{index}]", parent.path()),
+        }
+    }
+}
+
 /// A failure while reading, before it knows the full path of its field: serde's visitors
 /// raise `missing_field` and `unknown_field` with the bare name, and the reader of the
 /// enclosing object places it.
+///
+/// Boxed: every generic instance (a `Result<T, ReadError>` per option type, field type and
+/// visitor) moves it on each `?`; one pointer instead of the failure itself makes each
+/// of those moves a word, and the failure is built by the non-generic functions below,
+/// once in the module (BENCHMARKS-HISTORY.md, "Room for facts in time").
 #[derive(Debug)]
-pub(crate) struct ReadError {
+pub(crate) struct ReadError(Box<Failure>);
+
+#[derive(Debug)]
+struct Failure {
     kind: Kind,
     /// The field's path once known, else the name relative to the object being read.
     field: Option<String>,
@@ -77,39 +111,46 @@ enum Kind {
 }
 
 impl ReadError {
-    fn wrong(path: &str, expected: &'static str, got: &Value) -> Self {
-        ReadError { kind: Kind::WrongType { expected, got: type_name(got) }, field: Some(path.to_owned()), placed: true }
+    fn new(kind: Kind, field: Option<String>, placed: bool) -> Self {
+        ReadError(Box::new(Failure { kind, field, placed }))
     }
 
-    /// Gives an unplaced error its path under the object at `path`.
-    fn place(mut self, path: &str) -> Self {
-        if !self.placed {
-            self.field = Some(match &self.field {
-                Some(name) => join(path, name),
-                None => path.to_owned(),
+    fn wrong(at: &At, expected: &'static str, got: &Value) -> Self {
+        Self::new(Kind::WrongType { expected, got: type_name(got) }, Some(at.path()), true)
+    }
+
+    /// Gives an unplaced error its path under the object at `at`.
+    fn place(mut self, at: &At) -> Self {
+        let failure = &mut *self.0;
+        if !failure.placed {
+            let path = at.path();
+            failure.field = Some(match &failure.field {
+                Some(name) => join(&path, name),
+                None => path,
             });
-            self.placed = true;
+            failure.placed = true;
         }
         self
     }
 
-    fn into_error(self, path: &str) -> Error {
-        let field = match self.place(path) {
-            ReadError { field: Some(f), kind, .. } if !f.is_empty() => (f, kind),
-            ReadError { kind, .. } => ("options".to_owned(), kind),
+    fn into_error(self, at: &At) -> Error {
+        let Failure { field, kind, .. } = *self.place(at).0;
+        let field = match field {
+            Some(f) if !f.is_empty() => f,
+            _ => "options".to_owned(),
         };
-        match field {
-            (field, Kind::Missing) => Error::Missing { field },
-            (field, Kind::Unknown { accepted }) => Error::UnknownOption { field, accepted },
-            (field, Kind::WrongType { expected, got }) => Error::WrongType { field, expected, got },
-            (field, Kind::Invalid { reason }) => Error::Invalid { field, reason },
+        match kind {
+            Kind::Missing => Error::Missing { field },
+            Kind::Unknown { accepted } => Error::UnknownOption { field, accepted },
+            Kind::WrongType { expected, got } => Error::WrongType { field, expected, got },
+            Kind::Invalid { reason } => Error::Invalid { field, reason },
         }
     }
 }
 
 impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?} at {:?}", self.kind, self.field)
+        write!(f, "{:?} at {:?}", self.0.kind, self.0.field)
     }
 }
 
@@ -117,44 +158,44 @@ impl std::error::Error for ReadError {}
 
 impl de::Error for ReadError {
     fn custom<T: std::fmt::Display>(msg: T) -> Self {
-        ReadError { kind: Kind::Invalid { reason: msg.to_string() }, field: None, placed: false }
+        Self::new(Kind::Invalid { reason: msg.to_string() }, None, false)
     }
 
     fn invalid_type(unexpected: de::Unexpected, expected: &dyn de::Expected) -> Self {
         // a type of ours read from more than one JSON type says what it takes
         let expected = if expected.to_string() == super::RECORD_ID_EXPECTED { super::RECORD_ID_EXPECTED } else { "another type" };
-        ReadError { kind: Kind::WrongType { expected, got: unexpected.to_string() }, field: None, placed: false }
+        Self::new(Kind::WrongType { expected, got: unexpected.to_string() }, None, false)
     }
 
     fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
         let names: Vec<String> = expected.iter().map(|v| format!("'{v}'")).collect();
         let reason = format!("must be {}, got {variant:?}", names.join(" or "));
-        ReadError { kind: Kind::Invalid { reason }, field: None, placed: false }
+        Self::new(Kind::Invalid { reason }, None, false)
     }
 
     fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
-        ReadError { kind: Kind::Unknown { accepted: expected.join(", ") }, field: Some(field.to_owned()), placed: false }
+        Self::new(Kind::Unknown { accepted: expected.join(", ") }, Some(field.to_owned()), false)
     }
 
     fn missing_field(field: &'static str) -> Self {
-        ReadError { kind: Kind::Missing, field: Some(field.to_owned()), placed: false }
+        Self::new(Kind::Missing, Some(field.to_owned()), false)
     }
 }
 
-/// One value at one path.
-struct Reader<'de> {
+/// One value and where it is.
+struct Reader<'de, 'p> {
     value: &'de Value,
-    path: String,
+    at: At<'p>,
 }
 
-impl<'de> Reader<'de> {
+impl<'de, 'p> Reader<'de, 'p> {
     fn wrong(&self, expected: &'static str) -> ReadError {
-        ReadError::wrong(&self.path, expected, self.value)
+        ReadError::wrong(&self.at, expected, self.value)
     }
 
-    fn object(&self, declared: &'static [&'static str]) -> Result<Fields<'de>, ReadError> {
+    fn object(&self, declared: &'static [&'static str]) -> Result<Fields<'de, 'p>, ReadError> {
         match self.value {
-            Value::Object(map) => Ok(Fields { entries: map.iter(), pending: None, path: self.path.clone(), declared }),
+            Value::Object(map) => Ok(Fields { entries: map.iter(), pending: None, at: self.at, declared }),
             _ => Err(self.wrong("an object")),
         }
     }
@@ -164,14 +205,14 @@ macro_rules! integers {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
             match as_int(self.value) {
-                Some(n) => visitor.visit_i64(n).map_err(|e: ReadError| e.place(&self.path)),
+                Some(n) => visitor.visit_i64(n).map_err(|e: ReadError| e.place(&self.at)),
                 None => Err(self.wrong("an integer")),
             }
         }
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for Reader<'de> {
+impl<'de> de::Deserializer<'de> for Reader<'de, '_> {
     type Error = ReadError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
@@ -184,10 +225,10 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
                 _ => visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN)),
             },
             Value::String(s) => visitor.visit_borrowed_str(s),
-            Value::Array(items) => visitor.visit_seq(Items { items: items.iter(), index: 0, path: self.path.clone() }),
+            Value::Array(items) => visitor.visit_seq(Items { items: items.iter(), index: 0, at: self.at }),
             Value::Object(_) => visitor.visit_map(self.object(&[])?),
         };
-        out.map_err(|e: ReadError| e.place(&self.path))
+        out.map_err(|e: ReadError| e.place(&self.at))
     }
 
     integers!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64);
@@ -198,21 +239,21 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
         match self.value.as_f64() {
-            Some(f) => visitor.visit_f64(f).map_err(|e: ReadError| e.place(&self.path)),
+            Some(f) => visitor.visit_f64(f).map_err(|e: ReadError| e.place(&self.at)),
             None => Err(self.wrong("a finite number")),
         }
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
         match self.value {
-            Value::Bool(b) => visitor.visit_bool(*b).map_err(|e: ReadError| e.place(&self.path)),
+            Value::Bool(b) => visitor.visit_bool(*b).map_err(|e: ReadError| e.place(&self.at)),
             _ => Err(self.wrong("a boolean")),
         }
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
         match self.value {
-            Value::String(s) => visitor.visit_borrowed_str(s).map_err(|e: ReadError| e.place(&self.path)),
+            Value::String(s) => visitor.visit_borrowed_str(s).map_err(|e: ReadError| e.place(&self.at)),
             _ => Err(self.wrong("a string")),
         }
     }
@@ -230,15 +271,15 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
         match self.value {
-            Value::Array(items) => visitor
-                .visit_seq(Items { items: items.iter(), index: 0, path: self.path.clone() })
-                .map_err(|e: ReadError| e.place(&self.path)),
+            Value::Array(items) => {
+                visitor.visit_seq(Items { items: items.iter(), index: 0, at: self.at }).map_err(|e: ReadError| e.place(&self.at))
+            }
             _ => Err(self.wrong("an array")),
         }
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ReadError> {
-        visitor.visit_map(self.object(&[])?).map_err(|e: ReadError| e.place(&self.path))
+        visitor.visit_map(self.object(&[])?).map_err(|e: ReadError| e.place(&self.at))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -247,7 +288,7 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, ReadError> {
-        visitor.visit_map(self.object(fields)?).map_err(|e: ReadError| e.place(&self.path))
+        visitor.visit_map(self.object(fields)?).map_err(|e: ReadError| e.place(&self.at))
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -257,7 +298,7 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
         visitor: V,
     ) -> Result<V::Value, ReadError> {
         match self.value {
-            Value::String(s) => visitor.visit_enum(s.as_str().into_deserializer()).map_err(|e: ReadError| e.place(&self.path)),
+            Value::String(s) => visitor.visit_enum(s.as_str().into_deserializer()).map_err(|e: ReadError| e.place(&self.at)),
             _ => Err(self.wrong("a string")),
         }
     }
@@ -269,19 +310,20 @@ impl<'de> de::Deserializer<'de> for Reader<'de> {
 
 /// The entries of an object. A `null` under a name the type declares is skipped (absent);
 /// under any other name it is still an unknown option.
-struct Fields<'de> {
+struct Fields<'de, 'p> {
     entries: serde_json::map::Iter<'de>,
     pending: Option<(&'de String, &'de Value)>,
-    path: String,
+    /// Where the object is.
+    at: At<'p>,
     declared: &'static [&'static str],
 }
 
-impl<'de> MapAccess<'de> for Fields<'de> {
+impl<'de> MapAccess<'de> for Fields<'de, '_> {
     type Error = ReadError;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, ReadError> {
         let Some(key) = self.next_key() else { return Ok(None) };
-        seed.deserialize(key.into_deserializer()).map(Some).map_err(|e: ReadError| e.place(&self.path))
+        seed.deserialize(key.into_deserializer()).map(Some).map_err(|e: ReadError| e.place(&self.at))
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, ReadError> {
@@ -292,7 +334,7 @@ impl<'de> MapAccess<'de> for Fields<'de> {
 /// The halves of [`MapAccess`] that do not depend on the type read, apart from its generic
 /// methods, which are compiled once per option type (27 in the wasm module): there each
 /// would be a copy of these.
-impl<'de> Fields<'de> {
+impl<'de, 'p> Fields<'de, 'p> {
     /// The next entry's key, its value held for [`Self::next_value`].
     fn next_key(&mut self) -> Option<&'de str> {
         let declared = self.declared;
@@ -302,20 +344,21 @@ impl<'de> Fields<'de> {
     }
 
     /// The reader of the value whose key was read last.
-    fn next_value(&mut self) -> Reader<'de> {
+    fn next_value(&mut self) -> Reader<'de, '_> {
         let (key, value) = self.pending.take().expect("serde asks for a value after its key");
-        Reader { value, path: join(&self.path, key) }
+        Reader { value, at: At::Key(&self.at, key) }
     }
 }
 
 /// The items of an array, each at `path[index]`.
-struct Items<'de> {
+struct Items<'de, 'p> {
     items: std::slice::Iter<'de, Value>,
     index: usize,
-    path: String,
+    /// Where the array is.
+    at: At<'p>,
 }
 
-impl<'de> SeqAccess<'de> for Items<'de> {
+impl<'de> SeqAccess<'de> for Items<'de, '_> {
     type Error = ReadError;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, ReadError> {
@@ -324,14 +367,13 @@ impl<'de> SeqAccess<'de> for Items<'de> {
     }
 }
 
-impl<'de> Items<'de> {
+impl<'de, 'p> Items<'de, 'p> {
     /// The reader of the next item: apart from the generic method, compiled once per type of
     /// item, which would each carry a copy.
-    fn next_reader(&mut self) -> Option<Reader<'de>> {
+    fn next_reader(&mut self) -> Option<Reader<'de, '_>> {
         let value = self.items.next()?;
-        let path = format!("{}[{}]", self.path, self.index);
         self.index += 1;
-        Some(Reader { value, path })
+        Some(Reader { value, at: At::Item(&self.at, self.index - 1) })
     }
 }
 
@@ -370,6 +412,9 @@ mod tests {
         assert_eq!(err(json!({"name": "x", "inner": {"m": 1}})), ("unknown_option".into(), "inner.m".into()));
         assert_eq!(err(json!({"name": "x", "inner": {"n": 2.5}})), ("wrong_type".into(), "inner.n".into()));
         assert_eq!(err(json!({"name": "x", "list": [{}, {"n": "1"}]})), ("wrong_type".into(), "list[1].n".into()));
+        assert_eq!(err(json!({"name": "x", "list": [{}, {}, {"m": 1}]})), ("unknown_option".into(), "list[2].m".into()));
+        assert_eq!(err(json!({"name": "x", "list": {}})), ("wrong_type".into(), "list".into()));
+        assert_eq!(err(json!({"name": "x", "inner": []})), ("wrong_type".into(), "inner".into()));
         assert_eq!(err(json!({"name": "x", "extra": null})), ("unknown_option".into(), "extra".into()), "a null key is still a key");
         assert_eq!(err(json!([1])), ("wrong_type".into(), "options".into()));
     }
