@@ -367,7 +367,7 @@ impl Memory {
     /// Reads no declaration: the graph never changes what recall returns.
     pub fn recall(&self, opts: &RecallOptions) -> Result<RecallResponse> {
         opts.validate()?;
-        recall::recall(&self.conn, &self.vectors, &self.lexical, opts)
+        recall::recall(&self.conn, &self.vectors, &self.lexical, opts, self.clock.now_ms())
     }
 
     /// Retrieval read through the declared graph: items with claims, roles and walked
@@ -375,7 +375,7 @@ impl Memory {
     pub fn reconstruct(&self, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
         opts.validate()?;
         let declared = self.declared.with(&self.conn, |d| *d)?;
-        reconstruct::reconstruct(&self.conn, &self.vectors, &self.lexical, &self.names, declared, opts)
+        reconstruct::reconstruct(&self.conn, &self.vectors, &self.lexical, &self.names, declared, opts, self.clock.now_ms())
     }
 
     /// A plain dot-product loop of `query` over every stored vector of its dimension, with
@@ -389,7 +389,7 @@ impl Memory {
     /// Full records for refs.
     pub fn get_contents(&self, opts: &GetContentsOptions) -> Result<GetContentsResponse> {
         opts.validate()?;
-        records::get_contents(&self.conn, opts)
+        records::get_contents(&self.conn, opts, &opts.as_of(self.clock.now_ms()))
     }
 
     /// Deletes a memory with every mention and relation that depends on it.
@@ -448,7 +448,7 @@ impl Memory {
     /// A page of the agent's memories, newest first.
     pub fn list_memories(&self, opts: &ListMemoriesOptions) -> Result<ListMemoriesResponse> {
         opts.validate()?;
-        data::list_memories(&self.conn, opts)
+        data::list_memories(&self.conn, opts, &opts.as_of(self.clock.now_ms()))
     }
 
     /// Corrects a memory's content, metadata, timestamp or embedding in place; the

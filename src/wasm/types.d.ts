@@ -176,6 +176,11 @@ export type StoreOptions = {
    */
   timestamp?: string,
   /**
+   * When it stops being true, ISO-8601; stored in UTC. From then on reads leave it out
+   * (an `as_of` before it still shows it) and `purge_expired` may delete it. Omitted: never.
+   */
+  expires_at?: string,
+  /**
    * Who produced the text.
    */
   source?: Source,
@@ -215,6 +220,11 @@ export type StoreItem = {
    * When it happened, ISO-8601 (an offset or `Z`); stored in UTC. Defaults to now.
    */
   timestamp?: string,
+  /**
+   * When it stops being true, ISO-8601; stored in UTC. From then on reads leave it out
+   * (an `as_of` before it still shows it) and `purge_expired` may delete it. Omitted: never.
+   */
+  expires_at?: string,
   /**
    * Who produced the text.
    */
@@ -290,6 +300,12 @@ export type EpisodeOptions = {
    * What the episode was about, at most 1048576 characters.
    */
   summary: string,
+  /**
+   * When it stops being true, ISO-8601; stored in UTC. From then on reads leave it out
+   * (an `as_of` before it still shows it) and `purge_expired` may delete it. Omitted:
+   * never.
+   */
+  expires_at?: string,
   /**
    * Search keywords, space-separated; at most 1048576 characters.
    */
@@ -678,7 +694,7 @@ export type ListMemoriesOptions = {
 };
 
 /**
- * Corrects one memory of the agent: its content, metadata or timestamp (at least one).
+ * Corrects one memory of the agent: its content, metadata, timestamp or expiry (at least one).
  * Its id stays, and so do the mentions and relations declared on it; lexical search
  * follows the new content at once. A new content drops a stored embedding unless a new
  * one is given, since the old vector described the old text.
@@ -704,6 +720,11 @@ export type UpdateMemoryOptions = {
    * The new time of the memory, ISO-8601; stored in UTC.
    */
   timestamp?: string,
+  /**
+   * When it stops being true, ISO-8601; stored in UTC. `""` clears it (never expires);
+   * omitted leaves it as it is.
+   */
+  expires_at?: string,
   /**
    * The new text's embedding.
    */
@@ -1135,6 +1156,19 @@ export type ContentItem = {
    */
   timestamp: string,
   /**
+   * When it expires (UTC), when it does.
+   */
+  expires_at?: string,
+  /**
+   * When it was declared no longer true (UTC), when it was (an `as_of` of `"all"` or
+   * before then reads it).
+   */
+  invalid_at?: string,
+  /**
+   * Why it was, when it was.
+   */
+  invalid_reason?: string,
+  /**
    * The caller's metadata, when the memory has some.
    */
   metadata?: Record<string, unknown>,
@@ -1149,7 +1183,8 @@ export type GetContentsResponse = {
    */
   items: Array<ContentItem>,
   /**
-   * Refs that name nothing this agent has, as given.
+   * Refs that name nothing this agent has, or a record that did not hold at `as_of`
+   * (expired or invalidated by then), as given.
    */
   missing: Array<string>,
   /**
@@ -1272,6 +1307,19 @@ export type ListedMemory = {
    * Its channel (`''`: every channel).
    */
   channel: string,
+  /**
+   * When it expires (UTC), when it does.
+   */
+  expires_at?: string,
+  /**
+   * When it was declared no longer true (UTC), when it was (only an `as_of` before then,
+   * or `"all"`, lists it).
+   */
+  invalid_at?: string,
+  /**
+   * Why it was, when it was.
+   */
+  invalid_reason?: string,
 };
 
 /**
@@ -1287,13 +1335,18 @@ export type ListMemoriesResponse = {
    */
   count: number,
   /**
-   * Memories the call can read in all.
+   * Memories the call can read in all (that hold at its instant).
    */
   total: number,
   /**
    * The `offset` of the next page, when there is one.
    */
   next_offset?: number,
+  /**
+   * Memories of the scope the read's instant left out: expired or invalidated by then
+   * (by now, without `as_of`); absent when none.
+   */
+  not_holding?: number,
 };
 
 /**
@@ -1508,6 +1561,19 @@ export type RecalledMessage = {
    */
   timestamp: string,
   /**
+   * When it expires (UTC), when it does.
+   */
+  expires_at?: string,
+  /**
+   * When it was declared no longer true (UTC), when it was: only a read at an earlier
+   * `as_of`, or `"all"`, returns it then.
+   */
+  invalid_at?: string,
+  /**
+   * Why it was, when it was.
+   */
+  invalid_reason?: string,
+  /**
    * Why it was returned.
    */
   match_reason: MatchReason,
@@ -1535,6 +1601,11 @@ export type RecallResponse = {
    * when none).
    */
   model_skipped?: number,
+  /**
+   * Records of the scope the read's instant left out: expired or invalidated by then
+   * (by now, without `as_of`), whether or not they match the query (absent when none).
+   */
+  not_holding?: number,
 };
 
 /**

@@ -173,7 +173,7 @@ export interface OperationMethods {
   listMemories(options: ListMemoriesOptions): Promise<ListMemoriesResponse>;
 
   /**
-   * Corrects one memory of the agent: its content, metadata or timestamp (at least one).
+   * Corrects one memory of the agent: its content, metadata, timestamp or expiry (at least one).
    * Its id stays, and so do the mentions and relations declared on it; lexical search
    * follows the new content at once. A new content drops a stored embedding unless a new
    * one is given, since the old vector described the old text.
@@ -296,7 +296,7 @@ export interface HandleMethods {
   listMemories(options?: Scoped<ListMemoriesOptions>): Promise<ListMemoriesResponse>;
 
   /**
-   * Corrects one memory of the agent: its content, metadata or timestamp (at least one).
+   * Corrects one memory of the agent: its content, metadata, timestamp or expiry (at least one).
    * Its id stays, and so do the mentions and relations declared on it; lexical search
    * follows the new content at once. A new content drops a stored embedding unless a new
    * one is given, since the old vector described the old text.

@@ -218,7 +218,7 @@ for (const storage of ['memory', 'file', 'remote']) describe(`the packed package
     // an update with nothing to change names each option that would do
     const nothing = await alpha.updateMemory({ memory_id: id }).catch((e) => e);
     assert.equal(nothing.code, 'missing_field');
-    assert.equal(nothing.message, 'at least one of `content`, `metadata`, `timestamp` or `embedding` is required');
+    assert.equal(nothing.message, 'at least one of `content`, `metadata`, `timestamp`, `expires_at` or `embedding` is required');
     // the memory owner lists every agent; an agent handle has no such method
     assert.deepEqual(await memory.listAgents(), { agents: [{ agent_id: 'pm-bot', memories: 1, episodes: 0, entities: 1, relations: 0 }], total: 1 });
     assert.equal(alpha.listAgents, undefined);

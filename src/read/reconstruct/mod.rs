@@ -70,8 +70,10 @@ pub fn reconstruct(
     names: &NameIndex,
     declared: Declared,
     opts: &ReconstructOptions,
+    now_ms: i64,
 ) -> Result<ReconstructResponse> {
-    let call = Call { conn, vectors, lexical, names, opts, scope: opts.scope(), bounds: opts.applied(), declared };
+    let as_of = opts.as_of(now_ms);
+    let call = Call { conn, vectors, lexical, names, opts, scope: opts.scope(), bounds: opts.applied(), declared, as_of };
     let found = call.candidates()?;
     let bundled = call.bundle(&found)?;
     let walked = call.walk(&found, &bundled)?;
@@ -93,6 +95,8 @@ struct Call<'a> {
     bounds: Applied,
     /// Whether the database has the association tables, and any relation and mention.
     declared: Declared,
+    /// The instant the call reads at.
+    as_of: crate::base::as_of::AsOf,
 }
 
 /// Stage 1's output: the candidates, most relevant first (a candidate's index is its
@@ -156,7 +160,7 @@ impl Call<'_> {
                 self.lexical,
             )
         };
-        let retrieval = retrieve(self.conn, &request, self.bounds.top_k)?;
+        let retrieval = retrieve(self.conn, &request, self.bounds.top_k, &self.as_of)?;
         // Retrieval read each record in this scope: they are the candidates, ranked as
         // admitted, without reading them again.
         Ok(Found { cue, records: retrieval.admitted, gated: retrieval.gated })
