@@ -75,6 +75,7 @@ pub use api::declare_associations::{
 };
 pub use api::delete::{DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse};
 pub use api::delete_agent_data::{DeleteAgentDataOptions, DeleteAgentDataResponse};
+pub use api::purge_expired::{PurgeExpiredOptions, PurgeExpiredResponse};
 pub use api::embeddings::{
     BacklogRecord, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EmbeddingItem, SetEmbeddingsOptions, SetEmbeddingsResponse,
     BACKLOG_LIMIT, SET_EMBEDDINGS_MAX_ITEMS,

@@ -472,6 +472,18 @@ impl Memory {
         Ok(out)
     }
 
+    /// Deletes the agent's expired records with everything that depends on them.
+    pub fn purge_expired(&mut self, opts: &PurgeExpiredOptions) -> Result<PurgeExpiredResponse> {
+        opts.validate()?;
+        let now = self.now();
+        let out = self.in_transaction(|tx| data::purge_expired(tx, opts, &now))?;
+        if out.memories + out.episodes > 0 {
+            // Records went, some perhaps with vectors: rebuilt from the database on next use.
+            self.vectors.clear();
+        }
+        Ok(out)
+    }
+
     /// The records not embedded with a model, a page at a time, for re-embedding them
     /// (every agent's: the owner's call, not an agent's tool).
     pub fn embedding_backlog(&self, opts: &EmbeddingBacklogOptions) -> Result<EmbeddingBacklogResponse> {

@@ -6,7 +6,7 @@ use crate::api::error::{Error, Result};
 use crate::api::refs::{Kind, Ref};
 use crate::api::{
     canonical_time, DeleteAgentDataOptions, DeleteAgentDataResponse, ListMemoriesOptions, ListMemoriesResponse, ListedMemory,
-    UpdateMemoryOptions, UpdateMemoryResponse,
+    PurgeExpiredOptions, PurgeExpiredResponse, UpdateMemoryOptions, UpdateMemoryResponse,
 };
 use crate::base::as_of::AsOf;
 use crate::storage::records::source_json;
@@ -125,6 +125,7 @@ pub fn delete_agent_data(conn: &Connection, opts: &DeleteAgentDataOptions) -> Re
     let deleted_memories = conn.execute("DELETE FROM memories WHERE agent_id = ?", [agent])? as i64;
     let deleted_episodes = conn.execute("DELETE FROM episodes WHERE agent_id = ?", [agent])? as i64;
     conn.execute("DELETE FROM text_stats WHERE agent_id = ?", [agent])?;
+    conn.execute("DELETE FROM predicates WHERE agent_id = ?", [agent])?;
     Ok(DeleteAgentDataResponse {
         ok: true,
         agent_id: agent.clone(),
@@ -133,4 +134,26 @@ pub fn delete_agent_data(conn: &Connection, opts: &DeleteAgentDataOptions) -> Re
         deleted_entities,
         deleted_relations,
     })
+}
+
+/// Deletes the agent's records that expired at or before `now` (stored spelling); the
+/// cascade triggers take every mention and relation that depends on them (invariant 8),
+/// counted here as the rows those tables lost. Invalidated records stay.
+pub fn purge_expired(conn: &Connection, opts: &PurgeExpiredOptions, now: &str) -> Result<PurgeExpiredResponse> {
+    let agent = &opts.agent_id;
+    // A record's mentions and relations are its agent's (every record end and anchor is the
+    // declaring agent's), so the agent's relations and the table's mentions count what went.
+    let declared = || -> rusqlite::Result<(i64, i64)> {
+        let mentions = conn.query_row("SELECT count(*) FROM entity_mentions", [], |r| r.get(0))?;
+        let relations = conn.query_row("SELECT count(*) FROM relations WHERE agent_id = ?", [agent], |r| r.get(0))?;
+        Ok((mentions, relations))
+    };
+    let before = declared()?;
+    let purge = |table: &str| {
+        conn.execute(&format!("DELETE FROM {table} WHERE agent_id = ? AND expires_at <> '' AND expires_at <= ?"), params![agent, now])
+    };
+    let memories = purge("memories")? as i64;
+    let episodes = purge("episodes")? as i64;
+    let after = declared()?;
+    Ok(PurgeExpiredResponse { memories, episodes, mentions: before.0 - after.0, relations: before.1 - after.1 })
 }

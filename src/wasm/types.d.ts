@@ -1888,3 +1888,39 @@ export type ListedAgent = {
    */
   relations: number,
 };
+
+/**
+ * Deletes the agent's memories and episodes whose `expires_at` has passed (at or before
+ * the clock's now), in every project and channel, with every mention and relation that
+ * depends on them. Reads already leave expired records out; this takes them away. A record
+ * invalidated (rather than expired) stays: it is history, read with `as_of`.
+ */
+export type PurgeExpiredOptions = {
+  /**
+   * The agent whose expired records are deleted.
+   */
+  agent_id: string,
+};
+
+/**
+ * The response of `purge_expired`: how many rows of each kind went (zeros when nothing had
+ * expired).
+ */
+export type PurgeExpiredResponse = {
+  /**
+   * Memories deleted.
+   */
+  memories: number,
+  /**
+   * Episodes deleted.
+   */
+  episodes: number,
+  /**
+   * Mentions of them deleted.
+   */
+  mentions: number,
+  /**
+   * Relations deleted: those anchored on them, or with one of them as an end.
+   */
+  relations: number,
+};
