@@ -365,3 +365,186 @@ proptest! {
         prop_assert_eq!(&reads, &reads_at_every_instant(&mut restored));
     }
 }
+
+/// A memory with every kind of time: an expiring memory and episode, an invalidated
+/// memory, a relation closed and declared again from a later instant (two rows of one fact),
+/// and a predicate declared single-valued (the last three written as the relations'
+/// operations write them).
+fn timed() -> common::Fixture {
+    let mut f = fixture();
+    f.ok(
+        "store",
+        json!({"agent_id": "a", "content": "Kaito maintains the ledger.", "expires_at": "2027-01-01T00:00:00Z", "associations": {
+            "relations": [{"subject": "Kaito", "predicate": "maintains", "object": "Ledger"}]}}),
+    );
+    f.ok("store", json!({"agent_id": "a", "content": "Rin maintains the ledger."}));
+    f.ok("archive_episode", json!({"agent_id": "a", "summary": "handover", "expires_at": "2027-06-01T00:00:00Z"}));
+    set_columns(
+        &mut f.memory,
+        "UPDATE memories SET invalid_at = '2026-03-01T00:00:00+00:00', invalid_reason = 'Kaito handed over' WHERE id = 1;
+         UPDATE relations SET valid_from = '2025-01-01T00:00:00+00:00', valid_to = '2026-03-01T00:00:00+00:00', closed_by = 'operator',
+                closed_at = '2026-03-02T00:00:00+00:00', closed_reason = 'handed over';
+         INSERT INTO relations (agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_kind,
+                anchor_id, declared_by, declared_at, valid_from)
+              SELECT agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_kind, anchor_id,
+                declared_by, declared_at, '2026-09-01T00:00:00+00:00' FROM relations;
+         INSERT INTO predicates VALUES ('a', '', '', 'maintains', 1, 'agent', '2026-01-01T00:00:00+00:00');",
+    );
+    f
+}
+
+/// Each line as JSON, without what an import makes anew (creation and declaration times).
+fn without_times(jsonl: &str) -> Vec<Value> {
+    jsonl
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            for key in ["created_at", "declared_at", "exported_at"] {
+                v.as_object_mut().unwrap().remove(key);
+            }
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn the_jsonl_export_carries_every_time_and_round_trips() {
+    let mut f = timed();
+    let out = f.ok("export_memories", json!({"agent_id": "a"}));
+    assert_eq!((&out["relations"], &out["predicates"]), (&json!(2), &json!(1)), "{out}");
+    let lines = without_times(out["jsonl"].as_str().unwrap());
+    assert_eq!(lines[0]["predicate_count"], 1);
+    assert_eq!(
+        (&lines[1]["expires_at"], &lines[1]["invalid_at"], &lines[1]["invalid_reason"]),
+        (&json!("2027-01-01T00:00:00+00:00"), &json!("2026-03-01T00:00:00+00:00"), &json!("Kaito handed over"))
+    );
+    assert!(lines[2].get("expires_at").is_none() && lines[2].get("invalid_at").is_none(), "unset times are left out: {}", lines[2]);
+    assert_eq!(lines[3]["expires_at"], "2027-06-01T00:00:00+00:00");
+    let relations: Vec<&Value> = lines.iter().filter(|l| l["_type"] == "relation").collect();
+    assert_eq!(
+        (&relations[0]["valid_to"], &relations[0]["closed_by"], &relations[0]["closed_reason"], &relations[1]["valid_from"]),
+        (&json!("2026-03-01T00:00:00+00:00"), &json!("operator"), &json!("handed over"), &json!("2026-09-01T00:00:00+00:00"))
+    );
+    assert!(relations[1].get("valid_to").is_none());
+    let predicate = lines.last().unwrap();
+    assert_eq!((&predicate["_type"], &predicate["name"], &predicate["single"]), (&json!("predicate"), &json!("maintains"), &json!(true)));
+
+    // imported into a fresh memory, it exports the same
+    let mut g = fixture();
+    let again = g.ok("import_memories", json!({"jsonl": out["jsonl"]}));
+    assert_eq!((&again["relations"], &again["predicates"], &again["dropped"]), (&json!(2), &json!(1), &json!([])), "{again}");
+    let second = g.ok("export_memories", json!({"agent_id": "a"}));
+    assert_eq!(lines, without_times(second["jsonl"].as_str().unwrap()));
+    // and reads the same at every instant
+    for as_of in ["2026-02-01T00:00:00Z", "2026-04-01T00:00:00Z", "all"] {
+        for (tool, args) in [
+            ("list_memories", json!({"agent_id": "a", "as_of": as_of})),
+            // (an episode's time is its creation's when its history has none: the import's)
+            ("get_contents", json!({"agent_id": "a", "refs": ["mem:1", "mem:2"], "as_of": as_of})),
+        ] {
+            let (mut a, mut b) = (f.ok(tool, args.clone()), g.ok(tool, args));
+            for listed in [&mut a, &mut b] {
+                for m in listed.get_mut("memories").and_then(Value::as_array_mut).into_iter().flatten() {
+                    m.as_object_mut().unwrap().remove("created_at");
+                }
+            }
+            assert_eq!(a, b, "{tool} at {as_of}");
+        }
+    }
+    // into a memory that already holds the fact without an interval, each closed row comes beside it
+    let mut h = fixture();
+    h.ok("store", json!({"agent_id": "a", "content": "x", "associations": {"relations": [{"subject": "Kaito", "predicate": "maintains", "object": "Ledger"}]}}));
+    assert_eq!(h.ok("import_memories", json!({"jsonl": out["jsonl"]}))["relations"], 2);
+    assert_eq!(h.ok("export_memories", json!({"agent_id": "a"}))["relations"], 3);
+    // a dry run counts the same and writes nothing
+    let dry = fixture().memory.call("import_memories", &json!({"jsonl": out["jsonl"], "dry_run": true})).unwrap();
+    assert_eq!((&dry["relations"], &dry["predicates"]), (&json!(2), &json!(1)));
+}
+
+#[test]
+fn a_malformed_time_in_a_jsonl_file_names_its_line() {
+    let mut f = timed();
+    let jsonl = f.ok("export_memories", json!({"agent_id": "a"}))["jsonl"].as_str().unwrap().to_owned();
+    let lines: Vec<Value> = jsonl.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let with = |i: usize, key: &str, value: Value| {
+        let mut lines = lines.clone();
+        lines[i][key] = value;
+        lines.iter().map(Value::to_string).collect::<Vec<_>>().join("\n")
+    };
+    let mut g = fixture();
+    let before = g.memory.export().unwrap();
+    // a record's time: the import is refused, naming the field, and writes nothing
+    for (file, code, field) in [
+        (with(1, "expires_at", json!("soon")), "invalid_value", "lines[1].expires_at"),
+        (with(3, "expires_at", json!(7)), "wrong_type", "lines[3].expires_at"),
+        (with(1, "invalid_at", json!("2026-13-01")), "invalid_value", "lines[1].invalid_at"),
+        (with(1, "invalid_reason", json!("")), "invalid_value", "lines[1].invalid_reason"),
+        (with(2, "invalid_reason", json!("why")), "missing_field", "lines[2].invalid_at"),
+    ] {
+        assert_eq!(g.err("import_memories", json!({"jsonl": file})), (code.to_owned(), Some(field.to_owned())), "{field}");
+        assert!(g.memory.export().unwrap() == before, "{field}: nothing was written");
+    }
+    // a relation's interval or a predicate: that line is dropped and listed, the rest comes in
+    let relation = lines.iter().position(|l| l["_type"] == "relation").unwrap();
+    for (file, item) in [
+        (with(relation, "valid_to", json!("2024-01-01T00:00:00Z")), format!("lines[{relation}].valid_to")),
+        (with(relation, "closed_by", json!("someone")), format!("lines[{relation}].closed_by")),
+        (with(relation, "valid_from", json!("later")), format!("lines[{relation}].valid_from")),
+        (with(lines.len() - 1, "single", json!("yes")), format!("lines[{}].single", lines.len() - 1)),
+    ] {
+        let mut h = fixture();
+        let out = h.ok("import_memories", json!({"jsonl": file}));
+        assert_eq!(out["dropped"][0]["item"], item, "{out}");
+        assert_eq!(out["memories"], 2);
+    }
+}
+
+/// The reference implementation reads an export carrying every time (run through
+/// ../shared/conformance/cpersona_driver.py, as `reference_jsonl::the_reference_imports_our_export`
+/// runs it): it ignores the keys it does not know, lists the predicate line as of a type it
+/// does not know, and imports the records and declarations.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn the_reference_imports_an_export_carrying_every_time() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let venv = std::env::var("CPERSONA_VENV")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| std::path::PathBuf::from(std::env::var("HOME").expect("HOME is set")).join(".cache/cpersona-venv"));
+    let python = venv.join("bin/python");
+    assert!(python.exists(), "{} is missing: run scripts/setup.sh (it makes the reference's venv)", python.display());
+    let mut f = timed();
+    let export = f.ok("export_memories", json!({"agent_id": "a"}));
+    let dir = std::env::temp_dir().join(format!("am-times-there-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("timed.jsonl");
+    std::fs::write(&file, export["jsonl"].as_str().unwrap()).unwrap();
+    let scenario = json!({"agent_id": "z", "ops": [
+        {"op": "tool", "name": "import_memories", "args": {"input_path": file.to_str().unwrap(), "target_agent_id": "z"}},
+        {"op": "tool", "name": "list_memories", "args": {"agent_id": "z"}},
+        {"op": "traverse", "entity": "Kaito", "max_hops": 1},
+    ]});
+    let scenario_file = dir.join("scenario.json");
+    std::fs::write(&scenario_file, scenario.to_string()).unwrap();
+    let out = std::process::Command::new(&python)
+        .arg(root.join("../shared/conformance/cpersona_driver.py"))
+        .arg(&scenario_file)
+        .output()
+        .expect("the reference driver runs");
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let imported = &lines[0]["result"];
+    assert_eq!(
+        (&imported["ok"], &imported["imported_memories"], &imported["imported_episodes"]),
+        (&json!(true), &json!(2), &json!(1)),
+        "{imported}"
+    );
+    let errors: Vec<&str> = imported["errors"].as_array().map(|e| e.iter().map(|e| e.as_str().unwrap()).collect()).unwrap_or_default();
+    assert!(errors.iter().all(|e| e.contains("unknown type 'predicate'")), "{imported}");
+    let mut contents: Vec<String> =
+        lines[1]["result"]["memories"].as_array().unwrap().iter().map(|m| m["content"].as_str().unwrap().to_owned()).collect();
+    contents.sort();
+    assert_eq!(contents, ["Kaito maintains the ledger.", "Rin maintains the ledger."], "{}", lines[1]);
+    let t = &lines[2]["result"];
+    assert_eq!(t["relations"][0]["predicate"], "maintains", "{t}");
+}

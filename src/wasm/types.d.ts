@@ -1425,6 +1425,10 @@ export type ExportMemoriesResponse = {
    * Relations exported.
    */
   relations: number,
+  /**
+   * Predicates declared single-valued (or multi-valued again) exported, when there are.
+   */
+  predicates?: number,
 };
 
 /**
@@ -1463,6 +1467,10 @@ export type ImportMemoriesResponse = {
    * Relations declared.
    */
   relations: number,
+  /**
+   * Predicates declared single-valued or multi-valued, when the file had some.
+   */
+  predicates?: number,
   /**
    * Items not applied, and why: the first 100.
    */
