@@ -5,8 +5,8 @@
 //! Per size, two memories built alike but for time: `timed`, where every tenth memory
 //! (`i % 10 == 5`) is stored with an `expires_at` an hour after its timestamp (all of them
 //! past at the clock's now, one minute after the last memory), and `plain`, with no time
-//! declared (what every memory was before issue 39). Then, interleaved call by call over
-//! `--rounds` passes of the 200 queries (after a warm-up pass of each):
+//! declared (what every memory was before issue 39). Then, interleaved pass by pass over
+//! `--rounds` passes of the 200 queries (after a warm-up round):
 //!
 //! - `recall {query, limit 10}` and `reconstruct {query, count 10}` (lexical only, or with
 //!   the query's vector under `--settings vectors`);
@@ -15,8 +15,9 @@
 //!
 //! each on `timed` without `as_of` (the default: what expired by now left out), with
 //! `as_of` at the middle of the memories' time (the records expired by then left out), with
-//! `as_of: "all"` (nothing left out), and on `plain` without `as_of`. Printed: mean ms of
-//! each and the ratios `as_of ÷ without` and `timed ÷ plain` (the price of the filter).
+//! `as_of: "all"` (nothing left out), and on `plain` without `as_of`. Printed: mean and median ms
+//! of each (a pass of the queries per variant, their order reversed every other round) and the
+//! ratios `as_of ÷ without` and `timed ÷ plain` (the price of the filter).
 //!
 //! Usage: `cargo bench --bench time -- --sizes 10000 --rounds 3 [--settings lexical,vectors]`
 
@@ -109,7 +110,8 @@ fn main() {
                     }),
                 ),
             ];
-            for (read, args) in &reads {
+            let only = flag(&argv, "--reads");
+            for (read, args) in reads.iter().filter(|(r, _)| only.as_deref().is_none_or(|o| o.split(',').any(|x| x == *r))) {
                 let with = |i: usize, as_of: Option<&str>| {
                     let mut a = args(i);
                     if let Some(t) = as_of {
@@ -117,30 +119,41 @@ fn main() {
                     }
                     a
                 };
+                let plain_all = std::env::var("TIME_PLAIN_ALL").is_ok();
                 let variants: [(&str, bool, Option<&str>); 4] =
-                    [("without", true, None), ("as_of", true, Some(&middle)), ("all", true, Some("all")), ("plain", false, None)];
-                let mut sums = [0.0f64; 4];
-                let mut calls = 0usize;
+                    [("without", true, None), ("as_of", true, Some(&middle)), ("all", !plain_all, Some("all")), ("plain", false, None)];
+                let mut times: [Vec<f64>; 4] = Default::default();
+                // A pass of every query per variant, the variants' order reversed every other
+                // round: each call follows another query on the same memory, whatever its
+                // variant (a call right after the same query on the same memory finds its
+                // postings in cache), and drift over the rounds falls on all alike.
                 for round in 0..=rounds {
-                    for i in 0..qs.len() {
-                        for (k, (_, on_timed, as_of)) in variants.iter().enumerate() {
-                            let a = with(i, *as_of);
-                            let m = if *on_timed { &mut timed } else { &mut plain };
+                    let order = if round % 2 == 0 { [0, 1, 2, 3] } else { [3, 2, 1, 0] };
+                    for k in order {
+                        let (_, on_timed, as_of) = variants[k];
+                        let m = if on_timed { &mut timed } else { &mut plain };
+                        for i in 0..qs.len() {
+                            let a = with(i, as_of);
                             let t0 = Instant::now();
                             m.call(read, &a).unwrap();
                             if round > 0 {
-                                sums[k] += t0.elapsed().as_secs_f64() * 1000.0;
+                                times[k].push(t0.elapsed().as_secs_f64() * 1000.0);
                             }
                         }
-                        calls += usize::from(round > 0);
                     }
                 }
-                let mean = sums.map(|s| s / calls as f64);
+                let mean = times.each_ref().map(|t| t.iter().sum::<f64>() / t.len() as f64);
+                let median = times.each_mut().map(|t| {
+                    t.sort_by(f64::total_cmp);
+                    t[t.len() / 2]
+                });
                 println!(
                     "{}",
-                    json!({"n": n, "setting": setting, "read": read, "rounds": rounds, "mean_ms": {
-                        "without": mean[0], "as_of": mean[1], "all": mean[2], "plain": mean[3]},
-                        "as_of_over_without": mean[1] / mean[0], "without_over_plain": mean[0] / mean[3], "all_over_plain": mean[2] / mean[3]})
+                    json!({"n": n, "setting": setting, "read": read, "rounds": rounds,
+                        "mean_ms": {"without": mean[0], "as_of": mean[1], "all": mean[2], "plain": mean[3]},
+                        "median_ms": {"without": median[0], "as_of": median[1], "all": median[2], "plain": median[3]},
+                        "as_of_over_without": mean[1] / mean[0], "without_over_plain": mean[0] / mean[3], "all_over_plain": mean[2] / mean[3],
+                        "median_as_of_over_without": median[1] / median[0], "median_without_over_plain": median[0] / median[3]})
                 );
             }
         }

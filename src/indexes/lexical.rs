@@ -159,9 +159,9 @@ pub struct Search<'a> {
     pub phrases: &'a [Phrase],
     /// How many records to return at most.
     pub depth: usize,
-    /// The ids of records of `kind` the read's instant leaves out, in id order
-    /// ([`LexicalIndex::ended`]).
-    pub ended: &'a [i64],
+    /// The read's instant in epoch ms (`crate::base::as_of::AsOf::instant_ms`): a record
+    /// that ended by then is left out. `None`: every record, whatever its time.
+    pub at: Option<i64>,
 }
 
 /// The index a [`Memory`](crate::Memory) keeps: empty until the first lexical search.
@@ -222,13 +222,15 @@ impl LexicalIndex {
         let Some(agent) = t.buckets.agent(&search.scope.agent_id) else { return Ok(Vec::new()) };
         let readable = t.buckets.readable(conn, search.scope)?;
         let source = t.buckets.source_filter(search.source_id);
-        let ended = search.ended;
-        let admits = |bucket: u32, s: u32, id: i64| {
+        // A record's end is one load beside its scope's, tested only when some record of the
+        // agent had ended by the instant.
+        let at = search.at.filter(|&at| t.table(search.kind).any_ended(agent, at));
+        let admits = |bucket: u32, s: u32, end: i64| {
             readable[bucket as usize]
                 && source.is_none_or(|want| want == Some(s))
-                && (ended.is_empty() || ended.binary_search(&id).is_err())
+                && at.is_none_or(|at| !crate::base::as_of::ended_by(end, at))
         };
-        let every = source.is_none() && ended.is_empty() && t.buckets.every(agent, &readable);
+        let every = source.is_none() && at.is_none() && t.buckets.every(agent, &readable);
         t.table(search.kind).scored(&t.vocabulary, &mut self.scratch.borrow_mut(), agent, search, (!every).then_some(admits), stats)
     }
 
@@ -242,6 +244,10 @@ impl LexicalIndex {
         let tables = self.tables.borrow();
         let t = tables.as_ref().expect("synced above");
         let Some(agent) = t.buckets.agent(&scope.agent_id) else { return Ok(Default::default()) };
+        // Most memories have nothing that ended: then the scope is not even asked.
+        if ![Kind::Mem, Kind::Ep].iter().any(|&kind| t.table(kind).any_ended(agent, at)) {
+            return Ok(Default::default());
+        }
         let readable = t.buckets.readable(conn, scope)?;
         let source = t.buckets.source_filter(source_id);
         let admits = |bucket: u32, s: u32| readable[bucket as usize] && source.is_none_or(|want| want == Some(s));
@@ -297,7 +303,7 @@ mod tests {
         let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
         let search = |conn: &Connection| {
             let search =
-                Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &[Phrase::new("ledger")], depth: usize::MAX, ended: &[] };
+                Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &[Phrase::new("ledger")], depth: usize::MAX, at: None };
             kept.scored(conn, &search, |h| Ok(Stats::new(99, 999, h))).unwrap()
         };
         let insert = |conn: &Connection, agent: &str, text: &str| {
@@ -389,7 +395,7 @@ mod tests {
         let phrases = [Phrase::new("kalo")];
         let counted = |conn: &Connection| {
             let hits = std::cell::Cell::new(0);
-            let search = Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &phrases, depth: 3, ended: &[] };
+            let search = Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &phrases, depth: 3, at: None };
             index
                 .scored(conn, &search, |h| {
                     hits.set(h[0]);
@@ -440,7 +446,7 @@ mod tests {
         for _ in 0..300 {
             let query: Vec<Phrase> = (0..1 + next(5)).map(|_| Phrase::new(&word(next(30)))).collect();
             let scope = ReadScope { agent_id: "a".into(), project_id: [None, Some("p".to_string())][next(2)].clone(), channel: None };
-            let search = Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &query, depth: usize::MAX, ended: &[] };
+            let search = Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &query, depth: usize::MAX, at: None };
             let stats = |hits: &[i64]| Ok(Stats::new(1000, 20000, hits));
             let mut every = index.scored(&conn, &search, stats).unwrap();
             every.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
@@ -517,7 +523,7 @@ mod tests {
             let source_id = ["", "s"][next(2)];
             for kind in [Kind::Mem, Kind::Ep] {
                 let stats = |hits: &[i64]| Ok(Stats::new(50, 900, hits));
-                let search = Search { scope: &scope, kind, source_id, phrases: &query, depth: usize::MAX, ended: &[] };
+                let search = Search { scope: &scope, kind, source_id, phrases: &query, depth: usize::MAX, at: None };
                 let mut got = index.scored(&conn, &search, stats).unwrap();
                 got.sort_by_key(|x| x.1); // best first from the index; by id to compare
                                           // The scan: every row of the agent, read from the database and folded.

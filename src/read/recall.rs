@@ -178,6 +178,8 @@ pub struct Retrieval {
 /// leaves them out before ranking, so a result is never short for them.
 struct At<'a> {
     as_of: &'a AsOf,
+    /// Its instant in epoch ms, `None` for `"all"` (what the lexical arms compare ends with).
+    ms: Option<i64>,
     /// Per kind (memories, episodes), the ids in order.
     ended: [Vec<i64>; 2],
 }
@@ -313,8 +315,8 @@ fn scored_matches(conn: &Connection, req: &Request, at: &At, long: &[&String], k
         let (records, tokens) = conn.prepare_cached(sql)?.query_row([agent, Value::Text(tag.into())], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(Stats::new(records, tokens, hits))
     };
-    let ended = &at.ended[kind as usize];
-    req.lexical.scored(conn, &crate::indexes::lexical::Search { scope: req.scope, kind, source_id, phrases: &phrases, depth, ended }, stats)
+    let search = crate::indexes::lexical::Search { scope: req.scope, kind, source_id, phrases: &phrases, depth, at: at.ms };
+    req.lexical.scored(conn, &search, stats)
 }
 
 /// The vector arm: the `depth` readable records closest to the query by exact cosine, over
@@ -398,7 +400,7 @@ fn fuse_by(arms: &[(&'static str, &Vec<Row>); 3], share: impl Fn(&str, usize, (f
 /// extra terms found has no score against the unchanged query and is admitted only when
 /// the unchanged query found nothing at all, where the gate has nothing to compare with.
 pub fn retrieve(conn: &Connection, req: &Request, keep: usize, as_of: &AsOf) -> Result<Retrieval> {
-    let at = &At { as_of, ended: req.lexical.ended(conn, req.scope, req.source_id, as_of)? };
+    let at = &At { as_of, ms: as_of.instant_ms(), ended: req.lexical.ended(conn, req.scope, req.source_id, as_of)? };
     let plain: Vec<&String> = req.terms.iter().collect();
     let expanded: Vec<&String> = req.terms.iter().chain(&req.extra_terms).collect();
     let memories = lexical(conn, req, at, &expanded, Kind::Mem)?;
@@ -503,7 +505,7 @@ mod tests {
 
     /// Every record, whatever its time: these tests compare with FTS5 and `LIKE`, which
     /// know no time.
-    const ALL: At = At { as_of: &AsOf::All, ended: [Vec::new(), Vec::new()] };
+    const ALL: At = At { as_of: &AsOf::All, ms: None, ended: [Vec::new(), Vec::new()] };
 
     /// `rows` records of agent `a`, each of one to `max_words` of `words`: every fourth an
     /// episode (one more word its keywords), the others memories (every third with its words

@@ -386,6 +386,13 @@ impl Table {
         self.by_id.insert(id, (key, ord));
     }
 
+    /// Whether some live record of agent `agent` here had ended by `at` (epoch ms): what a
+    /// read at an instant checks before it asks which of them its scope reads.
+    pub fn any_ended(&self, agent: u32, at: i64) -> bool {
+        let Some(shelf) = self.shelves.get(&shelf_key(agent)) else { return false };
+        shelf.timed.iter().any(|&ord| shelf.alive[ord as usize] && crate::base::as_of::ended_by(shelf.ends[ord as usize], at))
+    }
+
     /// The ids of agent `agent`'s live records here that ended at or before `at` (epoch ms)
     /// and that `readable` admits by bucket and source, in id order.
     pub fn ended(&self, agent: u32, at: i64, readable: impl Fn(u32, u32) -> bool) -> Vec<i64> {
@@ -432,7 +439,7 @@ impl Table {
     }
 
     /// The best `depth` of the agent's records in which any of `phrases` occurs, among
-    /// those `readable` admits (by bucket, source and id; every one when it is `None`), best
+    /// those `readable` admits (by bucket, source and end; every one when it is `None`), best
     /// first (then lower id), with their score: BM25 over the agent's own records, with
     /// `stats` made from how many of them (readable or not) hold each phrase. Nothing when
     /// no readable record matches (and `stats` is called only when some record matches).
@@ -464,7 +471,8 @@ impl Table {
             (&shelf.ids[..], &shelf.tokens[..], &shelf.buckets[..], &shelf.sources[..], &shelf.alive[..]);
         // A record's scope, two loads from far in memory, is read only when some record of
         // the agent is out of it, not for each of the thousands of records a search meets.
-        let admits = |o: u32| readable.as_ref().is_none_or(|r| r(buckets[o as usize], sources[o as usize], ids[o as usize]));
+        let ends = &shelf.ends[..];
+        let admits = |o: u32| readable.as_ref().is_none_or(|r| r(buckets[o as usize], sources[o as usize], ends[o as usize]));
         let Scratch { marks, seen, open, lists, words, sums, met, parts, touched, norms } = scratch;
         if marks.len() < n {
             marks.resize(n, 0);
