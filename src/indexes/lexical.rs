@@ -234,25 +234,38 @@ impl LexicalIndex {
         t.table(search.kind).scored(&t.vocabulary, &mut self.scratch.borrow_mut(), agent, search, (!every).then_some(admits), stats)
     }
 
-    /// The ids of the records of each kind (memories, then episodes) that `scope` may read,
-    /// of source `source_id` (`""`: any), that had expired or been invalidated by the instant
-    /// of `as_of`: what a read at that instant leaves out. Looks only at the records given an
-    /// end, not at every record; nothing for [`AsOf::All`](crate::base::as_of::AsOf::All).
-    pub fn ended(&self, conn: &Connection, scope: &ReadScope, source_id: &str, as_of: &crate::base::as_of::AsOf) -> Result<[Vec<i64>; 2]> {
-        let Some(at) = as_of.instant_ms() else { return Ok(Default::default()) };
+    /// How many records `scope` may read, of source `source_id` (`""`: any), had expired or
+    /// been invalidated by the instant of `as_of`: what a read at that instant leaves out;
+    /// with `ids`, which, per kind (memories, then episodes), in id order. Looks only at the
+    /// records given an end, not at every record; nothing for
+    /// [`AsOf::All`](crate::base::as_of::AsOf::All).
+    pub fn ended(
+        &self,
+        conn: &Connection,
+        scope: &ReadScope,
+        source_id: &str,
+        as_of: &crate::base::as_of::AsOf,
+        ids: bool,
+    ) -> Result<(usize, [Vec<i64>; 2])> {
+        let mut out: [Vec<i64>; 2] = Default::default();
+        let Some(at) = as_of.instant_ms() else { return Ok((0, out)) };
         self.sync(conn)?;
         let tables = self.tables.borrow();
         let t = tables.as_ref().expect("synced above");
-        let Some(agent) = t.buckets.agent(&scope.agent_id) else { return Ok(Default::default()) };
+        let Some(agent) = t.buckets.agent(&scope.agent_id) else { return Ok((0, out)) };
         // Most memories have nothing that ended: then the scope is not even asked.
         if ![Kind::Mem, Kind::Ep].iter().any(|&kind| t.table(kind).any_ended(agent, at)) {
-            return Ok(Default::default());
+            return Ok((0, out));
         }
         let readable = t.buckets.readable(conn, scope)?;
         let source = t.buckets.source_filter(source_id);
         let admits = |bucket: u32, s: u32| readable[bucket as usize] && source.is_none_or(|want| want == Some(s));
-        let episodes = if source.is_some() { Vec::new() } else { t.table(Kind::Ep).ended(agent, at, admits) };
-        Ok([t.table(Kind::Mem).ended(agent, at, admits), episodes])
+        let [memories, episodes] = &mut out;
+        let mut count = t.table(Kind::Mem).ended(agent, at, admits, ids.then_some(memories));
+        if source.is_none() {
+            count += t.table(Kind::Ep).ended(agent, at, admits, ids.then_some(episodes));
+        }
+        Ok((count, out))
     }
 
     /// Whether the agent holds any record of `kind`, readable by the search or not: a
@@ -343,10 +356,10 @@ mod tests {
         conn.execute("UPDATE memories SET invalid_at = '2025-01-01T00:00:00+00:00', invalid_reason = 'r' WHERE id % 7 = 0", []).unwrap();
         conn.execute("UPDATE memories SET expires_at = '' WHERE id = 1", []).unwrap();
         let at = crate::base::as_of::AsOf::parse(Some("2026-01-01"), 0).unwrap();
-        let ended = kept.ended(&conn, &scope, "", &at).unwrap();
-        assert_eq!(ended[0], [7, 9, 13, 17, 21, 29]);
+        let ended = kept.ended(&conn, &scope, "", &at, true).unwrap();
+        assert_eq!(ended, (6, [vec![7, 9, 13, 17, 21, 29], vec![]]));
         let before = crate::base::as_of::AsOf::parse(Some("2025-12-31"), 0).unwrap();
-        assert_eq!(kept.ended(&conn, &scope, "", &before).unwrap()[0], [7, 21]);
+        assert_eq!(kept.ended(&conn, &scope, "", &before, false).unwrap(), (2, [vec![], vec![]]));
 
         let rebuilt = LexicalIndex::default();
         rebuilt.sync(&conn).unwrap();

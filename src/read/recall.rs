@@ -180,7 +180,10 @@ struct At<'a> {
     as_of: &'a AsOf,
     /// Its instant in epoch ms, `None` for `"all"` (what the lexical arms compare ends with).
     ms: Option<i64>,
-    /// Per kind (memories, episodes), the ids in order.
+    /// How many records of the scope it leaves out.
+    count: usize,
+    /// Per kind (memories, episodes), their ids in order, when the vector arm runs (the
+    /// lexical arms compare each record's end themselves).
     ended: [Vec<i64>; 2],
 }
 
@@ -400,7 +403,8 @@ fn fuse_by(arms: &[(&'static str, &Vec<Row>); 3], share: impl Fn(&str, usize, (f
 /// extra terms found has no score against the unchanged query and is admitted only when
 /// the unchanged query found nothing at all, where the gate has nothing to compare with.
 pub fn retrieve(conn: &Connection, req: &Request, keep: usize, as_of: &AsOf) -> Result<Retrieval> {
-    let at = &At { as_of, ms: as_of.instant_ms(), ended: req.lexical.ended(conn, req.scope, req.source_id, as_of)? };
+    let (count, ended) = req.lexical.ended(conn, req.scope, req.source_id, as_of, req.query_embedding.is_some())?;
+    let at = &At { as_of, ms: as_of.instant_ms(), count, ended };
     let plain: Vec<&String> = req.terms.iter().collect();
     let expanded: Vec<&String> = req.terms.iter().chain(&req.extra_terms).collect();
     let memories = lexical(conn, req, at, &expanded, Kind::Mem)?;
@@ -454,8 +458,7 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize, as_of: &AsOf) -> 
     });
     hits.truncate(keep);
     let (admitted, reasons) = hits.into_iter().unzip();
-    let not_holding = at.ended.iter().map(Vec::len).sum();
-    Ok(Retrieval { gated, admitted, reasons, skipped: found.skipped, not_holding })
+    Ok(Retrieval { gated, admitted, reasons, skipped: found.skipped, not_holding: at.count })
 }
 
 /// Runs `recall` at the clock's `now_ms` (what the default `as_of` reads at).
@@ -505,7 +508,7 @@ mod tests {
 
     /// Every record, whatever its time: these tests compare with FTS5 and `LIKE`, which
     /// know no time.
-    const ALL: At = At { as_of: &AsOf::All, ms: None, ended: [Vec::new(), Vec::new()] };
+    const ALL: At = At { as_of: &AsOf::All, ms: None, count: 0, ended: [Vec::new(), Vec::new()] };
 
     /// `rows` records of agent `a`, each of one to `max_words` of `words`: every fourth an
     /// episode (one more word its keywords), the others memories (every third with its words

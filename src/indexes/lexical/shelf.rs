@@ -43,7 +43,8 @@ struct Shelf {
     sources: Vec<u32>,
     /// Per ordinal, when the record stops holding (`Doc::end`).
     ends: Vec<i64>,
-    /// The ordinals given an end at some time (some may since have died or lost it): what a
+    /// The ordinals given an end at some time, each once (some may since have died or lost
+    /// it): what a
     /// read at an instant looks through, rather than every record, to find those that ended.
     timed: Vec<u32>,
     texts: Vec<Folded>,
@@ -373,10 +374,10 @@ impl Table {
                 // Only its end may differ (an expiry or invalidation written): set in place.
                 let shelf = self.shelves.get_mut(&k).expect("a held record's shelf");
                 if shelf.ends[o] != doc.end {
-                    shelf.ends[o] = doc.end;
-                    if doc.end != i64::MAX {
+                    if doc.end != i64::MAX && !shelf.timed.contains(&ord) {
                         shelf.timed.push(ord);
                     }
+                    shelf.ends[o] = doc.end;
                 }
                 return;
             }
@@ -393,20 +394,27 @@ impl Table {
         shelf.timed.iter().any(|&ord| shelf.alive[ord as usize] && crate::base::as_of::ended_by(shelf.ends[ord as usize], at))
     }
 
-    /// The ids of agent `agent`'s live records here that ended at or before `at` (epoch ms)
-    /// and that `readable` admits by bucket and source, in id order.
-    pub fn ended(&self, agent: u32, at: i64, readable: impl Fn(u32, u32) -> bool) -> Vec<i64> {
-        let Some(shelf) = self.shelves.get(&shelf_key(agent)) else { return Vec::new() };
+    /// How many of agent `agent`'s live records here ended at or before `at` (epoch ms) and
+    /// are admitted by `readable` (by bucket and source); with `ids`, their ids too, in id
+    /// order (left out when only the count is wanted: sorting them is most of the cost).
+    pub fn ended(&self, agent: u32, at: i64, readable: impl Fn(u32, u32) -> bool, ids: Option<&mut Vec<i64>>) -> usize {
+        let Some(shelf) = self.shelves.get(&shelf_key(agent)) else { return 0 };
         let mut out: Vec<i64> = Vec::new();
+        let mut count = 0;
         for &ord in &shelf.timed {
             let o = ord as usize;
             if shelf.alive[o] && crate::base::as_of::ended_by(shelf.ends[o], at) && readable(shelf.buckets[o], shelf.sources[o]) {
-                out.push(shelf.ids[o]);
+                count += 1;
+                if ids.is_some() {
+                    out.push(shelf.ids[o]);
+                }
             }
         }
-        crate::base::sort::sort(&mut out);
-        out.dedup();
-        out
+        if let Some(ids) = ids {
+            crate::base::sort::sort(&mut out);
+            *ids = out;
+        }
+        count
     }
 
     /// Whether agent `agent` holds any live record here.
