@@ -159,20 +159,20 @@ const VOCAB: usize = 5000;
 const NAMES: usize = 300;
 const SPEAKERS: usize = 8;
 const TOPICS: usize = 64;
-const BASE_TIME: &str = "2024-01-01T00:00:00+00:00";
+pub(crate) const BASE_TIME: &str = "2024-01-01T00:00:00+00:00";
 
 fn word(rng: &mut Rng, min_syl: usize, max_syl: usize) -> String {
     let n = min_syl + rng.below(max_syl - min_syl + 1);
     (0..n).map(|_| SYLLABLES[rng.below(SYLLABLES.len())]).collect()
 }
 
-struct Lexicon {
+pub(crate) struct Lexicon {
     vocab: Vec<String>,
     names: Vec<String>,
 }
 
 impl Lexicon {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let mut rng = Rng::new(0x5eed_0001);
         let vocab = (0..VOCAB).map(|_| word(&mut rng, 2, 4)).collect();
         let names = (0..NAMES)
@@ -199,7 +199,7 @@ impl Lexicon {
 
 /// The i-th memory's content and speaker; memories come from one stream, so the first n of
 /// a larger size are the memories of the smaller size.
-fn memories(lex: &Lexicon, n: usize) -> Vec<(String, String)> {
+pub(crate) fn memories(lex: &Lexicon, n: usize) -> Vec<(String, String)> {
     let mut rng = Rng::new(0x5eed_0002);
     (0..n)
         .map(|_| {
@@ -211,7 +211,7 @@ fn memories(lex: &Lexicon, n: usize) -> Vec<(String, String)> {
         .collect()
 }
 
-fn queries(lex: &Lexicon, count: usize) -> Vec<String> {
+pub(crate) fn queries(lex: &Lexicon, count: usize) -> Vec<String> {
     let mut rng = Rng::new(0x5eed_0003);
     (0..count)
         .map(|_| {
@@ -243,7 +243,7 @@ fn normalise(mut v: Vec<f64>) -> Vec<f64> {
 }
 
 /// Vectors: `n` memory vectors (stream 4) and `q` query vectors (stream 5), as f32.
-fn vectors(n: usize, q: usize, dim: usize) -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
+pub(crate) fn vectors(n: usize, q: usize, dim: usize) -> (Vec<Vec<f32>>, Vec<Vec<f32>>) {
     let mut crng = Rng::new(0x5eed_0004);
     let centroids: Vec<Vec<f64>> = (0..TOPICS).map(|_| unit(&mut crng, dim)).collect();
     // Noise of about unit norm: gauss() has variance 1/3, so scale by sqrt(3/dim).

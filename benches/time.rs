@@ -1,147 +1,161 @@
-//! The reads of relations at an instant (issue 39): traverse, reconstruct and list_entities
-//! with `as_of` against the same reads without it (the current state), at 10k and 100k
-//! memories with a tenth of the relations closed. The issue's target: each ratio ≤ 1.1.
+//! Reads in time (issue 39): each read of records with `as_of` ÷ without, on the scale
+//! bench's workload (`benches/scale.rs`: the same seeded memories and 200 queries) with a
+//! tenth of the memories expired.
 //!
-//! Workload (deterministic, a seeded xorshift): N memories, each `"note <i>: <4 words>"`
-//! from 500 words, mentioning one of N/10 entities `E<k>`; N relations `E<a> <predicate>
-//! E<b>` (8 predicates), declared 64 a call; one in ten then invalidated at an instant
-//! between 100 and 1 days before the clock's now. Reads, each of 200 arguments, every one
-//! timed alone, the three forms of each argument taken in turn (without `as_of`, at an
-//! instant 50 days back, `"all"`) after a warm-up pass: `traverse {entity, max_hops 1}`,
-//! `traverse {entity, max_hops 2}`, `reconstruct {query: two words, count 10}`,
-//! `list_entities {limit 100, offset}`. At two hops the forms walk different graphs (a
-//! frontier the closed relations thin may fit the entity bound and be expanded, where a
-//! fuller one is cut): one hop reads the same rows in each form.
+//! Per size, two memories built alike but for time: `timed`, where every tenth memory
+//! (`i % 10 == 5`) is stored with an `expires_at` an hour after its timestamp (all of them
+//! past at the clock's now, one minute after the last memory), and `plain`, with no time
+//! declared (what every memory was before issue 39). Then, interleaved pass by pass over
+//! `--rounds` passes of the 200 queries (after a warm-up round):
 //!
-//!   cargo bench --bench time                      # 10k and 100k
-//!   cargo bench --bench time -- 10000             # sizes given
+//! - `recall {query, limit 10}` and `reconstruct {query, count 10}` (lexical only, or with
+//!   the query's vector under `--settings vectors`);
+//! - `list_memories {limit 100, offset}` (a query's index picks the page) and
+//!   `get_contents {refs: 20 refs}` (20 consecutive memories from the query's index);
+//!
+//! each on `timed` without `as_of` (the default: what expired by now left out), with
+//! `as_of` at the middle of the memories' time (the records expired by then left out), with
+//! `as_of: "all"` (nothing left out), and on `plain` without `as_of`. Printed: mean and median ms
+//! of each (a pass of the queries per variant, their order reversed every other round) and the
+//! ratios `as_of ÷ without` and `timed ÷ plain` (the price of the filter).
+//!
+//! Usage: `cargo bench --bench time -- --sizes 10000 --rounds 3 [--settings lexical,vectors]`
 
-use associative_memory::{FixedClock, Memory};
+#[path = "scale.rs"]
+#[allow(dead_code)]
+mod scale;
+
+use associative_memory::{format_iso, parse_iso, FixedClock, Memory};
 use serde_json::{json, Value};
 use std::time::Instant;
 
-/// 2026-06-01T00:00:00Z.
-const NOW_MS: i64 = 1_780_272_000_000;
-const DAY_MS: i64 = 86_400_000;
-const QUERIES: usize = 200;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+fn flag(argv: &[String], name: &str) -> Option<String> {
+    argv.iter().position(|a| a == name).and_then(|i| argv.get(i + 1)).cloned()
 }
 
-fn word(i: usize) -> String {
-    const SYL: [&str; 10] = ["ka", "ri", "mo", "te", "su", "na", "lo", "pe", "vi", "do"];
-    format!("{}{}{}", SYL[i % 10], SYL[(i / 10) % 10], SYL[(i / 100) % 10])
-}
-
-fn build(n: usize) -> Memory {
-    let clock = FixedClock::new(NOW_MS - 200 * DAY_MS);
-    let mut m = Memory::open_in_memory_with_clock(Box::new(clock.clone())).unwrap();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let entities = n / 10;
-    for start in (0..n).step_by(5_000) {
-        let items: Vec<Value> = (start..(start + 5_000).min(n))
-            .map(|i| {
-                let words: Vec<String> = (0..4).map(|_| word(rng.below(500))).collect();
-                json!({"content": format!("note {i}: {}", words.join(" ")),
-                       "associations": {"entities": [{"name": format!("E{}", rng.below(entities))}]}})
-            })
-            .collect();
-        m.call("store_many", &json!({"agent_id": "a", "items": items})).unwrap();
+/// A memory of the first `n` memories of the workload, every tenth expiring an hour after
+/// its timestamp when `timed`; the clock a minute after the last.
+fn build(n: usize, mems: &[(String, String)], vecs: Option<&[Vec<f32>]>, timed: bool, base: i64) -> Memory {
+    let mut mem = Memory::open_in_memory_with_clock(Box::new(FixedClock::new(base + 60_000 * n as i64))).unwrap();
+    let items: Vec<Value> = (0..n)
+        .map(|i| {
+            let (content, speaker) = &mems[i];
+            let at = base + 60_000 * i as i64;
+            let mut item =
+                json!({"content": content, "timestamp": format_iso(at), "source": {"type": "User", "id": speaker, "name": speaker}});
+            if timed && i % 10 == 5 {
+                item["expires_at"] = json!(format_iso(at + 3_600_000));
+            }
+            if let Some(v) = vecs {
+                item["embedding"] = json!(v[i]);
+            }
+            item
+        })
+        .collect();
+    for batch in items.chunks(5000) {
+        mem.call("store_many", &json!({"agent_id": "bench", "items": batch})).unwrap();
     }
-    let mut ids = Vec::with_capacity(n);
-    for _ in (0..n).step_by(64) {
-        let relations: Vec<Value> = (0..64)
-            .map(|_| json!({"subject": format!("E{}", rng.below(entities)), "predicate": format!("p{}", rng.below(8)), "object": format!("E{}", rng.below(entities))}))
-            .collect();
-        let d = m.call("declare_associations", &json!({"agent_id": "a", "associations": {"relations": relations}})).unwrap();
-        ids.extend(d["relations"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()));
-    }
-    ids.sort_unstable();
-    ids.dedup();
-    clock.set_ms(NOW_MS);
-    let closed: Vec<i64> = ids.iter().copied().filter(|_| rng.below(10) == 0).collect();
-    for chunk in closed.chunks(64) {
-        let items: Vec<Value> = chunk
-            .iter()
-            .map(|&id| {
-                let at = NOW_MS - (1 + rng.below(99) as i64) * DAY_MS;
-                json!({"relation_id": id, "at": associative_memory::format_iso(at), "reason": "ended"})
-            })
-            .collect();
-        m.call("declare_associations", &json!({"agent_id": "a", "invalidate": items})).unwrap();
-    }
-    eprintln!("time: {n} memories, {} relations, {} closed", ids.len(), closed.len());
-    m
-}
-
-/// Mean milliseconds of each form (without, at an instant, all) over `args`.
-fn measure(m: &mut Memory, tool: &str, args: &[Value]) -> [f64; 3] {
-    let instant = associative_memory::format_iso(NOW_MS - 50 * DAY_MS);
-    let forms = [Value::Null, json!(instant), json!("all")];
-    let with = |a: &Value, f: &Value| {
-        let mut a = a.clone();
-        if !f.is_null() {
-            a["as_of"] = f.clone();
-        }
-        a
-    };
-    for a in args {
-        for f in &forms {
-            m.call(tool, &with(a, f)).unwrap();
-        }
-    }
-    let mut total = [0f64; 3];
-    for (i, a) in args.iter().enumerate() {
-        for k in 0..3 {
-            let form = (i + k) % 3;
-            let call = with(a, &forms[form]);
-            let t = Instant::now();
-            m.call(tool, &call).unwrap();
-            total[form] += t.elapsed().as_secs_f64() * 1000.0;
-        }
-    }
-    total.map(|t| t / args.len() as f64)
+    mem
 }
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let sizes = if sizes.is_empty() { vec![10_000, 100_000] } else { sizes };
-    println!("| memories | read | without as_of (ms) | at an instant (ms) | all (ms) | instant ÷ without | all ÷ without |");
-    println!("|---|---|---|---|---|---|---|");
-    for n in sizes {
-        let mut m = build(n);
-        let mut rng = Rng(42);
-        let entities = n / 10;
-        let starts: Vec<String> = (0..QUERIES).map(|_| format!("E{}", rng.below(entities))).collect();
-        let hop =
-            |max_hops: i64| -> Vec<Value> { starts.iter().map(|e| json!({"agent_id": "a", "entity": e, "max_hops": max_hops})).collect() };
-        let (one_hop, two_hops) = (hop(1), hop(2));
-        let reconstruct: Vec<Value> = (0..QUERIES)
-            .map(|_| json!({"agent_id": "a", "query": format!("{} {}", word(rng.below(500)), word(rng.below(500))), "count": 10}))
-            .collect();
-        let list: Vec<Value> = (0..QUERIES)
-            .map(|_| json!({"agent_id": "a", "limit": 100, "offset": rng.below(entities.saturating_sub(100).max(1))}))
-            .collect();
-        let reads = [
-            ("traverse", "traverse, 1 hop", &one_hop),
-            ("traverse", "traverse, 2 hops", &two_hops),
-            ("reconstruct", "reconstruct", &reconstruct),
-            ("list_entities", "list_entities", &list),
-        ];
-        for (tool, name, args) in reads {
-            let [without, at, all] = measure(&mut m, tool, args);
-            println!("| {n} | {name} | {without:.3} | {at:.3} | {all:.3} | {:.2} | {:.2} |", at / without, all / without);
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let sizes: Vec<usize> =
+        flag(&argv, "--sizes").unwrap_or_else(|| "10000".into()).split(',').map(|s| s.trim().replace('_', "").parse().unwrap()).collect();
+    let rounds: usize = flag(&argv, "--rounds").map_or(3, |r| r.parse().unwrap());
+    let settings = flag(&argv, "--settings").unwrap_or_else(|| "lexical".into());
+    let lex = scale::Lexicon::new();
+    let max_n = *sizes.iter().max().unwrap();
+    let mems = scale::memories(&lex, max_n);
+    let qs = scale::queries(&lex, 200);
+    let base = parse_iso(scale::BASE_TIME).unwrap();
+    for setting in settings.split(',') {
+        let with_vec = setting == "vectors";
+        let (vecs, qvecs) = if with_vec { scale::vectors(max_n, qs.len(), 384) } else { (vec![], vec![]) };
+        for &n in &sizes {
+            let t = Instant::now();
+            let vecs = with_vec.then(|| &vecs[..n]);
+            let mut timed = build(n, &mems, vecs, true, base);
+            let mut plain = build(n, &mems, vecs, false, base);
+            eprintln!("n={n} {setting}: built both in {:.1} s", t.elapsed().as_secs_f64());
+            let middle = format_iso(base + 60_000 * (n as i64 / 2));
+            // (read, its options for query i)
+            let reads: Vec<(&str, Box<dyn Fn(usize) -> Value>)> = vec![
+                (
+                    "recall",
+                    Box::new(|i| {
+                        let mut a = json!({"agent_id": "bench", "query": qs[i], "limit": 10});
+                        if with_vec {
+                            a["query_embedding"] = json!(qvecs[i]);
+                        }
+                        a
+                    }),
+                ),
+                (
+                    "reconstruct",
+                    Box::new(|i| {
+                        let mut a = json!({"agent_id": "bench", "query": qs[i], "count": 10});
+                        if with_vec {
+                            a["query_embedding"] = json!(qvecs[i]);
+                        }
+                        a
+                    }),
+                ),
+                ("list_memories", Box::new(|i| json!({"agent_id": "bench", "limit": 100, "offset": (i * 37) % (n - 100)}))),
+                (
+                    "get_contents",
+                    Box::new(|i| {
+                        let first = 1 + (i * 41) % (n - 20);
+                        json!({"agent_id": "bench", "refs": (first..first + 20).map(|id| format!("mem:{id}")).collect::<Vec<_>>()})
+                    }),
+                ),
+            ];
+            let only = flag(&argv, "--reads");
+            for (read, args) in reads.iter().filter(|(r, _)| only.as_deref().is_none_or(|o| o.split(',').any(|x| x == *r))) {
+                let with = |i: usize, as_of: Option<&str>| {
+                    let mut a = args(i);
+                    if let Some(t) = as_of {
+                        a["as_of"] = json!(t);
+                    }
+                    a
+                };
+                let plain_all = std::env::var("TIME_PLAIN_ALL").is_ok();
+                let variants: [(&str, bool, Option<&str>); 4] =
+                    [("without", true, None), ("as_of", true, Some(&middle)), ("all", !plain_all, Some("all")), ("plain", false, None)];
+                let mut times: [Vec<f64>; 4] = Default::default();
+                // A pass of every query per variant, the variants' order reversed every other
+                // round: each call follows another query on the same memory, whatever its
+                // variant (a call right after the same query on the same memory finds its
+                // postings in cache), and drift over the rounds falls on all alike.
+                for round in 0..=rounds {
+                    let order = if round % 2 == 0 { [0, 1, 2, 3] } else { [3, 2, 1, 0] };
+                    for k in order {
+                        let (_, on_timed, as_of) = variants[k];
+                        let m = if on_timed { &mut timed } else { &mut plain };
+                        for i in 0..qs.len() {
+                            let a = with(i, as_of);
+                            let t0 = Instant::now();
+                            m.call(read, &a).unwrap();
+                            if round > 0 {
+                                times[k].push(t0.elapsed().as_secs_f64() * 1000.0);
+                            }
+                        }
+                    }
+                }
+                let mean = times.each_ref().map(|t| t.iter().sum::<f64>() / t.len() as f64);
+                let median = times.each_mut().map(|t| {
+                    t.sort_by(f64::total_cmp);
+                    t[t.len() / 2]
+                });
+                println!(
+                    "{}",
+                    json!({"n": n, "setting": setting, "read": read, "rounds": rounds,
+                        "mean_ms": {"without": mean[0], "as_of": mean[1], "all": mean[2], "plain": mean[3]},
+                        "median_ms": {"without": median[0], "as_of": median[1], "all": median[2], "plain": median[3]},
+                        "as_of_over_without": mean[1] / mean[0], "without_over_plain": mean[0] / mean[3], "all_over_plain": mean[2] / mean[3],
+                        "median_as_of_over_without": median[1] / median[0], "median_without_over_plain": median[0] / median[3]})
+                );
+            }
         }
     }
 }

@@ -88,6 +88,7 @@ pub use api::list_agents::{ListAgentsOptions, ListAgentsResponse, ListedAgent, L
 pub use api::list_entities::{ListEntitiesOptions, ListEntitiesResponse, ListedEntity, LIST_ENTITIES_LIMIT};
 pub use api::list_memories::{ListMemoriesOptions, ListMemoriesResponse, ListedMemory, LIST_MEMORIES_LIMIT};
 pub use api::operations::{tool_names, Embedding, Operation, Scope, OPERATIONS};
+pub use api::purge_expired::{PurgeExpiredOptions, PurgeExpiredResponse};
 pub use api::recall::{MatchReason, Message, RecallOptions, RecallResponse, RECALL_LIMIT};
 pub use api::reconstruct::{
     reconstruct_bounds, Applied, Claim, Cues, Excerpt, Item, QuoteBasis, ReconstructBounds, ReconstructOptions, ReconstructResponse, Role,

@@ -375,7 +375,7 @@ impl Memory {
     /// Reads no declaration: the graph never changes what recall returns.
     pub fn recall(&self, opts: &RecallOptions) -> Result<RecallResponse> {
         opts.validate()?;
-        recall::recall(&self.conn, &self.vectors, &self.lexical, opts)
+        recall::recall(&self.conn, &self.vectors, &self.lexical, opts, self.clock.now_ms())
     }
 
     /// Retrieval read through the declared graph: items with claims, roles and walked
@@ -397,7 +397,7 @@ impl Memory {
     /// Full records for refs.
     pub fn get_contents(&self, opts: &GetContentsOptions) -> Result<GetContentsResponse> {
         opts.validate()?;
-        records::get_contents(&self.conn, opts)
+        records::get_contents(&self.conn, opts, &opts.as_of(self.clock.now_ms()))
     }
 
     /// Deletes a memory with every mention and relation that depends on it.
@@ -462,7 +462,7 @@ impl Memory {
     /// A page of the agent's memories, newest first.
     pub fn list_memories(&self, opts: &ListMemoriesOptions) -> Result<ListMemoriesResponse> {
         opts.validate()?;
-        data::list_memories(&self.conn, opts)
+        data::list_memories(&self.conn, opts, &opts.as_of(self.clock.now_ms()))
     }
 
     /// Corrects a memory's content, metadata, timestamp or embedding in place; the
@@ -483,6 +483,18 @@ impl Memory {
         let out = self.in_transaction(|tx| data::delete_agent_data(tx, opts))?;
         // Many rows of every kind went: the index is rebuilt from the database on next use.
         self.vectors.clear();
+        Ok(out)
+    }
+
+    /// Deletes the agent's expired records with everything that depends on them.
+    pub fn purge_expired(&mut self, opts: &PurgeExpiredOptions) -> Result<PurgeExpiredResponse> {
+        opts.validate()?;
+        let now = self.now();
+        let out = self.in_transaction(|tx| data::purge_expired(tx, opts, &now))?;
+        if out.memories + out.episodes > 0 {
+            // Records went, some perhaps with vectors: rebuilt from the database on next use.
+            self.vectors.clear();
+        }
         Ok(out)
     }
 

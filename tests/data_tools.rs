@@ -155,7 +155,7 @@ fn an_update_with_nothing_to_change_names_every_option_that_would_do() {
     f.ok("store", json!({"agent_id": "a", "content": "seed"}));
     let e = f.memory.call("update_memory", &json!({"agent_id": "a", "memory_id": 1})).unwrap_err();
     assert_eq!((e.code(), e.field()), ("missing_field", Some("content")));
-    assert_eq!(e.to_string(), "at least one of `content`, `metadata`, `timestamp` or `embedding` is required");
+    assert_eq!(e.to_string(), "at least one of `content`, `metadata`, `timestamp`, `expires_at` or `embedding` is required");
     for (field, value) in [("metadata", json!({"k": 1})), ("timestamp", json!("2020-01-01T00:00:00Z")), ("embedding", json!([1.0, 0.0]))] {
         f.ok("update_memory", json!({"agent_id": "a", "memory_id": 1, field: value}));
     }

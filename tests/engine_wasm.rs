@@ -37,6 +37,8 @@ mod schemas;
 mod store_many;
 #[path = "targets.rs"]
 mod targets;
+#[path = "time_records.rs"]
+mod time_records;
 #[path = "traverse.rs"]
 mod traverse;
 #[path = "typed_methods.rs"]

@@ -96,7 +96,7 @@ fn typed_writes_are_checked_as_calls_are_and_write_nothing() {
     expect(f.memory.declare_associations(&declare), "bad_ref", "anchor_ref");
     expect(f.memory.delete_memory(&DeleteMemoryOptions { agent_id: "a".into(), memory_id: 0.into() }), "out_of_range", "memory_id");
     expect(f.memory.delete_entity(&DeleteEntityOptions { agent_id: "a".into(), entity_id: -3 }), "out_of_range", "entity_id");
-    expect(f.memory.get_contents(&GetContentsOptions { agent_id: "a".into(), refs: vec![] }), "out_of_range", "refs");
+    expect(f.memory.get_contents(&GetContentsOptions { agent_id: "a".into(), refs: vec![], as_of: None }), "out_of_range", "refs");
     assert!(f.memory.export().unwrap() == before, "a refused typed call wrote something");
 }
 

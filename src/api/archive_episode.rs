@@ -14,6 +14,11 @@ scoped_options! {
         /// What the episode was about, at most 1048576 characters.
         #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_CONTENT)))]
         pub summary: String,
+        /// When it stops being true, ISO-8601; stored in UTC. From then on reads leave it out
+        /// (an `as_of` before it still shows it) and `purge_expired` may delete it. Omitted:
+        /// never.
+        #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
+        pub expires_at: Option<String>,
         /// Search keywords, space-separated; at most 1048576 characters.
         #[cfg_attr(test, schemars(length(max = crate::api::MAX_CONTENT)))]
         pub keywords: Option<String>,
@@ -36,12 +41,13 @@ scoped_options! {
 
 impl EpisodeOptions {
     /// Checks what the type cannot: the scope, a non-empty summary, the history's turns and
-    /// their timestamps, the embedding; and every length.
+    /// their timestamps, the expiry, the embedding; and every length.
     pub fn validate(&self) -> Result<()> {
         self.validate_scope()?;
         nonempty("summary", &self.summary)?;
         text("summary", &self.summary, MAX_CONTENT)?;
         optional_text("keywords", self.keywords.as_deref(), MAX_CONTENT)?;
+        timestamp("expires_at", self.expires_at.as_deref())?;
         let history = self.history.as_deref().unwrap_or_default();
         at_most("history", history, MAX_TURNS, "turns")?;
         let mut total = 0;

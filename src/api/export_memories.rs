@@ -42,4 +42,12 @@ pub struct ExportMemoriesResponse {
     pub mentions: i64,
     /// Relations exported.
     pub relations: i64,
+    /// Predicates declared single-valued (or multi-valued again) exported, when there are.
+    #[serde(skip_serializing_if = "is_zero")]
+    #[cfg_attr(test, ts(optional, as = "Option<i64>"))]
+    pub predicates: i64,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }

@@ -819,6 +819,13 @@ mod tests {
             ("delete_memory", json!({"agent_id": "a", "memory_id": "mem:3"})),
             ("delete_episode", json!({"agent_id": "a", "episode_id": 1})),
             ("delete_entity", json!({"agent_id": "a", "entity_id": 3})),
+            ("store", json!({"agent_id": "a", "content": "Ledger freeze until the audit.", "expires_at": "2027-01-01T00:00:00Z"})),
+            ("store", json!({"agent_id": "a", "content": "Ledger freeze of last spring.", "expires_at": "2025-06-01T00:00:00Z"})),
+            ("recall", json!({"agent_id": "a", "query": "ledger freeze"})),
+            ("recall", json!({"agent_id": "a", "query": "ledger freeze", "as_of": "all"})),
+            ("list_memories", json!({"agent_id": "a", "as_of": "2026-06-01"})),
+            ("get_contents", json!({"agent_id": "a", "refs": ["mem:4", "mem:5"], "as_of": "all"})),
+            ("purge_expired", json!({"agent_id": "a"})),
         ]
     }
 

@@ -67,6 +67,19 @@ pub struct ContentItem {
     pub source: Value,
     /// When it happened.
     pub timestamp: String,
+    /// When it expires (UTC), when it does.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<String>"))]
+    pub expires_at: String,
+    /// When it was declared no longer true (UTC), when it was (an `as_of` of `"all"` or
+    /// before then reads it).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<String>"))]
+    pub invalid_at: String,
+    /// Why it was, when it was.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<String>"))]
+    pub invalid_reason: String,
     /// The caller's metadata, when the memory has some.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"), schemars(with = "Option<serde_json::Map<String, Value>>"))]
@@ -79,7 +92,8 @@ pub struct ContentItem {
 pub struct GetContentsResponse {
     /// The records found, in request order.
     pub items: Vec<ContentItem>,
-    /// Refs that name nothing this agent has, as given.
+    /// Refs that name nothing this agent has, or a record that did not hold at `as_of`
+    /// (expired or invalidated by then), as given.
     pub missing: Vec<String>,
     /// `items.len()`.
     pub count: usize,

@@ -60,7 +60,15 @@ pub struct ImportMemoriesResponse {
     pub mentions: i64,
     /// Relations declared.
     pub relations: i64,
+    /// Predicates declared single-valued or multi-valued, when the file had some.
+    #[serde(skip_serializing_if = "is_zero")]
+    #[cfg_attr(test, ts(optional, as = "Option<i64>"))]
+    pub predicates: i64,
     /// What was not applied, and why (`lines[7]`: a profile, which this memory does not keep).
     #[serde(flatten)]
     pub drops: Drops,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }

@@ -69,6 +69,19 @@ pub struct ListedMemory {
     pub project_id: String,
     /// Its channel (`''`: every channel).
     pub channel: String,
+    /// When it expires (UTC), when it does.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<String>"))]
+    pub expires_at: String,
+    /// When it was declared no longer true (UTC), when it was (only an `as_of` before then,
+    /// or `"all"`, lists it).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<String>"))]
+    pub invalid_at: String,
+    /// Why it was, when it was.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<String>"))]
+    pub invalid_reason: String,
 }
 
 /// The response of `list_memories`.
@@ -79,9 +92,18 @@ pub struct ListMemoriesResponse {
     pub memories: Vec<ListedMemory>,
     /// Memories on this page.
     pub count: i64,
-    /// Memories the call can read in all.
+    /// Memories the call can read in all (that hold at its instant).
     pub total: i64,
     /// The `offset` of the next page, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_offset: Option<i64>,
+    /// Memories of the scope the read's instant left out: expired or invalidated by then
+    /// (by now, without `as_of`); absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    #[cfg_attr(test, ts(as = "Option<i64>"))]
+    pub not_holding: i64,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }

@@ -120,6 +120,9 @@ macro_rules! with_operations {
             delete_agent_data(DeleteAgentDataOptions) -> DeleteAgentDataResponse {
                 writes: true, destroys: true, idempotent: true, scope: Agent, embedding: None, tool: Some(10), method: true
             }
+            purge_expired(PurgeExpiredOptions) -> PurgeExpiredResponse {
+                writes: true, destroys: true, idempotent: true, scope: Agent, embedding: None, tool: None, method: true
+            }
             export_memories(ExportMemoriesOptions) -> ExportMemoriesResponse {
                 writes: false, destroys: false, idempotent: true, scope: Agent, embedding: None, tool: None, method: true
             }

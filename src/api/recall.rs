@@ -119,6 +119,19 @@ pub struct Message {
     pub source: Value,
     /// When it happened.
     pub timestamp: String,
+    /// When it expires (UTC), when it does.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(optional, as = "Option<String>"))]
+    pub expires_at: String,
+    /// When it was declared no longer true (UTC), when it was: only a read at an earlier
+    /// `as_of`, or `"all"`, returns it then.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(optional, as = "Option<String>"))]
+    pub invalid_at: String,
+    /// Why it was, when it was.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(optional, as = "Option<String>"))]
+    pub invalid_reason: String,
     /// Why it was returned.
     pub match_reason: MatchReason,
 }
@@ -140,6 +153,10 @@ pub struct RecallResponse {
     /// when none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub model_skipped: usize,
+    /// Records of the scope the read's instant left out: expired or invalidated by then
+    /// (by now, without `as_of`), whether or not they match the query (absent when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_holding: usize,
 }
 
 pub(crate) fn is_zero(n: &usize) -> bool {

@@ -36,6 +36,10 @@ with_memory_fields! {
     /// When it happened, ISO-8601 (an offset or `Z`); stored in UTC. Defaults to now.
     #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
     pub timestamp: Option<String>,
+    /// When it stops being true, ISO-8601; stored in UTC. From then on reads leave it out
+    /// (an `as_of` before it still shows it) and `purge_expired` may delete it. Omitted: never.
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
+    pub expires_at: Option<String>,
     /// Who produced the text.
     pub source: Option<Source>,
     /// Any JSON object, kept with the memory and returned by get_contents; at most 65536
@@ -59,12 +63,19 @@ with_memory_fields! {
 }
 
 impl StoreOptions {
-    /// Checks what the type cannot: the scope, a non-empty content, the timestamp, the
+    /// Checks what the type cannot: the scope, a non-empty content, the timestamp and expiry, the
     /// source, the metadata's size, the embedding; and every length.
     pub fn validate(&self) -> Result<()> {
         self.validate_scope()?;
         let embedding = (self.embedding.as_deref(), self.embedding_model.as_deref());
-        memory_fields("", &self.content, self.timestamp.as_deref(), self.source.as_ref(), self.metadata.as_ref(), embedding)
+        memory_fields(
+            "",
+            &self.content,
+            [self.timestamp.as_deref(), self.expires_at.as_deref()],
+            self.source.as_ref(),
+            self.metadata.as_ref(),
+            embedding,
+        )
     }
 }
 
@@ -73,18 +84,26 @@ impl StoreItem {
     /// after `at` (`items[3].`).
     pub fn validate(&self, at: &str) -> Result<()> {
         let embedding = (self.embedding.as_deref(), self.embedding_model.as_deref());
-        memory_fields(at, &self.content, self.timestamp.as_deref(), self.source.as_ref(), self.metadata.as_ref(), embedding)
+        memory_fields(
+            at,
+            &self.content,
+            [self.timestamp.as_deref(), self.expires_at.as_deref()],
+            self.source.as_ref(),
+            self.metadata.as_ref(),
+            embedding,
+        )
     }
 
     /// The `store` this item is, in `batch`'s agent and scope.
     pub fn store(&self, batch: &super::StoreManyOptions) -> StoreOptions {
-        let StoreItem { content, timestamp, source, metadata, embedding, embedding_model, associations } = self.clone();
+        let StoreItem { content, timestamp, expires_at, source, metadata, embedding, embedding_model, associations } = self.clone();
         StoreOptions {
             agent_id: batch.agent_id.clone(),
             project_id: batch.project_id.clone(),
             channel: batch.channel.clone(),
             content,
             timestamp,
+            expires_at,
             source,
             metadata,
             embedding,
@@ -98,7 +117,7 @@ impl StoreItem {
 fn memory_fields(
     at: &str,
     content: &str,
-    timestamp: Option<&str>,
+    [timestamp, expires_at]: [Option<&str>; 2],
     source: Option<&Source>,
     metadata: Option<&Map<String, Value>>,
     (embedding, model): (Option<&[f32]>, Option<&str>),
@@ -107,6 +126,7 @@ fn memory_fields(
     nonempty(&field("content"), content)?;
     text(&field("content"), content, MAX_CONTENT)?;
     super::timestamp(&field("timestamp"), timestamp)?;
+    super::timestamp(&field("expires_at"), expires_at)?;
     if let Some(source) = source {
         source.validate(&field("source"))?;
     }

@@ -7,7 +7,7 @@ use crate::api::refs::Kind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// Corrects one memory of the agent: its content, metadata or timestamp (at least one).
+/// Corrects one memory of the agent: its content, metadata, timestamp or expiry (at least one).
 /// Its id stays, and so do the mentions and relations declared on it; lexical search
 /// follows the new content at once. A new content drops a stored embedding unless a new
 /// one is given, since the old vector described the old text.
@@ -30,6 +30,10 @@ pub struct UpdateMemoryOptions {
     /// The new time of the memory, ISO-8601; stored in UTC.
     #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
     pub timestamp: Option<String>,
+    /// When it stops being true, ISO-8601; stored in UTC. `""` clears it (never expires);
+    /// omitted leaves it as it is.
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
+    pub expires_at: Option<String>,
     /// The new text's embedding.
     #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_DIMENSION)))]
     #[cfg_attr(test, ts(optional, type = "Array<number> | Float32Array | Float64Array"))]
@@ -52,8 +56,18 @@ impl UpdateMemoryOptions {
     pub fn validate(&self) -> Result<()> {
         super::id_text("agent_id", &self.agent_id)?;
         self.id()?;
-        if self.content.is_none() && self.metadata.is_none() && self.timestamp.is_none() && self.embedding.is_none() {
-            return Err(Error::MissingOneOf { field: "content".into(), among: "`content`, `metadata`, `timestamp` or `embedding`" });
+        let given = [
+            self.content.is_some(),
+            self.metadata.is_some(),
+            self.timestamp.is_some(),
+            self.expires_at.is_some(),
+            self.embedding.is_some(),
+        ];
+        if !given.contains(&true) {
+            return Err(Error::MissingOneOf {
+                field: "content".into(),
+                among: "`content`, `metadata`, `timestamp`, `expires_at` or `embedding`",
+            });
         }
         if let Some(content) = &self.content {
             nonempty("content", content)?;
@@ -64,6 +78,7 @@ impl UpdateMemoryOptions {
             super::at_most_chars("metadata", &written, super::MAX_METADATA)?;
         }
         timestamp("timestamp", self.timestamp.as_deref())?;
+        timestamp("expires_at", self.expires_at.as_deref().filter(|e| !e.is_empty()))?;
         embedding("embedding", self.embedding.as_deref(), self.embedding_model.as_deref())
     }
 }

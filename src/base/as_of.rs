@@ -67,6 +67,31 @@ impl AsOf {
     }
 }
 
+impl AsOf {
+    /// The read's instant in epoch ms, for the in-memory indexes; `None` for [`AsOf::All`].
+    pub fn instant_ms(&self) -> Option<i64> {
+        match self {
+            AsOf::Current(at) | AsOf::At(at) => parse_iso(at),
+            AsOf::All => None,
+        }
+    }
+}
+
+/// When a record stops holding, in epoch ms: the earlier of its `expires_at` and
+/// `invalid_at` that are set (stored spellings), `i64::MAX` when neither is. An index that
+/// keeps records in memory keeps this one number per record; the record holds at instant
+/// `t` ([`AsOf::instant_ms`]) exactly when it is greater than `t`, which is what
+/// [`AsOf::record_holds`] says in SQL (`record_end_agrees_with_the_clause` compares the two).
+pub fn record_end(expires_at: &str, invalid_at: &str) -> i64 {
+    [expires_at, invalid_at].iter().filter_map(|s| parse_iso(s)).min().unwrap_or(i64::MAX)
+}
+
+/// Whether a record that stops holding at `end` ([`record_end`]) had ended by instant `at`
+/// ([`AsOf::instant_ms`]): the in-memory form of [`AsOf::record_holds`], negated.
+pub fn ended_by(end: i64, at: i64) -> bool {
+    end <= at
+}
+
 fn text(s: &str) -> Value {
     Value::Text(s.to_owned())
 }
@@ -104,6 +129,44 @@ mod tests {
         assert_eq!(kept(&AsOf::parse(Some("2026-02-28T23:59:59.999+00:00"), 0).unwrap(), &rows), [0, 1]);
         assert_eq!(kept(&AsOf::parse(Some("2026-06-01"), 0).unwrap(), &rows), [0, 2, 4]);
         assert_eq!(kept(&AsOf::parse(Some("all"), 0).unwrap(), &rows), [0, 1, 2, 3, 4]);
+    }
+
+    /// The in-memory form ([`record_end`] against [`AsOf::instant_ms`]) keeps exactly the
+    /// records the SQL clause keeps, at every instant and for every pair of ends.
+    #[test]
+    fn record_end_agrees_with_the_clause() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE t (n INTEGER, expires_at TEXT, invalid_at TEXT)").unwrap();
+        let t = |s: &str| format_iso(parse_iso(s).unwrap());
+        let ends = ["".to_string(), t("2026-03-01"), t("2026-03-01T00:00:00.001Z"), t("2026-06-01")];
+        let mut pairs = Vec::new();
+        for e in &ends {
+            for i in &ends {
+                conn.execute("INSERT INTO t VALUES (?, ?, ?)", rusqlite::params![pairs.len() as i64, e, i]).unwrap();
+                pairs.push((e.clone(), i.clone()));
+            }
+        }
+        for at in [
+            None,
+            Some("2026-02-01"),
+            Some("2026-03-01"),
+            Some("2026-03-01T00:00:00.001Z"),
+            Some("2026-04-01"),
+            Some("2026-06-01"),
+            Some("all"),
+        ] {
+            let as_of = AsOf::parse(at, parse_iso("2026-03-01").unwrap()).unwrap();
+            let c = as_of.record_holds("t");
+            let mut stmt = conn.prepare(&format!("SELECT n FROM t WHERE {} ORDER BY n", c.sql)).unwrap();
+            let by_sql: Vec<i64> = stmt.query_map(params_from_iter(c.params), |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+            let in_memory: Vec<i64> = (0..pairs.len() as i64)
+                .filter(|&n| {
+                    let (e, i) = &pairs[n as usize];
+                    as_of.instant_ms().is_none_or(|at| !ended_by(record_end(e, i), at))
+                })
+                .collect();
+            assert_eq!(in_memory, by_sql, "{at:?}");
+        }
     }
 
     #[test]

@@ -71,12 +71,14 @@ struct Stored<'a> {
     channel: &'a str,
     source: Option<&'a str>,
     columns: [&'a str; 2],
+    /// When it stops holding (`crate::base::as_of::record_end`).
+    end: i64,
 }
 
 fn select(kind: Kind) -> &'static str {
     match kind {
-        Kind::Mem => "SELECT id, agent_id, project_id, channel, source_id(source), content, '' FROM memories",
-        Kind::Ep => "SELECT id, agent_id, project_id, channel, NULL, summary, keywords FROM episodes",
+        Kind::Mem => "SELECT id, agent_id, project_id, channel, source_id(source), content, '', expires_at, invalid_at FROM memories",
+        Kind::Ep => "SELECT id, agent_id, project_id, channel, NULL, summary, keywords, expires_at, invalid_at FROM episodes",
     }
 }
 
@@ -84,7 +86,8 @@ fn read_row<'a>(r: &'a rusqlite::Row) -> rusqlite::Result<Stored<'a>> {
     let not_text = |i: usize| move |e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e));
     let text = |i: usize| r.get_ref(i)?.as_str().map_err(not_text(i));
     let source = r.get_ref(4)?.as_str_or_null().map_err(not_text(4))?;
-    Ok(Stored { id: r.get(0)?, agent: text(1)?, project: text(2)?, channel: text(3)?, source, columns: [text(5)?, text(6)?] })
+    let end = crate::base::as_of::record_end(text(7)?, text(8)?);
+    Ok(Stored { id: r.get(0)?, agent: text(1)?, project: text(2)?, channel: text(3)?, source, columns: [text(5)?, text(6)?], end })
 }
 
 impl Tables {
@@ -123,7 +126,7 @@ impl Tables {
         let mut folded = Folded::default();
         folded.set(&row.columns);
         let (table, vocabulary) = self.table_mut(kind);
-        table.put(vocabulary, row.id, agent, Doc { bucket, source, folded });
+        table.put(vocabulary, row.id, agent, Doc { bucket, source, end: row.end, folded });
     }
 
     /// Reads the marked rows back from the database.
@@ -156,6 +159,9 @@ pub struct Search<'a> {
     pub phrases: &'a [Phrase],
     /// How many records to return at most.
     pub depth: usize,
+    /// The read's instant in epoch ms (`crate::base::as_of::AsOf::instant_ms`): a record
+    /// that ended by then is left out. `None`: every record, whatever its time.
+    pub at: Option<i64>,
 }
 
 /// The index a [`Memory`](crate::Memory) keeps: empty until the first lexical search.
@@ -216,9 +222,50 @@ impl LexicalIndex {
         let Some(agent) = t.buckets.agent(&search.scope.agent_id) else { return Ok(Vec::new()) };
         let readable = t.buckets.readable(conn, search.scope)?;
         let source = t.buckets.source_filter(search.source_id);
-        let admits = |bucket: u32, s: u32| readable[bucket as usize] && source.is_none_or(|want| want == Some(s));
-        let every = source.is_none() && t.buckets.every(agent, &readable);
+        // A record's end is one load beside its scope's, tested only when some record of the
+        // agent had ended by the instant.
+        let at = search.at.filter(|&at| t.table(search.kind).any_ended(agent, at));
+        let admits = |bucket: u32, s: u32, end: i64| {
+            readable[bucket as usize]
+                && source.is_none_or(|want| want == Some(s))
+                && at.is_none_or(|at| !crate::base::as_of::ended_by(end, at))
+        };
+        let every = source.is_none() && at.is_none() && t.buckets.every(agent, &readable);
         t.table(search.kind).scored(&t.vocabulary, &mut self.scratch.borrow_mut(), agent, search, (!every).then_some(admits), stats)
+    }
+
+    /// How many records `scope` may read, of source `source_id` (`""`: any), had expired or
+    /// been invalidated by the instant of `as_of`: what a read at that instant leaves out;
+    /// with `ids`, which, per kind (memories, then episodes), in id order. Looks only at the
+    /// records given an end, not at every record; nothing for
+    /// [`AsOf::All`](crate::base::as_of::AsOf::All).
+    pub fn ended(
+        &self,
+        conn: &Connection,
+        scope: &ReadScope,
+        source_id: &str,
+        as_of: &crate::base::as_of::AsOf,
+        ids: bool,
+    ) -> Result<(usize, [Vec<i64>; 2])> {
+        let mut out: [Vec<i64>; 2] = Default::default();
+        let Some(at) = as_of.instant_ms() else { return Ok((0, out)) };
+        self.sync(conn)?;
+        let tables = self.tables.borrow();
+        let t = tables.as_ref().expect("synced above");
+        let Some(agent) = t.buckets.agent(&scope.agent_id) else { return Ok((0, out)) };
+        // Most memories have nothing that ended: then the scope is not even asked.
+        if ![Kind::Mem, Kind::Ep].iter().any(|&kind| t.table(kind).any_ended(agent, at)) {
+            return Ok((0, out));
+        }
+        let readable = t.buckets.readable(conn, scope)?;
+        let source = t.buckets.source_filter(source_id);
+        let admits = |bucket: u32, s: u32| readable[bucket as usize] && source.is_none_or(|want| want == Some(s));
+        let [memories, episodes] = &mut out;
+        let mut count = t.table(Kind::Mem).ended(agent, at, admits, ids.then_some(memories));
+        if source.is_none() {
+            count += t.table(Kind::Ep).ended(agent, at, admits, ids.then_some(episodes));
+        }
+        Ok((count, out))
     }
 
     /// Whether the agent holds any record of `kind`, readable by the search or not: a
@@ -233,14 +280,14 @@ impl LexicalIndex {
     /// Each record's bucket, source and folded text, for comparing the kept index with a
     /// rebuild.
     #[cfg(test)]
-    fn snapshot(&self) -> Vec<(Kind, i64, [String; 3], Option<String>, String, u32)> {
+    fn snapshot(&self) -> Vec<(Kind, i64, [String; 3], Option<String>, String, u32, i64)> {
         let tables = self.tables.borrow();
         let Some(t) = tables.as_ref() else { return Vec::new() };
         let mut out = Vec::new();
         for kind in [Kind::Mem, Kind::Ep] {
-            for (id, bucket, source, folded, tokens) in t.table(kind).records() {
+            for (id, bucket, source, folded, tokens, end) in t.table(kind).records() {
                 let (bucket, source) = t.buckets.names(bucket, source);
-                out.push((kind, id, bucket, source, format!("{folded:?}"), tokens));
+                out.push((kind, id, bucket, source, format!("{folded:?}"), tokens, end));
             }
         }
         out
@@ -268,7 +315,8 @@ mod tests {
         let (conn, kept) = watched();
         let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
         let search = |conn: &Connection| {
-            let search = Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &[Phrase::new("ledger")], depth: usize::MAX };
+            let search =
+                Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &[Phrase::new("ledger")], depth: usize::MAX, at: None };
             kept.scored(conn, &search, |h| Ok(Stats::new(99, 999, h))).unwrap()
         };
         let insert = |conn: &Connection, agent: &str, text: &str| {
@@ -302,6 +350,16 @@ mod tests {
         assert_eq!(search(&conn).len(), 0);
         conn.execute_batch("ROLLBACK").unwrap();
         assert_eq!(search(&conn).len(), 9);
+        // Ends written without touching the text are kept too, and what they leave out is
+        // found without a search.
+        conn.execute("UPDATE memories SET expires_at = '2026-01-01T00:00:00+00:00' WHERE id % 4 = 1", []).unwrap();
+        conn.execute("UPDATE memories SET invalid_at = '2025-01-01T00:00:00+00:00', invalid_reason = 'r' WHERE id % 7 = 0", []).unwrap();
+        conn.execute("UPDATE memories SET expires_at = '' WHERE id = 1", []).unwrap();
+        let at = crate::base::as_of::AsOf::parse(Some("2026-01-01"), 0).unwrap();
+        let ended = kept.ended(&conn, &scope, "", &at, true).unwrap();
+        assert_eq!(ended, (6, [vec![7, 9, 13, 17, 21, 29], vec![]]));
+        let before = crate::base::as_of::AsOf::parse(Some("2025-12-31"), 0).unwrap();
+        assert_eq!(kept.ended(&conn, &scope, "", &before, false).unwrap(), (2, [vec![], vec![]]));
 
         let rebuilt = LexicalIndex::default();
         rebuilt.sync(&conn).unwrap();
@@ -350,7 +408,7 @@ mod tests {
         let phrases = [Phrase::new("kalo")];
         let counted = |conn: &Connection| {
             let hits = std::cell::Cell::new(0);
-            let search = Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &phrases, depth: 3 };
+            let search = Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &phrases, depth: 3, at: None };
             index
                 .scored(conn, &search, |h| {
                     hits.set(h[0]);
@@ -401,7 +459,7 @@ mod tests {
         for _ in 0..300 {
             let query: Vec<Phrase> = (0..1 + next(5)).map(|_| Phrase::new(&word(next(30)))).collect();
             let scope = ReadScope { agent_id: "a".into(), project_id: [None, Some("p".to_string())][next(2)].clone(), channel: None };
-            let search = Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &query, depth: usize::MAX };
+            let search = Search { scope: &scope, kind: Kind::Mem, source_id: "", phrases: &query, depth: usize::MAX, at: None };
             let stats = |hits: &[i64]| Ok(Stats::new(1000, 20000, hits));
             let mut every = index.scored(&conn, &search, stats).unwrap();
             every.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
@@ -478,7 +536,7 @@ mod tests {
             let source_id = ["", "s"][next(2)];
             for kind in [Kind::Mem, Kind::Ep] {
                 let stats = |hits: &[i64]| Ok(Stats::new(50, 900, hits));
-                let search = Search { scope: &scope, kind, source_id, phrases: &query, depth: usize::MAX };
+                let search = Search { scope: &scope, kind, source_id, phrases: &query, depth: usize::MAX, at: None };
                 let mut got = index.scored(&conn, &search, stats).unwrap();
                 got.sort_by_key(|x| x.1); // best first from the index; by id to compare
                                           // The scan: every row of the agent, read from the database and folded.

@@ -252,6 +252,9 @@ pub struct Search<'a> {
     /// Records whose cosine is wanted whatever their rank (recall's lexical rows: its
     /// fusion scores every candidate against the query, not only the best `depth`).
     pub also: &'a [(Kind, i64)],
+    /// Per kind (memories, episodes), the ids, in order, of the records the read's instant
+    /// leaves out (`crate::indexes::lexical::LexicalIndex::ended`): never compared nor counted.
+    pub ended: &'a [Vec<i64>; 2],
 }
 
 /// Readable records a search did not compare with the query.
@@ -336,8 +339,23 @@ impl VectorIndex {
                 if kind == Kind::Ep && source.is_some() {
                     continue;
                 }
-                let admits =
-                    move |i: usize| readable[block.rows[i].bucket as usize] && source.is_none_or(|src| src == Some(block.rows[i].source));
+                // The rows of records that ended, marked once per block: nothing to mark
+                // (and nothing more per row to test) when none did.
+                let ended = &s.ended[kind as usize];
+                let mut out = Vec::new();
+                if !ended.is_empty() {
+                    out.resize(block.ids.len(), false);
+                    for id in ended {
+                        if let Ok(i) = block.ids.binary_search(id) {
+                            out[i] = true;
+                        }
+                    }
+                }
+                let admits = move |i: usize| {
+                    readable[block.rows[i].bucket as usize]
+                        && source.is_none_or(|src| src == Some(block.rows[i].source))
+                        && (out.is_empty() || !out[i])
+                };
                 let other_model = model.as_deref() != s.query.model;
                 if other_model || dim != query.len() {
                     let n = (0..block.ids.len()).filter(|&i| admits(i)).count();
@@ -491,8 +509,11 @@ mod tests {
         let q = vector(99, 8);
         let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
         let query = QueryVector { vector: &q, model: None };
-        let search =
-            |mem: &Memory| mem.vectors.search(&mem.conn, &Search { scope: &scope, source_id: "", query, depth: 5, also: &[] }).unwrap();
+        let search = |mem: &Memory| {
+            mem.vectors
+                .search(&mem.conn, &Search { scope: &scope, source_id: "", query, depth: 5, also: &[], ended: &Default::default() })
+                .unwrap()
+        };
         search(&mem);
         let mut ids: Vec<(Kind, i64)> = Vec::new();
         for step in 0..120 {
@@ -637,7 +658,9 @@ mod tests {
                 want.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
                 want.truncate(10);
                 let query = QueryVector { vector: &q, model };
-                let got = index.search(conn, &Search { scope: &scope, source_id, query, depth: 10, also: &also }).unwrap();
+                let got = index
+                    .search(conn, &Search { scope: &scope, source_id, query, depth: 10, also: &also, ended: &Default::default() })
+                    .unwrap();
                 seen.model += skipped.model;
                 seen.dimension += skipped.dimension;
                 let case = format!("{project:?} {channel:?} {source_id:?} {model:?}");
@@ -671,7 +694,14 @@ mod tests {
         want.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.2.cmp(&b.2)));
         let scope = ReadScope { agent_id: "a".into(), project_id: None, channel: None };
         for depth in [1, 5, 40] {
-            let search = Search { scope: &scope, source_id: "", query: QueryVector { vector: &q, model: None }, depth, also: &[] };
+            let search = Search {
+                scope: &scope,
+                source_id: "",
+                query: QueryVector { vector: &q, model: None },
+                depth,
+                also: &[],
+                ended: &Default::default(),
+            };
             let got = mem.vectors.search(&mem.conn, &search).unwrap();
             assert_eq!(got.rows, want[..depth], "depth {depth}");
         }

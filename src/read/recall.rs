@@ -108,6 +108,7 @@
 use crate::api::error::Result;
 use crate::api::refs::{Kind, Ref};
 use crate::api::{MatchReason, QueryVector};
+use crate::base::as_of::AsOf;
 use crate::base::normalize::normalize;
 use crate::base::scope::ReadScope;
 use crate::indexes::bm25::{Phrase, Stats};
@@ -168,6 +169,22 @@ pub struct Retrieval {
     pub gated: usize,
     /// Records the vector arm skipped for another model or dimension.
     pub skipped: Skipped,
+    /// Records of the scope the read's instant left out (expired or invalidated by then),
+    /// whether or not the query matched them: none of them was ranked.
+    pub not_holding: usize,
+}
+
+/// The read's instant, and the records it leaves out (`LexicalIndex::ended`): every arm
+/// leaves them out before ranking, so a result is never short for them.
+struct At<'a> {
+    as_of: &'a AsOf,
+    /// Its instant in epoch ms, `None` for `"all"` (what the lexical arms compare ends with).
+    ms: Option<i64>,
+    /// How many records of the scope it leaves out.
+    count: usize,
+    /// Per kind (memories, episodes), their ids in order, when the vector arm runs (the
+    /// lexical arms compare each record's end themselves).
+    ended: [Vec<i64>; 2],
 }
 
 /// One retrieval request.
@@ -215,10 +232,12 @@ struct Row {
     score: f64,
 }
 
-fn scope_sql(req: &Request, kind: Kind) -> (String, Vec<Value>) {
+fn scope_sql(req: &Request, kind: Kind, at: &At) -> (String, Vec<Value>) {
     let iso = req.scope.clause("t");
-    let mut sql = iso.sql;
+    let holds = at.as_of.record_holds("t");
+    let mut sql = format!("{} AND {}", iso.sql, holds.sql);
     let mut params = iso.params;
+    params.extend(holds.params);
     if kind == Kind::Mem && !req.source_id.is_empty() {
         sql.push_str(" AND source_id(t.source) = ?");
         params.push(Value::Text(req.source_id.into()));
@@ -239,7 +258,7 @@ pub const MAX_FALLBACK_TERMS: usize = 64;
 /// record's text and the term character by character (every case `lower` and `LIKE` fold,
 /// and more) and matches the folded term anywhere in the folded text, so the fallback
 /// leaves such terms out rather than read every record once more for each of them.
-fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Result<Vec<Row>> {
+fn lexical(conn: &Connection, req: &Request, at: &At, all: &[&String], kind: Kind) -> Result<Vec<Row>> {
     if kind == Kind::Ep && !req.source_id.is_empty() {
         return Ok(Vec::new());
     }
@@ -249,8 +268,10 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Res
     };
     let long: Vec<&String> = all.iter().copied().filter(|t| t.chars().count() >= 3).collect();
     if !long.is_empty() {
-        let rows: Vec<Row> =
-            scored_matches(conn, req, &long, kind, req.depth)?.into_iter().map(|(score, id)| Row { at: Ref { kind, id }, score }).collect();
+        let rows: Vec<Row> = scored_matches(conn, req, at, &long, kind, req.depth)?
+            .into_iter()
+            .map(|(score, id)| Row { at: Ref { kind, id }, score })
+            .collect();
         if !rows.is_empty() {
             return Ok(rows);
         }
@@ -261,7 +282,7 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Res
     if short.is_empty() || !req.lexical.holds(conn, &req.scope.agent_id, kind)? {
         return Ok(Vec::new());
     }
-    let (iso, iso_params) = scope_sql(req, kind);
+    let (iso, iso_params) = scope_sql(req, kind, at);
     // LIKE fallback: ranked by how many terms a row contains, then newer first.
     let like: Vec<String> = short.iter().map(|_| format!("(lower({text}) LIKE ? ESCAPE '\\')")).collect();
     let sql = format!(
@@ -284,7 +305,7 @@ fn lexical(conn: &Connection, req: &Request, all: &[&String], kind: Kind) -> Res
 /// best first by BM25 over the agent's own records (`crate::indexes::bm25`), then lower id. The
 /// records and their occurrence counts come from the lexical index (`crate::indexes::lexical`),
 /// which matches a phrase where a trigram FTS5 phrase query does.
-fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind, depth: usize) -> Result<Vec<(f64, i64)>> {
+fn scored_matches(conn: &Connection, req: &Request, at: &At, long: &[&String], kind: Kind, depth: usize) -> Result<Vec<(f64, i64)>> {
     let tag = match kind {
         Kind::Mem => "mem",
         Kind::Ep => "ep",
@@ -297,7 +318,8 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
         let (records, tokens) = conn.prepare_cached(sql)?.query_row([agent, Value::Text(tag.into())], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(Stats::new(records, tokens, hits))
     };
-    req.lexical.scored(conn, &crate::indexes::lexical::Search { scope: req.scope, kind, source_id, phrases: &phrases, depth }, stats)
+    let search = crate::indexes::lexical::Search { scope: req.scope, kind, source_id, phrases: &phrases, depth, at: at.ms };
+    req.lexical.scored(conn, &search, stats)
 }
 
 /// The vector arm: the `depth` readable records closest to the query by exact cosine, over
@@ -305,8 +327,8 @@ fn scored_matches(conn: &Connection, req: &Request, long: &[&String], kind: Kind
 /// [`Found`]: those rows, the cosine of each record of `also` (the lexical arms' rows), the
 /// spread of the cosine over every record compared, and the records of another model or
 /// dimension it skipped.
-fn vector(conn: &Connection, req: &Request, query: QueryVector, also: &[(Kind, i64)]) -> Result<(Vec<Row>, Found)> {
-    let search = Search { scope: req.scope, source_id: req.source_id, query, depth: req.depth, also };
+fn vector(conn: &Connection, req: &Request, at: &At, query: QueryVector, also: &[(Kind, i64)]) -> Result<(Vec<Row>, Found)> {
+    let search = Search { scope: req.scope, source_id: req.source_id, query, depth: req.depth, also, ended: &at.ended };
     let found = req.vectors.search(conn, &search)?;
     let ranked = found.rows.iter().map(|&(cosine, kind, id)| Row { at: Ref { kind, id }, score: cosine }).collect();
     Ok((ranked, found))
@@ -380,18 +402,20 @@ fn fuse_by(arms: &[(&'static str, &Vec<Row>); 3], share: impl Fn(&str, usize, (f
 /// extra term adds a vote but never admits a row on its own (design §9): a row only the
 /// extra terms found has no score against the unchanged query and is admitted only when
 /// the unchanged query found nothing at all, where the gate has nothing to compare with.
-pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retrieval> {
+pub fn retrieve(conn: &Connection, req: &Request, keep: usize, as_of: &AsOf) -> Result<Retrieval> {
+    let (count, ended) = req.lexical.ended(conn, req.scope, req.source_id, as_of, req.query_embedding.is_some())?;
+    let at = &At { as_of, ms: as_of.instant_ms(), count, ended };
     let plain: Vec<&String> = req.terms.iter().collect();
     let expanded: Vec<&String> = req.terms.iter().chain(&req.extra_terms).collect();
-    let memories = lexical(conn, req, &expanded, Kind::Mem)?;
-    let episodes = lexical(conn, req, &expanded, Kind::Ep)?;
+    let memories = lexical(conn, req, at, &expanded, Kind::Mem)?;
+    let episodes = lexical(conn, req, at, &expanded, Kind::Ep)?;
     let (vectors, found) = match req.query_embedding {
         Some(q) => {
             let mut also = Vec::new();
             for r in memories.iter().chain(&episodes) {
                 also.push((r.at.kind, r.at.id));
             }
-            vector(conn, req, q, &also)?
+            vector(conn, req, at, q, &also)?
         }
         None => (Vec::new(), Found::default()),
     };
@@ -402,8 +426,8 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
     let gate_scores = if req.extra_terms.is_empty() {
         fuse(&arms, RRF_K)
     } else {
-        let memories = lexical(conn, req, &plain, Kind::Mem)?;
-        let episodes = lexical(conn, req, &plain, Kind::Ep)?;
+        let memories = lexical(conn, req, at, &plain, Kind::Mem)?;
+        let episodes = lexical(conn, req, at, &plain, Kind::Ep)?;
         fuse(&named(&memories, &episodes, &vectors), RRF_K)
     };
     let gate = |at: &Ref| gate_scores.get(at).map_or(0.0, |(score, _)| *score);
@@ -434,21 +458,22 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize) -> Result<Retriev
     });
     hits.truncate(keep);
     let (admitted, reasons) = hits.into_iter().unzip();
-    Ok(Retrieval { gated, admitted, reasons, skipped: found.skipped })
+    Ok(Retrieval { gated, admitted, reasons, skipped: found.skipped, not_holding: at.count })
 }
 
-/// Runs `recall`.
+/// Runs `recall` at the clock's `now_ms` (what the default `as_of` reads at).
 pub fn recall(
     conn: &Connection,
     vectors: &VectorIndex,
     lexical: &LexicalIndex,
     opts: &crate::api::RecallOptions,
+    now_ms: i64,
 ) -> Result<crate::api::RecallResponse> {
     let (scope, limit) = (opts.scope(), opts.limit() as usize);
     let depth = limit.max(20);
     let request =
         Request::new(&scope, opts.source_id(), &opts.query, opts.query_vector(), depth, opts.deep.unwrap_or(false), vectors, lexical);
-    let retrieval = retrieve(conn, &request, limit)?;
+    let retrieval = retrieve(conn, &request, limit, &opts.as_of(now_ms))?;
     let messages = retrieval
         .admitted
         .into_iter()
@@ -458,6 +483,9 @@ pub fn recall(
             source: crate::storage::records::source_json(record.source, record.at),
             content: record.content,
             timestamp: record.timestamp,
+            expires_at: record.expires_at,
+            invalid_at: record.invalid_at,
+            invalid_reason: record.invalid_reason,
             match_reason,
         })
         .collect();
@@ -466,6 +494,7 @@ pub fn recall(
         gated: retrieval.gated,
         dimension_skipped: retrieval.skipped.dimension,
         model_skipped: retrieval.skipped.model,
+        not_holding: retrieval.not_holding,
     })
 }
 
@@ -476,6 +505,10 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use crate::base::seeded::seeded;
+
+    /// Every record, whatever its time: these tests compare with FTS5 and `LIKE`, which
+    /// know no time.
+    const ALL: At = At { as_of: &AsOf::All, ms: None, count: 0, ended: [Vec::new(), Vec::new()] };
 
     /// `rows` records of agent `a`, each of one to `max_words` of `words`: every fourth an
     /// episode (one more word its keywords), the others memories (every third with its words
@@ -529,9 +562,9 @@ mod tests {
                     .map(Result::unwrap)
                     .collect();
                 assert!(!want.is_empty(), "{query:?} matches some {table}");
-                assert_eq!(scored_matches(&conn, &req, &long, kind, 1000).unwrap(), want, "{query:?} over {table}");
+                assert_eq!(scored_matches(&conn, &req, &ALL, &long, kind, 1000).unwrap(), want, "{query:?} over {table}");
                 // the first three alone, selected before sorting
-                assert_eq!(scored_matches(&conn, &req, &long, kind, 3).unwrap(), want[..want.len().min(3)], "{query:?} top 3");
+                assert_eq!(scored_matches(&conn, &req, &ALL, &long, kind, 3).unwrap(), want[..want.len().min(3)], "{query:?} top 3");
             }
         }
     }
@@ -587,7 +620,7 @@ mod tests {
             let all: Vec<&String> = owned.iter().collect();
             let long: Vec<&String> = all.iter().copied().filter(|t| t.chars().count() >= 3).collect();
             for (kind, table, text) in [(Kind::Mem, "memories", "t.content"), (Kind::Ep, "episodes", "(t.summary || ' ' || t.keywords)")] {
-                if !long.is_empty() && !scored_matches(&conn, &req, &long, kind, 1000).unwrap().is_empty() {
+                if !long.is_empty() && !scored_matches(&conn, &req, &ALL, &long, kind, 1000).unwrap().is_empty() {
                     continue;
                 }
                 fallbacks += 1;
@@ -604,7 +637,7 @@ mod tests {
                     .unwrap()
                     .map(Result::unwrap)
                     .collect();
-                let got: Vec<(i64, f64)> = lexical(&conn, &req, &all, kind).unwrap().iter().map(|r| (r.at.id, r.score)).collect();
+                let got: Vec<(i64, f64)> = lexical(&conn, &req, &ALL, &all, kind).unwrap().iter().map(|r| (r.at.id, r.score)).collect();
                 assert_eq!(got, want, "{query:?} over {table}");
             }
         }

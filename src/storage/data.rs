@@ -6,28 +6,48 @@ use crate::api::error::{Error, Result};
 use crate::api::refs::{Kind, Ref};
 use crate::api::{
     canonical_time, DeleteAgentDataOptions, DeleteAgentDataResponse, ListMemoriesOptions, ListMemoriesResponse, ListedMemory,
-    UpdateMemoryOptions, UpdateMemoryResponse,
+    PurgeExpiredOptions, PurgeExpiredResponse, UpdateMemoryOptions, UpdateMemoryResponse,
 };
+use crate::base::as_of::AsOf;
 use crate::storage::records::source_json;
 use rusqlite::types::Value;
 use rusqlite::{params, params_from_iter, Connection};
 
-/// A page of the memories the call can read, newest first: by timestamp, then by id so
-/// that memories of one instant keep one order.
-pub fn list_memories(conn: &Connection, opts: &ListMemoriesOptions) -> Result<ListMemoriesResponse> {
+/// A page of the memories the call can read that hold at `as_of`, newest first: by
+/// timestamp, then by id so that memories of one instant keep one order.
+pub fn list_memories(conn: &Connection, opts: &ListMemoriesOptions, as_of: &AsOf) -> Result<ListMemoriesResponse> {
     let iso = opts.scope().clause("m");
+    let holds = as_of.record_holds("m");
     let (limit, offset) = (opts.limit(), opts.offset.unwrap_or(0));
-    let total: i64 =
+    let in_scope: i64 =
         conn.query_row(&format!("SELECT count(*) FROM memories m WHERE {}", iso.sql), params_from_iter(iso.params.clone()), |r| r.get(0))?;
+    // Those that do not hold are among the few given an end, found through the partial
+    // indexes on the ends rather than by reading every memory of the scope.
+    let not_holding: i64 = match as_of {
+        AsOf::All => 0,
+        _ => conn.query_row(
+            &format!(
+                "SELECT count(*) FROM memories m WHERE (m.expires_at <> '' OR m.invalid_at <> '') AND NOT {} AND {}",
+                holds.sql, iso.sql
+            ),
+            params_from_iter(holds.params.iter().chain(&iso.params)),
+            |r| r.get(0),
+        )?,
+    };
+    let total = in_scope - not_holding;
     // SQLite counts a text's characters as the option does; all of it when none is given
     let cut = opts.max_content.unwrap_or(i64::MAX);
     let sql = format!(
         "SELECT m.id, substr(m.content, 1, ?), m.timestamp, m.created_at, m.source, m.metadata, m.project_id, m.channel, \
-         length(m.content) > ? FROM memories m WHERE {} ORDER BY m.timestamp DESC, m.id DESC LIMIT ? OFFSET ?",
-        iso.sql
+         length(m.content) > ?, m.expires_at, m.invalid_at, m.invalid_reason FROM memories m WHERE {} AND {} \
+         ORDER BY m.timestamp DESC, m.id DESC LIMIT ? OFFSET ?",
+        iso.sql, holds.sql
     );
-    let params =
-        [Value::Integer(cut), Value::Integer(cut)].into_iter().chain(iso.params).chain([Value::Integer(limit), Value::Integer(offset)]);
+    let params = [Value::Integer(cut), Value::Integer(cut)]
+        .into_iter()
+        .chain(iso.params)
+        .chain(holds.params)
+        .chain([Value::Integer(limit), Value::Integer(offset)]);
     let mut stmt = conn.prepare(&sql)?;
     let memories = stmt
         .query_map(params_from_iter(params), |r| {
@@ -43,12 +63,15 @@ pub fn list_memories(conn: &Connection, opts: &ListMemoriesOptions) -> Result<Li
                 project_id: r.get(6)?,
                 channel: r.get(7)?,
                 truncated: r.get(8)?,
+                expires_at: r.get(9)?,
+                invalid_at: r.get(10)?,
+                invalid_reason: r.get(11)?,
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let count = memories.len() as i64;
     let end = offset + count;
-    Ok(ListMemoriesResponse { memories, count, total, next_offset: (end < total).then_some(end) })
+    Ok(ListMemoriesResponse { memories, count, total, next_offset: (end < total).then_some(end), not_holding })
 }
 
 /// Rewrites the given fields of memory `id` of the agent (`opts.memory_id`, checked). The
@@ -77,6 +100,9 @@ pub fn update_memory(conn: &Connection, id: i64, opts: &UpdateMemoryOptions) -> 
     if let Some(stamp) = opts.timestamp.as_deref().and_then(canonical_time) {
         conn.execute("UPDATE memories SET timestamp = ? WHERE id = ?", params![stamp, id])?;
     }
+    if let Some(given) = opts.expires_at.as_deref() {
+        conn.execute("UPDATE memories SET expires_at = ? WHERE id = ?", params![crate::storage::records::expiry(Some(given)), id])?;
+    }
     if let Some(v) = &opts.embedding {
         let blob: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
         conn.execute(
@@ -99,6 +125,7 @@ pub fn delete_agent_data(conn: &Connection, opts: &DeleteAgentDataOptions) -> Re
     let deleted_memories = conn.execute("DELETE FROM memories WHERE agent_id = ?", [agent])? as i64;
     let deleted_episodes = conn.execute("DELETE FROM episodes WHERE agent_id = ?", [agent])? as i64;
     conn.execute("DELETE FROM text_stats WHERE agent_id = ?", [agent])?;
+    conn.execute("DELETE FROM predicates WHERE agent_id = ?", [agent])?;
     Ok(DeleteAgentDataResponse {
         ok: true,
         agent_id: agent.clone(),
@@ -107,4 +134,26 @@ pub fn delete_agent_data(conn: &Connection, opts: &DeleteAgentDataOptions) -> Re
         deleted_entities,
         deleted_relations,
     })
+}
+
+/// Deletes the agent's records that expired at or before `now` (stored spelling); the
+/// cascade triggers take every mention and relation that depends on them (invariant 8),
+/// counted here as the rows those tables lost. Invalidated records stay.
+pub fn purge_expired(conn: &Connection, opts: &PurgeExpiredOptions, now: &str) -> Result<PurgeExpiredResponse> {
+    let agent = &opts.agent_id;
+    // A record's mentions and relations are its agent's (every record end and anchor is the
+    // declaring agent's), so the agent's relations and the table's mentions count what went.
+    let declared = || -> rusqlite::Result<(i64, i64)> {
+        let mentions = conn.query_row("SELECT count(*) FROM entity_mentions", [], |r| r.get(0))?;
+        let relations = conn.query_row("SELECT count(*) FROM relations WHERE agent_id = ?", [agent], |r| r.get(0))?;
+        Ok((mentions, relations))
+    };
+    let before = declared()?;
+    let purge = |table: &str| {
+        conn.execute(&format!("DELETE FROM {table} WHERE agent_id = ? AND expires_at <> '' AND expires_at <= ?"), params![agent, now])
+    };
+    let memories = purge("memories")? as i64;
+    let episodes = purge("episodes")? as i64;
+    let after = declared()?;
+    Ok(PurgeExpiredResponse { memories, episodes, mentions: before.0 - after.0, relations: before.1 - after.1 })
 }

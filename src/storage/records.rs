@@ -7,6 +7,7 @@ use crate::api::{
     canonical_time, BacklogRecord, ContentItem, DeleteResponse, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EpisodeOptions,
     EpisodeResponse, GetContentsOptions, GetContentsResponse, SetEmbeddingsOptions, StoreOptions, Turn,
 };
+use crate::base::as_of::AsOf;
 use crate::base::clock::parse_iso;
 use crate::base::scope::ReadScope;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
@@ -19,6 +20,12 @@ fn embedding_blob(v: Option<&[f32]>) -> (Option<Vec<u8>>, Option<i64>) {
         Some(v) => (Some(v.iter().flat_map(|f| f.to_le_bytes()).collect()), Some(v.len() as i64)),
         None => (None, None),
     }
+}
+
+/// An `expires_at` as stored: its canonical spelling, `''` when none is given (or `""`, which
+/// `update_memory` takes as "never"). The option was checked, so a given one parses.
+pub fn expiry(given: Option<&str>) -> String {
+    given.and_then(canonical_time).unwrap_or_default()
 }
 
 /// Inserts a memory; returns its id. The caller holds the transaction and has validated
@@ -35,7 +42,7 @@ pub fn insert_memory(conn: &Connection, opts: &StoreOptions, now: &str) -> Resul
     let timestamp = opts.timestamp.as_deref().and_then(canonical_time);
     conn.prepare_cached(
         "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at, metadata, embedding, embedding_dim, \
-         embedding_model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         embedding_model, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )?
     .execute(params![
         s.agent_id,
@@ -49,6 +56,7 @@ pub fn insert_memory(conn: &Connection, opts: &StoreOptions, now: &str) -> Resul
         blob,
         dim,
         opts.embedding_model,
+        expiry(opts.expires_at.as_deref()),
     ])?;
     Ok(conn.last_insert_rowid())
 }
@@ -111,7 +119,7 @@ pub fn archive_episode(conn: &Connection, opts: &EpisodeOptions, now: &str) -> R
     let (blob, dim) = embedding_blob(opts.embedding.as_deref());
     conn.prepare_cached(
         "INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, history, start_time, end_time, created_at, embedding, \
-         embedding_dim, embedding_model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         embedding_dim, embedding_model, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )?
     .execute(params![
         s.agent_id,
@@ -126,6 +134,7 @@ pub fn archive_episode(conn: &Connection, opts: &EpisodeOptions, now: &str) -> R
         blob,
         dim,
         opts.embedding_model,
+        expiry(opts.expires_at.as_deref()),
     ])?;
     Ok(EpisodeResponse { ok: true, episode_id: conn.last_insert_rowid() })
 }
@@ -150,6 +159,11 @@ pub struct Record {
     pub context: (String, String),
     /// An episode's time span in epoch ms, when its history had timestamps.
     pub span: Option<(i64, i64)>,
+    /// When it expires (UTC), `""` when it does not.
+    pub expires_at: String,
+    /// When it was declared no longer true (UTC), `""` when it was not; and why.
+    pub invalid_at: String,
+    pub invalid_reason: String,
 }
 
 impl Record {
@@ -215,8 +229,14 @@ pub struct Reader<'c> {
 /// record of the agent through the scope index).
 fn select(kind: Kind) -> String {
     let columns = match kind {
-        Kind::Mem => "t.id, t.content, t.timestamp, t.source, t.metadata, t.project_id, t.channel, NULL, NULL",
-        Kind::Ep => "t.id, t.summary, COALESCE(t.start_time, t.created_at), NULL, NULL, t.project_id, t.channel, t.start_time, t.end_time",
+        Kind::Mem => {
+            "t.id, t.content, t.timestamp, t.source, t.metadata, t.project_id, t.channel, NULL, NULL, t.expires_at, t.invalid_at, \
+             t.invalid_reason"
+        }
+        Kind::Ep => {
+            "t.id, t.summary, COALESCE(t.start_time, t.created_at), NULL, NULL, t.project_id, t.channel, t.start_time, t.end_time, \
+             t.expires_at, t.invalid_at, t.invalid_reason"
+        }
     };
     format!("SELECT {columns} FROM {} t NOT INDEXED", kind.table())
 }
@@ -233,15 +253,31 @@ fn record(kind: Kind, row: &rusqlite::Row) -> rusqlite::Result<Record> {
         metadata: row.get(4)?,
         context: (row.get(5)?, row.get(6)?),
         span: start.zip(end).and_then(|(s, e)| Some((parse_iso(&s)?, parse_iso(&e)?))),
+        expires_at: row.get(9)?,
+        invalid_at: row.get(10)?,
+        invalid_reason: row.get(11)?,
     })
 }
 
 impl<'c> Reader<'c> {
-    /// A reader of what `scope` can read.
+    /// A reader of what `scope` can read, whatever its time (retrieval's arms have left out
+    /// what the read's instant does not show).
     pub fn new(conn: &'c Connection, scope: &ReadScope) -> Self {
-        let iso = scope.clause("t");
-        let sql = [Kind::Mem, Kind::Ep].map(|kind| format!("{} WHERE t.id = ? AND {}", select(kind), iso.sql));
-        Reader { conn, sql, iso: iso.sql, params: iso.params, held: Default::default() }
+        Self::at(conn, scope, &AsOf::All)
+    }
+
+    /// A reader of what `scope` can read that holds at the instant of `as_of`: a record
+    /// expired or invalidated by then reads as none.
+    pub fn at(conn: &'c Connection, scope: &ReadScope, as_of: &AsOf) -> Self {
+        let (iso, holds) = (scope.clause("t"), as_of.record_holds("t"));
+        let clause = match as_of {
+            AsOf::All => iso.sql,
+            _ => format!("{} AND {}", iso.sql, holds.sql),
+        };
+        let sql = [Kind::Mem, Kind::Ep].map(|kind| format!("{} WHERE t.id = ? AND {clause}", select(kind)));
+        let mut params = iso.params;
+        params.extend(holds.params);
+        Reader { conn, sql, iso: clause, params, held: Default::default() }
     }
 
     /// The record `r` names, if it is in the scope.
@@ -278,11 +314,12 @@ impl<'c> Reader<'c> {
     }
 }
 
-/// Full rows for refs of one agent; a ref that names nothing of this agent is `missing`.
-pub fn get_contents(conn: &Connection, opts: &GetContentsOptions) -> Result<GetContentsResponse> {
+/// Full rows for refs of one agent, as they held at `as_of`; a ref that names nothing of
+/// this agent, or a record that did not hold then, is `missing`.
+pub fn get_contents(conn: &Connection, opts: &GetContentsOptions, as_of: &AsOf) -> Result<GetContentsResponse> {
     let owner = ReadScope { agent_id: opts.agent_id.clone(), project_id: None, channel: None };
     let refs: Vec<Option<Ref>> = opts.refs.iter().map(|given| Ref::parse(given)).collect();
-    let records = Reader::new(conn, &owner).read_many(refs.iter().flatten().copied())?;
+    let records = Reader::at(conn, &owner, as_of).read_many(refs.iter().flatten().copied())?;
     let mut items = Vec::new();
     let mut missing = Vec::new();
     for (given, r) in opts.refs.iter().zip(&refs) {
@@ -294,6 +331,9 @@ pub fn get_contents(conn: &Connection, opts: &GetContentsOptions) -> Result<GetC
                 metadata: record.metadata.as_deref().and_then(|m| serde_json::from_str(m).ok()),
                 content: record.content,
                 timestamp: record.timestamp,
+                expires_at: record.expires_at,
+                invalid_at: record.invalid_at,
+                invalid_reason: record.invalid_reason,
             }),
         }
     }

@@ -26,7 +26,8 @@
 //!    normalized name or alias names at most one entity in a scope; normalized twins are
 //!    what [`crate::base::normalize::normalize`] gives, within the bounds a declaration is held to; an embedding holds four bytes per dimension of finite numbers whose squared norm is finite, and the model
 //!    named with it is named only with one, in 1–256 characters; ids fit a JavaScript
-//!    number. The rows are checked in the current schema, whatever the image's version.
+//!    number; every instant of a record's expiry or invalidation and of a relation's
+//!    validity or closing is written as ours are, and an interval ends after it starts. The rows are checked in the current schema, whatever the image's version.
 //!
 //! Every refusal is [`Error::NotAMemory`] (or `NewerSchema`) saying what was wrong, and is
 //! returned before the caller's memory is touched.
@@ -404,6 +405,10 @@ fn check_invariants(conn: &Connection) -> Result<()> {
             "a declaration's `declared_by` is neither 'agent' nor 'operator'".into(),
         ),
         (
+            "SELECT id FROM relations WHERE closed_by NOT IN ('', 'agent', 'operator') OR (valid_from <> '' AND valid_to <> '' AND valid_to <= valid_from) LIMIT 1".into(),
+            "a relation is closed by neither 'agent' nor 'operator', or ends at or before it starts".into(),
+        ),
+        (
             "WITH named AS (SELECT agent_id, project_id, channel, normalized AS n, id FROM entities
                 UNION SELECT e.agent_id, e.project_id, e.channel, a.normalized, e.id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id)
              SELECT agent_id, project_id, channel, n FROM named GROUP BY agent_id, project_id, channel, n HAVING count(DISTINCT id) > 1 LIMIT 1"
@@ -450,6 +455,26 @@ fn check_invariants(conn: &Connection) -> Result<()> {
                     return Err(refuse(format!("the {what} {shown:?} (id {id}) is stored with a normalized form that is not its own")))
                 }
                 Ok(_) => {}
+            }
+        }
+    }
+    // Instants as the engine writes them (`format_iso`'s one spelling): the reads compare
+    // them as text, so another spelling of an instant would compare as another instant.
+    for (table, column) in [
+        ("memories", "expires_at"),
+        ("memories", "invalid_at"),
+        ("episodes", "expires_at"),
+        ("episodes", "invalid_at"),
+        ("relations", "valid_from"),
+        ("relations", "valid_to"),
+        ("relations", "closed_at"),
+    ] {
+        let mut stmt = conn.prepare(&format!("SELECT id, {column} FROM {table} WHERE {column} <> ''"))?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let (id, at): (i64, String) = (r.get(0)?, r.get(1)?);
+            if crate::api::canonical_time(&at).as_deref() != Some(at.as_str()) {
+                return Err(refuse(format!("the instant {at:?} is not written as ours are ({table} {id}, {column})")));
             }
         }
     }

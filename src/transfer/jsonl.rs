@@ -7,7 +7,13 @@
 //! `object_id`, `anchor_ref`). Ids are the exporting database's; an import gives every record
 //! a new id and points the declarations at the records as restored. Beside the reference's
 //! fields an episode carries its `history` (the reference exports none; its importer ignores
-//! the key). What is not kept on import: the reference's profiles, lock flags and recall
+//! the key). Facts in time (SPEC §5) ride on the same lines, each key only when it is set:
+//! a record's `expires_at`, `invalid_at` and `invalid_reason`; a relation's `valid_from`,
+//! `valid_to`, `closed_by`, `closed_at` and `closed_reason` (the same fact closed and declared
+//! again is two lines); and a `predicate` line per predicate declared single-valued or
+//! multi-valued again (`name`, `single`). The reference's importer ignores keys it does not
+//! know and lists a `predicate` line as of an unknown type, importing the rest. What is not
+//! kept on import: the reference's profiles, lock flags and recall
 //! counters (this memory has none; a profile line is listed as dropped), creation and
 //! declaration times (they become the import's) and embeddings (re-embed after import).
 //!
@@ -37,23 +43,27 @@ pub fn export(conn: &Connection, opts: &ExportMemoriesOptions, now: &str) -> Res
     let json_text = |t: Option<String>| t.and_then(|t| serde_json::from_str::<Value>(&t).ok());
     let mut lines: Vec<Value> = Vec::new();
     let mut stmt = conn.prepare(
-        "SELECT id, content, source, timestamp, metadata, created_at, project_id, channel FROM memories WHERE agent_id = ? ORDER BY id",
+        "SELECT id, content, source, timestamp, metadata, created_at, project_id, channel, expires_at, invalid_at, invalid_reason \
+         FROM memories WHERE agent_id = ? ORDER BY id",
     )?;
     let memories = stmt.query_map([agent], |r| {
-        Ok(json!({"_type": "memory", "id": r.get::<_, i64>(0)?, "agent_id": agent, "msg_id": "", "content": r.get::<_, String>(1)?,
+        let line = json!({"_type": "memory", "id": r.get::<_, i64>(0)?, "agent_id": agent, "msg_id": "", "content": r.get::<_, String>(1)?,
             "source": json_text(r.get(2)?).unwrap_or(Value::Null), "timestamp": r.get::<_, String>(3)?,
             "metadata": json_text(r.get(4)?).unwrap_or_else(|| json!({})), "created_at": r.get::<_, String>(5)?,
-            "project_id": r.get::<_, String>(6)?, "channel": r.get::<_, String>(7)?, "locked": 0, "recall_count": 0, "last_recalled_at": null}))
+            "project_id": r.get::<_, String>(6)?, "channel": r.get::<_, String>(7)?, "locked": 0, "recall_count": 0, "last_recalled_at": null});
+        times(line, r, 8, RECORD_TIMES)
     })?;
     let memories: Vec<Value> = memories.collect::<rusqlite::Result<_>>()?;
     let mut stmt = conn.prepare(
-        "SELECT id, summary, keywords, history, start_time, end_time, created_at, project_id, channel FROM episodes WHERE agent_id = ? ORDER BY id",
+        "SELECT id, summary, keywords, history, start_time, end_time, created_at, project_id, channel, expires_at, invalid_at, invalid_reason \
+         FROM episodes WHERE agent_id = ? ORDER BY id",
     )?;
     let episodes = stmt.query_map([agent], |r| {
-        Ok(json!({"_type": "episode", "id": r.get::<_, i64>(0)?, "agent_id": agent, "summary": r.get::<_, String>(1)?,
+        let line = json!({"_type": "episode", "id": r.get::<_, i64>(0)?, "agent_id": agent, "summary": r.get::<_, String>(1)?,
             "keywords": r.get::<_, String>(2)?, "history": json_text(r.get(3)?).unwrap_or_else(|| json!([])),
             "start_time": r.get::<_, Option<String>>(4)?, "end_time": r.get::<_, Option<String>>(5)?, "created_at": r.get::<_, String>(6)?,
-            "resolved": false, "project_id": r.get::<_, String>(7)?, "channel": r.get::<_, String>(8)?}))
+            "resolved": false, "project_id": r.get::<_, String>(7)?, "channel": r.get::<_, String>(8)?});
+        times(line, r, 9, RECORD_TIMES)
     })?;
     let episodes: Vec<Value> = episodes.collect::<rusqlite::Result<_>>()?;
     let mut aliases: BTreeMap<i64, Vec<String>> = BTreeMap::new();
@@ -97,21 +107,34 @@ pub fn export(conn: &Connection, opts: &ExportMemoriesOptions, now: &str) -> Res
     let mentions: Vec<Value> = mentions.collect::<rusqlite::Result<_>>()?;
     let mut stmt = conn.prepare(
         "SELECT id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_kind, anchor_id, declared_by, \
-         declared_at FROM relations WHERE agent_id = ? ORDER BY id",
+         declared_at, valid_from, valid_to, closed_by, closed_at, closed_reason FROM relations WHERE agent_id = ? ORDER BY id",
     )?;
     let relations = stmt.query_map([agent], |r| {
         let anchor = Ref::stored(r.get_ref(8)?.as_str()?, r.get(9)?);
-        Ok(json!({"_type": "relation", "id": r.get::<_, i64>(0)?, "agent_id": agent, "project_id": r.get::<_, String>(1)?,
+        let line = json!({"_type": "relation", "id": r.get::<_, i64>(0)?, "agent_id": agent, "project_id": r.get::<_, String>(1)?,
             "channel": r.get::<_, String>(2)?, "subject_kind": r.get::<_, String>(3)?, "subject_id": r.get::<_, i64>(4)?,
             "predicate": r.get::<_, String>(5)?, "object_kind": r.get::<_, String>(6)?, "object_id": r.get::<_, i64>(7)?,
             "anchor_ref": anchor.map_or(Value::Null, |a| Value::String(a.to_string())), "declared_by": r.get::<_, String>(10)?,
-            "declared_at": r.get::<_, String>(11)?}))
+            "declared_at": r.get::<_, String>(11)?});
+        times(line, r, 12, RELATION_TIMES)
     })?;
     let relations: Vec<Value> = relations.collect::<rusqlite::Result<_>>()?;
+    let mut stmt = conn.prepare(
+        "SELECT project_id, channel, name, single, declared_by, declared_at FROM predicates WHERE agent_id = ? ORDER BY project_id, channel, name",
+    )?;
+    let predicates = stmt.query_map([agent], |r| {
+        Ok(json!({"_type": "predicate", "agent_id": agent, "project_id": r.get::<_, String>(0)?, "channel": r.get::<_, String>(1)?,
+            "name": r.get::<_, String>(2)?, "single": r.get::<_, bool>(3)?, "declared_by": r.get::<_, String>(4)?,
+            "declared_at": r.get::<_, String>(5)?}))
+    })?;
+    let predicates: Vec<Value> = predicates.collect::<rusqlite::Result<_>>()?;
     let count = |v: &Vec<Value>| v.len() as i64;
     lines.push(json!({"_type": "header", "version": VERSION, "agent_id": agent, "exported_at": now, "memory_count": count(&memories),
         "episode_count": count(&episodes), "has_profile": false, "profile_count": 0, "entity_count": count(&entities),
         "mention_count": count(&mentions), "relation_count": count(&relations)}));
+    if !predicates.is_empty() {
+        lines[0]["predicate_count"] = json!(count(&predicates));
+    }
     let response = ExportMemoriesResponse {
         ok: true,
         jsonl: String::new(),
@@ -120,14 +143,32 @@ pub fn export(conn: &Connection, opts: &ExportMemoriesOptions, now: &str) -> Res
         entities: count(&entities),
         mentions: count(&mentions),
         relations: count(&relations),
+        predicates: count(&predicates),
     };
-    lines.extend(memories.into_iter().chain(episodes).chain(entities).chain(mentions).chain(relations));
+    lines.extend(memories.into_iter().chain(episodes).chain(entities).chain(mentions).chain(relations).chain(predicates));
     let mut jsonl = String::new();
     for line in lines {
         jsonl.push_str(&line.to_string());
         jsonl.push('\n');
     }
     Ok(ExportMemoriesResponse { jsonl, ..response })
+}
+
+/// The columns of a record's time (SPEC §5), in the order the export selects them.
+const RECORD_TIMES: &[&str] = &["expires_at", "invalid_at", "invalid_reason"];
+/// The columns of a relation's validity and closing, in the order the export selects them.
+const RELATION_TIMES: &[&str] = &["valid_from", "valid_to", "closed_by", "closed_at", "closed_reason"];
+
+/// `line` with each of `keys` set from the row's columns from `first` on, those that are
+/// set only (`''` is not set): a memory with no time declared exports as it always did.
+fn times(mut line: Value, r: &rusqlite::Row, first: usize, keys: &[&str]) -> rusqlite::Result<Value> {
+    for (i, key) in keys.iter().enumerate() {
+        let value: String = r.get(first + i)?;
+        if !value.is_empty() {
+            line[*key] = Value::String(value);
+        }
+    }
+    Ok(line)
 }
 
 /// An entity of the file, as declared.
@@ -149,6 +190,7 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
         entities: 0,
         mentions: 0,
         relations: 0,
+        predicates: 0,
         drops: Drops::default(),
     };
     // The file's ids, pointed at the rows as restored.
@@ -203,7 +245,8 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
         match kind.as_str() {
             "memory" => {
                 let old = id(&record, "id")?;
-                let mut opts = pick(&mut record, &["project_id", "channel", "content", "timestamp", "source", "metadata"]);
+                let mut opts = pick(&mut record, &["project_id", "channel", "content", "timestamp", "source", "metadata", "expires_at"]);
+                let invalid = invalidation(&record, &prefix)?;
                 opts.insert("agent_id".into(), agent(&record));
                 if opts.get("metadata").and_then(Value::as_object).is_some_and(Map::is_empty) {
                     opts.remove("metadata");
@@ -211,20 +254,23 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
                 let store: StoreOptions = from_json(&Value::Object(opts)).map_err(|e| e.under(&prefix))?;
                 store.validate().map_err(|e| e.under(&prefix))?;
                 let new = crate::storage::records::insert_memory(tx, &store, now)?;
+                invalidate(tx, Ref { kind: Kind::Mem, id: new }, invalid)?;
                 refs.insert((Kind::Mem, old), Ref { kind: Kind::Mem, id: new });
                 out.memories += 1;
             }
             "episode" => {
                 let old = id(&record, "id")?;
-                let mut opts = pick(&mut record, &["project_id", "channel", "summary", "keywords", "history"]);
+                let mut opts = pick(&mut record, &["project_id", "channel", "summary", "keywords", "history", "expires_at"]);
+                let invalid = invalidation(&record, &prefix)?;
                 opts.insert("agent_id".into(), agent(&record));
                 let episode: EpisodeOptions = from_json(&Value::Object(opts)).map_err(|e| e.under(&prefix))?;
                 episode.validate().map_err(|e| e.under(&prefix))?;
                 let new = crate::storage::records::archive_episode(tx, &episode, now)?.episode_id;
+                invalidate(tx, Ref { kind: Kind::Ep, id: new }, invalid)?;
                 refs.insert((Kind::Ep, old), Ref { kind: Kind::Ep, id: new });
                 out.episodes += 1;
             }
-            "entity" | "mention" | "relation" => declared.push((i, record)),
+            "entity" | "mention" | "relation" | "predicate" => declared.push((i, record)),
             other => out.drops.add(at, format_args!("a {other:?} record, which this memory does not keep")),
         }
     }
@@ -288,6 +334,29 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
                     }
                 }
             }
+            Some("predicate") => {
+                let scope = scope()?;
+                let single = record.get("single").and_then(Value::as_bool);
+                match (crate::graph::associations::name(record.get("name")), single) {
+                    (Ok(name), Some(single)) => {
+                        tx.prepare_cached(
+                            "INSERT INTO predicates (agent_id, project_id, channel, name, single, declared_by, declared_at) \
+                             VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (agent_id, project_id, channel, name) \
+                             DO UPDATE SET single = excluded.single, declared_by = excluded.declared_by, declared_at = excluded.declared_at",
+                        )?
+                        .execute(rusqlite::params![scope.agent_id, scope.project_id, scope.channel, name.normalized, single, by, now])?;
+                        &mut out.predicates
+                    }
+                    (Err(reason), _) => {
+                        out.drops.add(format_args!("{at}.name"), reason);
+                        continue;
+                    }
+                    (_, None) => {
+                        out.drops.add(format_args!("{at}.single"), "must be true or false");
+                        continue;
+                    }
+                }
+            }
             _ => {
                 // Ends and anchor by the file's ids, as restored, held to what a declaration
                 // could have made: an entity the relation's bucket reads, a record of its agent.
@@ -319,9 +388,18 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
                     },
                 };
                 let predicate = crate::graph::associations::name(record.get("predicate"));
+                let interval = match interval(&record) {
+                    Ok(interval) => interval,
+                    Err((key, reason)) => {
+                        out.drops.add(format_args!("{at}.{key}"), reason);
+                        continue;
+                    }
+                };
                 match (end("subject_kind", "subject_id")?, end("object_kind", "object_id")?, anchor, predicate) {
                     (Some(subject), Some(object), Some(anchor), Ok(predicate)) => {
-                        report.relations.push(declarer.relate(subject, &predicate.normalized, object, anchor, &Default::default())?);
+                        let [valid_from, valid_to, closed_by, closed_at, closed_reason] = interval;
+                        let validity = Validity { valid_from, valid_to, closed_by, closed_at, closed_reason };
+                        report.relations.push(declarer.relate(subject, &predicate.normalized, object, anchor, &validity)?);
                         &mut out.relations
                     }
                     (_, _, _, Err(reason)) => {
@@ -342,6 +420,71 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
             *applied += 1;
         }
         out.drops.extend_under(&format!("{at}."), report.drops);
+    }
+    Ok(out)
+}
+
+/// A record line's invalidation (`invalid_at` and `invalid_reason`, both or neither),
+/// checked as `declare_associations`' `invalidate` checks one: an ISO-8601 instant, stored
+/// in its canonical spelling, and a reason of 1–256 characters. `None` when the line has
+/// none (an export writes them only when set).
+fn invalidation(record: &Map<String, Value>, prefix: &str) -> Result<Option<(String, String)>> {
+    let text = |key: &str| -> Result<Option<String>> {
+        match record.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(Error::WrongType { field: format!("{prefix}{key}"), expected: "a string", got: type_name(other) }),
+        }
+    };
+    let (at, reason) = match (text("invalid_at")?, text("invalid_reason")?) {
+        (None, None) => return Ok(None),
+        (None, Some(_)) => return Err(Error::Missing { field: format!("{prefix}invalid_at") }),
+        (Some(_), None) => return Err(Error::Missing { field: format!("{prefix}invalid_reason") }),
+        (Some(at), Some(reason)) => (at, reason),
+    };
+    let Some(at) = canonical_time(&at) else {
+        return Err(Error::Invalid {
+            field: format!("{prefix}invalid_at"),
+            reason: format!("must be an ISO-8601 date-time such as 2026-05-10T12:00:00Z, got {at:?}"),
+        });
+    };
+    crate::api::id_text("invalid_reason", &reason).map_err(|e| e.under(prefix))?;
+    Ok(Some((at, reason)))
+}
+
+/// Writes a restored record's invalidation, if it had one.
+fn invalidate(tx: &Connection, r: Ref, invalid: Option<(String, String)>) -> Result<()> {
+    if let Some((at, reason)) = invalid {
+        let sql = format!("UPDATE {} SET invalid_at = ?, invalid_reason = ? WHERE id = ?", r.kind.table());
+        tx.prepare_cached(&sql)?.execute(rusqlite::params![at, reason, r.id])?;
+    }
+    Ok(())
+}
+
+/// A relation line's validity and closing ([`RELATION_TIMES`]), canonical, `''` where not
+/// set; or the key that is malformed and why (the relation is then dropped, as a
+/// declaration of it would be): an instant that is not ISO-8601, an interval that ends at or
+/// before it starts, a closer that is neither `agent` nor `operator`, a reason past 256
+/// characters.
+fn interval(record: &Map<String, Value>) -> std::result::Result<[String; 5], (&'static str, String)> {
+    let mut out: [String; 5] = Default::default();
+    for (slot, key) in out.iter_mut().zip(RELATION_TIMES) {
+        *slot = match record.get(*key) {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s)) if s.is_empty() => String::new(),
+            Some(Value::String(s)) => match *key {
+                "closed_by" if s == DeclaredBy::Agent.as_str() || s == DeclaredBy::Operator.as_str() => s.clone(),
+                "closed_by" => return Err((key, "must be \"agent\" or \"operator\"".into())),
+                "closed_reason" if s.chars().count() <= crate::api::MAX_ID => s.clone(),
+                "closed_reason" => return Err((key, format!("is longer than {} characters", crate::api::MAX_ID))),
+                _ => canonical_time(s).ok_or_else(|| (*key, format!("must be an ISO-8601 date-time, got {s:?}")))?,
+            },
+            Some(other) => return Err((key, format!("must be a string, got {}", type_name(other)))),
+        };
+    }
+    let [from, to, ..] = &out;
+    if !from.is_empty() && !to.is_empty() && to <= from {
+        return Err(("valid_to", "must be later than valid_from".into()));
     }
     Ok(out)
 }

@@ -186,6 +186,11 @@ export type StoreOptions = {
    */
   timestamp?: string,
   /**
+   * When it stops being true, ISO-8601; stored in UTC. From then on reads leave it out
+   * (an `as_of` before it still shows it) and `purge_expired` may delete it. Omitted: never.
+   */
+  expires_at?: string,
+  /**
    * Who produced the text.
    */
   source?: Source,
@@ -225,6 +230,11 @@ export type StoreItem = {
    * When it happened, ISO-8601 (an offset or `Z`); stored in UTC. Defaults to now.
    */
   timestamp?: string,
+  /**
+   * When it stops being true, ISO-8601; stored in UTC. From then on reads leave it out
+   * (an `as_of` before it still shows it) and `purge_expired` may delete it. Omitted: never.
+   */
+  expires_at?: string,
   /**
    * Who produced the text.
    */
@@ -300,6 +310,12 @@ export type EpisodeOptions = {
    * What the episode was about, at most 1048576 characters.
    */
   summary: string,
+  /**
+   * When it stops being true, ISO-8601; stored in UTC. From then on reads leave it out
+   * (an `as_of` before it still shows it) and `purge_expired` may delete it. Omitted:
+   * never.
+   */
+  expires_at?: string,
   /**
    * Search keywords, space-separated; at most 1048576 characters.
    */
@@ -704,7 +720,7 @@ export type ListMemoriesOptions = {
 };
 
 /**
- * Corrects one memory of the agent: its content, metadata or timestamp (at least one).
+ * Corrects one memory of the agent: its content, metadata, timestamp or expiry (at least one).
  * Its id stays, and so do the mentions and relations declared on it; lexical search
  * follows the new content at once. A new content drops a stored embedding unless a new
  * one is given, since the old vector described the old text.
@@ -730,6 +746,11 @@ export type UpdateMemoryOptions = {
    * The new time of the memory, ISO-8601; stored in UTC.
    */
   timestamp?: string,
+  /**
+   * When it stops being true, ISO-8601; stored in UTC. `""` clears it (never expires);
+   * omitted leaves it as it is.
+   */
+  expires_at?: string,
   /**
    * The new text's embedding.
    */
@@ -1200,6 +1221,19 @@ export type ContentItem = {
    */
   timestamp: string,
   /**
+   * When it expires (UTC), when it does.
+   */
+  expires_at?: string,
+  /**
+   * When it was declared no longer true (UTC), when it was (an `as_of` of `"all"` or
+   * before then reads it).
+   */
+  invalid_at?: string,
+  /**
+   * Why it was, when it was.
+   */
+  invalid_reason?: string,
+  /**
    * The caller's metadata, when the memory has some.
    */
   metadata?: Record<string, unknown>,
@@ -1214,7 +1248,8 @@ export type GetContentsResponse = {
    */
   items: Array<ContentItem>,
   /**
-   * Refs that name nothing this agent has, as given.
+   * Refs that name nothing this agent has, or a record that did not hold at `as_of`
+   * (expired or invalidated by then), as given.
    */
   missing: Array<string>,
   /**
@@ -1342,6 +1377,19 @@ export type ListedMemory = {
    * Its channel (`''`: every channel).
    */
   channel: string,
+  /**
+   * When it expires (UTC), when it does.
+   */
+  expires_at?: string,
+  /**
+   * When it was declared no longer true (UTC), when it was (only an `as_of` before then,
+   * or `"all"`, lists it).
+   */
+  invalid_at?: string,
+  /**
+   * Why it was, when it was.
+   */
+  invalid_reason?: string,
 };
 
 /**
@@ -1357,13 +1405,18 @@ export type ListMemoriesResponse = {
    */
   count: number,
   /**
-   * Memories the call can read in all.
+   * Memories the call can read in all (that hold at its instant).
    */
   total: number,
   /**
    * The `offset` of the next page, when there is one.
    */
   next_offset?: number,
+  /**
+   * Memories of the scope the read's instant left out: expired or invalidated by then
+   * (by now, without `as_of`); absent when none.
+   */
+  not_holding?: number,
 };
 
 /**
@@ -1442,6 +1495,10 @@ export type ExportMemoriesResponse = {
    * Relations exported.
    */
   relations: number,
+  /**
+   * Predicates declared single-valued (or multi-valued again) exported, when there are.
+   */
+  predicates?: number,
 };
 
 /**
@@ -1480,6 +1537,10 @@ export type ImportMemoriesResponse = {
    * Relations declared.
    */
   relations: number,
+  /**
+   * Predicates declared single-valued or multi-valued, when the file had some.
+   */
+  predicates?: number,
   /**
    * Items not applied, and why: the first 100.
    */
@@ -1578,6 +1639,19 @@ export type RecalledMessage = {
    */
   timestamp: string,
   /**
+   * When it expires (UTC), when it does.
+   */
+  expires_at?: string,
+  /**
+   * When it was declared no longer true (UTC), when it was: only a read at an earlier
+   * `as_of`, or `"all"`, returns it then.
+   */
+  invalid_at?: string,
+  /**
+   * Why it was, when it was.
+   */
+  invalid_reason?: string,
+  /**
    * Why it was returned.
    */
   match_reason: MatchReason,
@@ -1605,6 +1679,11 @@ export type RecallResponse = {
    * when none).
    */
   model_skipped?: number,
+  /**
+   * Records of the scope the read's instant left out: expired or invalidated by then
+   * (by now, without `as_of`), whether or not they match the query (absent when none).
+   */
+  not_holding?: number,
 };
 
 /**
@@ -1861,30 +1940,25 @@ export type Conflict = {
 };
 
 /**
+ * A predicate's arity for the call's project and channel.
+ */
+export type PredicateDeclaration = {
+  /**
+   * The predicate, compared as relations store it (normalized); at most 256 characters.
+   */
+  name: string,
+  /**
+   * `true`: a subject holds one object at a time, and a second is a conflict;
+   * `false`: any number (the default of every predicate).
+   */
+  single: boolean,
+};
+
+/**
  * One relation or record to invalidate: `{ relation_id, at?, reason }` or
  * `{ ref, at?, reason }`.
  */
 export type Invalidation = RelationInvalidation | RecordInvalidation;
-
-/**
- * A relation that stopped holding: its `valid_to` becomes `at`, and who closed it, when
- * and why are kept with it.
- */
-export type RelationInvalidation = {
-  /**
-   * The relation's id, as declarations and reads return it.
-   */
-  relation_id: number,
-  /**
-   * When it stopped holding, ISO-8601, after its `valid_from` and before an end it
-   * already has; omitted: now.
-   */
-  at?: string,
-  /**
-   * Why, 1–256 characters.
-   */
-  reason: string,
-};
 
 /**
  * A record that stopped being true: reads at or after `at` leave it out, `"all"` shows it
@@ -1906,18 +1980,23 @@ export type RecordInvalidation = {
 };
 
 /**
- * A predicate's arity for the call's project and channel.
+ * A relation that stopped holding: its `valid_to` becomes `at`, and who closed it, when
+ * and why are kept with it.
  */
-export type PredicateDeclaration = {
+export type RelationInvalidation = {
   /**
-   * The predicate, compared as relations store it (normalized); at most 256 characters.
+   * The relation's id, as declarations and reads return it.
    */
-  name: string,
+  relation_id: number,
   /**
-   * `true`: a subject holds one object at a time, and a second is a conflict;
-   * `false`: any number (the default of every predicate).
+   * When it stopped holding, ISO-8601, after its `valid_from` and before an end it
+   * already has; omitted: now.
    */
-  single: boolean,
+  at?: string,
+  /**
+   * Why, 1–256 characters.
+   */
+  reason: string,
 };
 
 /**
@@ -2127,6 +2206,42 @@ export type ListedAgent = {
   entities: number,
   /**
    * Relations it declared.
+   */
+  relations: number,
+};
+
+/**
+ * Deletes the agent's memories and episodes whose `expires_at` has passed (at or before
+ * the clock's now), in every project and channel, with every mention and relation that
+ * depends on them. Reads already leave expired records out; this takes them away. A record
+ * invalidated (rather than expired) stays: it is history, read with `as_of`.
+ */
+export type PurgeExpiredOptions = {
+  /**
+   * The agent whose expired records are deleted.
+   */
+  agent_id: string,
+};
+
+/**
+ * The response of `purge_expired`: how many rows of each kind went (zeros when nothing had
+ * expired).
+ */
+export type PurgeExpiredResponse = {
+  /**
+   * Memories deleted.
+   */
+  memories: number,
+  /**
+   * Episodes deleted.
+   */
+  episodes: number,
+  /**
+   * Mentions of them deleted.
+   */
+  mentions: number,
+  /**
+   * Relations deleted: those anchored on them, or with one of them as an end.
    */
   relations: number,
 };

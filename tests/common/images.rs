@@ -198,6 +198,27 @@ pub fn cases() -> Vec<Case> {
             craft: Sql("UPDATE memories SET embedding = x'e6b1617fe6b1617fe6b1617fe6b1617f' WHERE embedding IS NOT NULL;"),
             outcome: Refused("has a norm too large for 32-bit floats"),
         },
+        // facts in time (issue 39): instants are compared as text, so only our spelling is taken
+        Case {
+            name: "expiry_not_canonical",
+            craft: Sql("UPDATE memories SET expires_at = '2027-01-01T00:00:00Z' WHERE id = 2;"),
+            outcome: Refused("the instant \"2027-01-01T00:00:00Z\" is not written as ours are (memories 2, expires_at)"),
+        },
+        Case {
+            name: "invalidation_not_an_instant",
+            craft: Sql("UPDATE episodes SET invalid_at = 'yesterday', invalid_reason = 'moved';"),
+            outcome: Refused("the instant \"yesterday\" is not written as ours are (episodes 1, invalid_at)"),
+        },
+        Case {
+            name: "validity_not_canonical",
+            craft: Sql("UPDATE relations SET valid_to = '2027-01-01 00:00:00+00:00' WHERE id = (SELECT min(id) FROM relations);"),
+            outcome: Refused("is not written as ours are (relations"),
+        },
+        Case {
+            name: "interval_ends_before_it_starts",
+            craft: Sql("UPDATE relations SET valid_from = '2027-01-01T00:00:00+00:00', valid_to = '2026-01-01T00:00:00+00:00' WHERE id = (SELECT min(id) FROM relations);"),
+            outcome: Refused("ends at or before it starts"),
+        },
     ]
 }
 

@@ -2,7 +2,7 @@
 // do not edit. `UPDATE_GENERATED=1 cargo test --lib generated` rewrites it.
 
 import type {
-  DeclareOptions, DeclareResponse, DeleteAgentDataOptions, DeleteAgentDataResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EpisodeOptions, EpisodeResponse, ExportMemoriesOptions, ExportMemoriesResponse, GetContentsOptions, GetContentsResponse, HistoryOptions, HistoryResponse, ImportMemoriesOptions, ImportMemoriesResponse, ListAgentsOptions, ListAgentsResponse, ListEntitiesOptions, ListEntitiesResponse, ListMemoriesOptions, ListMemoriesResponse, RecallOptions, RecallResponse, ReconstructOptions, ReconstructResponse, SetEmbeddingsOptions, SetEmbeddingsResponse, StoreManyOptions, StoreManyResponse, StoreOptions, StoreResponse, TraverseOptions, TraverseResponse, UpdateMemoryOptions, UpdateMemoryResponse
+  DeclareOptions, DeclareResponse, DeleteAgentDataOptions, DeleteAgentDataResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EpisodeOptions, EpisodeResponse, ExportMemoriesOptions, ExportMemoriesResponse, GetContentsOptions, GetContentsResponse, HistoryOptions, HistoryResponse, ImportMemoriesOptions, ImportMemoriesResponse, ListAgentsOptions, ListAgentsResponse, ListEntitiesOptions, ListEntitiesResponse, ListMemoriesOptions, ListMemoriesResponse, PurgeExpiredOptions, PurgeExpiredResponse, RecallOptions, RecallResponse, ReconstructOptions, ReconstructResponse, SetEmbeddingsOptions, SetEmbeddingsResponse, StoreManyOptions, StoreManyResponse, StoreOptions, StoreResponse, TraverseOptions, TraverseResponse, UpdateMemoryOptions, UpdateMemoryResponse
 } from './types.js';
 
 /** Options of an operation with the axes a scoped handle fixes left out. */
@@ -29,6 +29,7 @@ export interface Operations {
   list_memories: { options: ListMemoriesOptions; response: ListMemoriesResponse };
   update_memory: { options: UpdateMemoryOptions; response: UpdateMemoryResponse };
   delete_agent_data: { options: DeleteAgentDataOptions; response: DeleteAgentDataResponse };
+  purge_expired: { options: PurgeExpiredOptions; response: PurgeExpiredResponse };
   export_memories: { options: ExportMemoriesOptions; response: ExportMemoriesResponse };
   import_memories: { options: ImportMemoriesOptions; response: ImportMemoriesResponse };
   embedding_backlog: { options: EmbeddingBacklogOptions; response: EmbeddingBacklogResponse };
@@ -71,6 +72,7 @@ export const OPERATIONS: readonly Operation[] = [
   { tool: 'list_memories', method: 'listMemories', writes: false, scope: 'axes', embedding: null },
   { tool: 'update_memory', method: 'updateMemory', writes: true, scope: 'agent', embedding: { into: 'embedding', from: 'content', items: false } },
   { tool: 'delete_agent_data', method: 'deleteAgentData', writes: true, scope: 'agent', embedding: null },
+  { tool: 'purge_expired', method: 'purgeExpired', writes: true, scope: 'agent', embedding: null },
   { tool: 'export_memories', method: 'exportMemories', writes: false, scope: 'agent', embedding: null },
   { tool: 'import_memories', method: 'importMemories', writes: true, scope: 'owner', embedding: null },
   { tool: 'embedding_backlog', method: null, writes: false, scope: 'owner', embedding: null },
@@ -185,7 +187,7 @@ export interface OperationMethods {
   listMemories(options: ListMemoriesOptions): Promise<ListMemoriesResponse>;
 
   /**
-   * Corrects one memory of the agent: its content, metadata or timestamp (at least one).
+   * Corrects one memory of the agent: its content, metadata, timestamp or expiry (at least one).
    * Its id stays, and so do the mentions and relations declared on it; lexical search
    * follows the new content at once. A new content drops a stored embedding unless a new
    * one is given, since the old vector described the old text.
@@ -197,6 +199,14 @@ export interface OperationMethods {
    * one agent, in every project and channel. Other agents' data is untouched.
    */
   deleteAgentData(options: DeleteAgentDataOptions): Promise<DeleteAgentDataResponse>;
+
+  /**
+   * Deletes the agent's memories and episodes whose `expires_at` has passed (at or before
+   * the clock's now), in every project and channel, with every mention and relation that
+   * depends on them. Reads already leave expired records out; this takes them away. A record
+   * invalidated (rather than expired) stays: it is history, read with `as_of`.
+   */
+  purgeExpired(options: PurgeExpiredOptions): Promise<PurgeExpiredResponse>;
 
   /**
    * Exports every memory, episode, entity (with its aliases), mention and relation of one
@@ -318,7 +328,7 @@ export interface HandleMethods {
   listMemories(options?: Scoped<ListMemoriesOptions>): Promise<ListMemoriesResponse>;
 
   /**
-   * Corrects one memory of the agent: its content, metadata or timestamp (at least one).
+   * Corrects one memory of the agent: its content, metadata, timestamp or expiry (at least one).
    * Its id stays, and so do the mentions and relations declared on it; lexical search
    * follows the new content at once. A new content drops a stored embedding unless a new
    * one is given, since the old vector described the old text.
@@ -330,6 +340,14 @@ export interface HandleMethods {
    * one agent, in every project and channel. Other agents' data is untouched.
    */
   deleteAgentData(options?: Agented<DeleteAgentDataOptions>): Promise<DeleteAgentDataResponse>;
+
+  /**
+   * Deletes the agent's memories and episodes whose `expires_at` has passed (at or before
+   * the clock's now), in every project and channel, with every mention and relation that
+   * depends on them. Reads already leave expired records out; this takes them away. A record
+   * invalidated (rather than expired) stays: it is history, read with `as_of`.
+   */
+  purgeExpired(options?: Agented<PurgeExpiredOptions>): Promise<PurgeExpiredResponse>;
 
   /**
    * Exports every memory, episode, entity (with its aliases), mention and relation of one

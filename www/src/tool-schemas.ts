@@ -77,6 +77,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "description": "When it happened, ISO-8601 (an offset or `Z`); stored in UTC. Defaults to now.",
           "maxLength": 64
         },
+        "expires_at": {
+          "type": "string",
+          "description": "When it stops being true, ISO-8601; stored in UTC. From then on reads leave it out (an `as_of` before it still shows it) and `purge_expired` may delete it. Omitted: never.",
+          "maxLength": 64
+        },
         "source": {
           "type": "object",
           "additionalProperties": false,
@@ -415,6 +420,15 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
               "timestamp": {
                 "type": "string"
               },
+              "expires_at": {
+                "type": "string"
+              },
+              "invalid_at": {
+                "type": "string"
+              },
+              "invalid_reason": {
+                "type": "string"
+              },
               "match_reason": {
                 "required": [
                   "signal",
@@ -450,6 +464,10 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "minimum": 0
         },
         "model_skipped": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "not_holding": {
           "type": "integer",
           "minimum": 0
         }
@@ -1483,6 +1501,15 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
               "timestamp": {
                 "type": "string"
               },
+              "expires_at": {
+                "type": "string"
+              },
+              "invalid_at": {
+                "type": "string"
+              },
+              "invalid_reason": {
+                "type": "string"
+              },
               "metadata": {
                 "additionalProperties": true,
                 "type": "object"
@@ -1681,6 +1708,15 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
               },
               "channel": {
                 "type": "string"
+              },
+              "expires_at": {
+                "type": "string"
+              },
+              "invalid_at": {
+                "type": "string"
+              },
+              "invalid_reason": {
+                "type": "string"
               }
             }
           }
@@ -1692,6 +1728,9 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "type": "integer"
         },
         "next_offset": {
+          "type": "integer"
+        },
+        "not_holding": {
           "type": "integer"
         }
       },
@@ -1711,7 +1750,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     "name": "update_memory",
-    "description": "Corrects one memory of the agent: its content, metadata or timestamp (at least one). Its id stays, and so do the mentions and relations declared on it; lexical search follows the new content at once. A new content drops a stored embedding unless a new one is given, since the old vector described the old text.",
+    "description": "Corrects one memory of the agent: its content, metadata, timestamp or expiry (at least one). Its id stays, and so do the mentions and relations declared on it; lexical search follows the new content at once. A new content drops a stored embedding unless a new one is given, since the old vector described the old text.",
     "input_schema": {
       "type": "object",
       "additionalProperties": false,
@@ -1749,6 +1788,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         "timestamp": {
           "type": "string",
           "description": "The new time of the memory, ISO-8601; stored in UTC.",
+          "maxLength": 64
+        },
+        "expires_at": {
+          "type": "string",
+          "description": "When it stops being true, ISO-8601; stored in UTC. `\"\"` clears it (never expires); omitted leaves it as it is.",
           "maxLength": 64
         }
       },

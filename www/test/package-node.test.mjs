@@ -116,6 +116,38 @@ for (const storage of ['memory', 'file', 'remote']) describe(`the packed package
     await memory.close();
   });
 
+  it('keeps records in time: expiry, reads at an instant, purgeExpired', async () => {
+    // instants far from any clock, so a host's clock reads them as this thread's does
+    const memory = await open();
+    await memory.store({ agent_id: 'a', content: 'ledger freeze of 2019', expires_at: '2020-01-01T00:00:00Z' });
+    await memory.store({ agent_id: 'a', content: 'ledger freeze until later', expires_at: '2999-01-01T09:00:00+09:00' });
+    await memory.archiveEpisode({ agent_id: 'a', summary: 'ledger retro', expires_at: '2020-01-01T00:00:00Z' });
+    await memory.store({ agent_id: 'b', content: 'ledger of someone else', expires_at: '2020-01-01T00:00:00Z' });
+    const now = await memory.recall({ agent_id: 'a', query: 'ledger' });
+    assert.deepEqual(now.messages.map((m) => m.ref), ['mem:2']);
+    assert.equal(now.messages[0].expires_at, '2999-01-01T00:00:00+00:00');
+    assert.equal(now.not_holding, 2);
+    const then = await memory.recall({ agent_id: 'a', query: 'ledger', as_of: '2019-06-01T00:00:00Z' });
+    assert.deepEqual(then.messages.map((m) => m.ref).sort(), ['ep:1', 'mem:1', 'mem:2']);
+    assert.equal(then.not_holding, undefined);
+    const listed = await memory.listMemories({ agent_id: 'a' });
+    assert.deepEqual([listed.memories.map((m) => m.id), listed.total, listed.not_holding], [[2], 1, 1]);
+    assert.equal((await memory.listMemories({ agent_id: 'a', as_of: 'all' })).total, 2);
+    const contents = await memory.getContents({ agent_id: 'a', refs: ['mem:1', 'mem:2', 'ep:1'] });
+    assert.deepEqual([contents.items.map((i) => i.ref), contents.missing], [['mem:2'], ['mem:1', 'ep:1']]);
+    await rejects(memory.store({ agent_id: 'a', content: 'x', expires_at: 'soon' }), 'invalid_value', 'expires_at');
+    await rejects(memory.recall({ agent_id: 'a', query: 'x', as_of: 'yesterday' }), 'invalid_value', 'as_of');
+    await rejects(memory.purgeExpired({ agent_id: ' ' }), 'invalid_value', 'agent_id');
+    await memory.updateMemory({ agent_id: 'a', memory_id: 2, expires_at: '' });
+    assert.equal((await memory.getContents({ agent_id: 'a', refs: ['mem:2'] })).items[0].expires_at, undefined);
+    // purge takes the agent's expired records only; an agent handle fills in the agent
+    assert.deepEqual(await memory.purgeExpired({ agent_id: 'a' }), { memories: 1, episodes: 1, mentions: 0, relations: 0 });
+    assert.deepEqual(await memory.agent('a').purgeExpired(), { memories: 0, episodes: 0, mentions: 0, relations: 0 });
+    assert.deepEqual(await memory.agent('b').purgeExpired(), { memories: 1, episodes: 0, mentions: 0, relations: 0 });
+    assert.equal((await memory.listMemories({ agent_id: 'a', as_of: 'all' })).total, 1);
+    await memory.close();
+  });
+
   it('exports in Node to a file and imports the bytes back into another memory', async () => {
     const memory = await open();
     await memory.store(KAITO);
@@ -218,7 +250,7 @@ for (const storage of ['memory', 'file', 'remote']) describe(`the packed package
     // an update with nothing to change names each option that would do
     const nothing = await alpha.updateMemory({ memory_id: id }).catch((e) => e);
     assert.equal(nothing.code, 'missing_field');
-    assert.equal(nothing.message, 'at least one of `content`, `metadata`, `timestamp` or `embedding` is required');
+    assert.equal(nothing.message, 'at least one of `content`, `metadata`, `timestamp`, `expires_at` or `embedding` is required');
     // the memory owner lists every agent; an agent handle has no such method
     assert.deepEqual(await memory.listAgents(), { agents: [{ agent_id: 'pm-bot', memories: 1, episodes: 0, entities: 1, relations: 0 }], total: 1 });
     assert.equal(alpha.listAgents, undefined);

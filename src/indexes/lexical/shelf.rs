@@ -25,6 +25,8 @@ pub struct Doc {
     pub bucket: u32,
     /// Its source number, or [`crate::indexes::buckets::NO_SOURCE`].
     pub source: u32,
+    /// When it stops holding, epoch ms (`crate::base::as_of::record_end`; `i64::MAX`: never).
+    pub end: i64,
     pub folded: Folded,
 }
 
@@ -39,6 +41,12 @@ struct Shelf {
     alive: Vec<bool>,
     buckets: Vec<u32>,
     sources: Vec<u32>,
+    /// Per ordinal, when the record stops holding (`Doc::end`).
+    ends: Vec<i64>,
+    /// The ordinals given an end at some time, each once (some may since have died or lost
+    /// it): what a
+    /// read at an instant looks through, rather than every record, to find those that ended.
+    timed: Vec<u32>,
     texts: Vec<Folded>,
     /// Per word number, the records holding it.
     postings: BTreeMap<u32, Postings>,
@@ -151,6 +159,10 @@ impl Shelf {
         self.alive.push(true);
         self.buckets.push(doc.bucket);
         self.sources.push(doc.source);
+        self.ends.push(doc.end);
+        if doc.end != i64::MAX {
+            self.timed.push(ord);
+        }
         self.texts.push(doc.folded);
         self.counts = counts;
         ord
@@ -359,12 +371,50 @@ impl Table {
         if let Some(&(k, ord)) = self.by_id.get(&id) {
             let (held, o) = (&self.shelves[&k], ord as usize);
             if k == key && held.buckets[o] == doc.bucket && held.sources[o] == doc.source && held.texts[o] == doc.folded {
+                // Only its end may differ (an expiry or invalidation written): set in place.
+                let shelf = self.shelves.get_mut(&k).expect("a held record's shelf");
+                if shelf.ends[o] != doc.end {
+                    if doc.end != i64::MAX && !shelf.timed.contains(&ord) {
+                        shelf.timed.push(ord);
+                    }
+                    shelf.ends[o] = doc.end;
+                }
                 return;
             }
             self.remove(vocab, id);
         }
         let ord = self.shelves.entry(key).or_default().add(id, doc, &mut |w| vocab.intern(w));
         self.by_id.insert(id, (key, ord));
+    }
+
+    /// Whether some live record of agent `agent` here had ended by `at` (epoch ms): what a
+    /// read at an instant checks before it asks which of them its scope reads.
+    pub fn any_ended(&self, agent: u32, at: i64) -> bool {
+        let Some(shelf) = self.shelves.get(&shelf_key(agent)) else { return false };
+        shelf.timed.iter().any(|&ord| shelf.alive[ord as usize] && crate::base::as_of::ended_by(shelf.ends[ord as usize], at))
+    }
+
+    /// How many of agent `agent`'s live records here ended at or before `at` (epoch ms) and
+    /// are admitted by `readable` (by bucket and source); with `ids`, their ids too, in id
+    /// order (left out when only the count is wanted: sorting them is most of the cost).
+    pub fn ended(&self, agent: u32, at: i64, readable: impl Fn(u32, u32) -> bool, ids: Option<&mut Vec<i64>>) -> usize {
+        let Some(shelf) = self.shelves.get(&shelf_key(agent)) else { return 0 };
+        let mut out: Vec<i64> = Vec::new();
+        let mut count = 0;
+        for &ord in &shelf.timed {
+            let o = ord as usize;
+            if shelf.alive[o] && crate::base::as_of::ended_by(shelf.ends[o], at) && readable(shelf.buckets[o], shelf.sources[o]) {
+                count += 1;
+                if ids.is_some() {
+                    out.push(shelf.ids[o]);
+                }
+            }
+        }
+        if let Some(ids) = ids {
+            crate::base::sort::sort(&mut out);
+            *ids = out;
+        }
+        count
     }
 
     /// Whether agent `agent` holds any live record here.
@@ -382,7 +432,12 @@ impl Table {
         }
         // Compaction: the live records again, numbered afresh.
         let old = std::mem::take(shelf);
-        let docs = old.buckets.into_iter().zip(old.sources).zip(old.texts).map(|((bucket, source), folded)| Doc { bucket, source, folded });
+        let docs = old.buckets.into_iter().zip(old.sources).zip(old.ends).zip(old.texts).map(|(((bucket, source), end), folded)| Doc {
+            bucket,
+            source,
+            end,
+            folded,
+        });
         for ((id, doc), alive) in old.ids.into_iter().zip(docs).zip(old.alive) {
             if alive {
                 let ord = shelf.add(id, doc, &mut |w| vocab.get(w).expect("interned when first added"));
@@ -392,7 +447,7 @@ impl Table {
     }
 
     /// The best `depth` of the agent's records in which any of `phrases` occurs, among
-    /// those `readable` admits (by bucket and source; every one when it is `None`), best
+    /// those `readable` admits (by bucket, source and end; every one when it is `None`), best
     /// first (then lower id), with their score: BM25 over the agent's own records, with
     /// `stats` made from how many of them (readable or not) hold each phrase. Nothing when
     /// no readable record matches (and `stats` is called only when some record matches).
@@ -409,7 +464,7 @@ impl Table {
         scratch: &mut Scratch,
         agent: u32,
         search: &Search,
-        readable: Option<impl Fn(u32, u32) -> bool>,
+        readable: Option<impl Fn(u32, u32, i64) -> bool>,
         stats: impl FnOnce(&[i64]) -> Result<Stats>,
     ) -> Result<Vec<(f64, i64)>> {
         let Search { phrases, depth, .. } = *search;
@@ -424,7 +479,8 @@ impl Table {
             (&shelf.ids[..], &shelf.tokens[..], &shelf.buckets[..], &shelf.sources[..], &shelf.alive[..]);
         // A record's scope, two loads from far in memory, is read only when some record of
         // the agent is out of it, not for each of the thousands of records a search meets.
-        let admits = |o: u32| readable.as_ref().is_none_or(|r| r(buckets[o as usize], sources[o as usize]));
+        let ends = &shelf.ends[..];
+        let admits = |o: u32| readable.as_ref().is_none_or(|r| r(buckets[o as usize], sources[o as usize], ends[o as usize]));
         let Scratch { marks, seen, open, lists, words, sums, met, parts, touched, norms } = scratch;
         if marks.len() < n {
             marks.resize(n, 0);
@@ -644,12 +700,12 @@ impl Table {
         Ok(best.0)
     }
 
-    /// Each live record: id, bucket, source, folded text, tokens; in id order.
+    /// Each live record: id, bucket, source, folded text, tokens, end; in id order.
     #[cfg(test)]
-    pub fn records(&self) -> impl Iterator<Item = (i64, u32, u32, &Folded, u32)> {
+    pub fn records(&self) -> impl Iterator<Item = (i64, u32, u32, &Folded, u32, i64)> {
         self.by_id.iter().map(|(&id, &(k, ord))| {
             let (shelf, o) = (&self.shelves[&k], ord as usize);
-            (id, shelf.buckets[o], shelf.sources[o], &shelf.texts[o], shelf.tokens[o])
+            (id, shelf.buckets[o], shelf.sources[o], &shelf.texts[o], shelf.tokens[o], shelf.ends[o])
         })
     }
 }

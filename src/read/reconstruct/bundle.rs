@@ -144,6 +144,9 @@ mod tests {
             metadata: None,
             context: Default::default(),
             span: None,
+            expires_at: String::new(),
+            invalid_at: String::new(),
+            invalid_reason: String::new(),
         }
     }
 

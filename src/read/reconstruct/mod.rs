@@ -94,7 +94,8 @@ struct Call<'a> {
     names: &'a NameIndex,
     opts: &'a ReconstructOptions,
     scope: ReadScope,
-    /// The instant relations and the records reached over them are read at.
+    /// The instant the call reads at: what retrieval ranks, the relations the walk follows
+    /// and the records it reaches.
     as_of: AsOf,
     bounds: Applied,
     /// Whether the database has the association tables, and any relation and mention.
@@ -166,7 +167,7 @@ impl Call<'_> {
                 self.lexical,
             )
         };
-        let retrieval = retrieve(self.conn, &request, self.bounds.top_k)?;
+        let retrieval = retrieve(self.conn, &request, self.bounds.top_k, &self.as_of)?;
         // Retrieval read each record in this scope: they are the candidates, ranked as
         // admitted, without reading them again.
         Ok(Found { cue, records: retrieval.admitted, gated: retrieval.gated })
