@@ -25,7 +25,7 @@ pub struct GetContentsOptions {
     pub refs: Vec<String>,
     /// The instant to read at, ISO-8601, as the other reads take it: a record expired or
     /// invalidated by then comes back in `missing`. `"all"`: every record. Omitted: now.
-    #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)), ts(optional))]
     pub as_of: Option<String>,
 }
 

@@ -460,7 +460,7 @@ export type GetContentsOptions = {
    * The instant to read at, ISO-8601, as the other reads take it: a record expired or
    * invalidated by then comes back in `missing`. `"all"`: every record. Omitted: now.
    */
-  as_of: string | null,
+  as_of?: string,
 };
 
 /**
@@ -1940,21 +1940,6 @@ export type Conflict = {
 };
 
 /**
- * A predicate's arity for the call's project and channel.
- */
-export type PredicateDeclaration = {
-  /**
-   * The predicate, compared as relations store it (normalized); at most 256 characters.
-   */
-  name: string,
-  /**
-   * `true`: a subject holds one object at a time, and a second is a conflict;
-   * `false`: any number (the default of every predicate).
-   */
-  single: boolean,
-};
-
-/**
  * One relation or record to invalidate: `{ relation_id, at?, reason }` or
  * `{ ref, at?, reason }`.
  */
@@ -1997,6 +1982,21 @@ export type RelationInvalidation = {
    * Why, 1–256 characters.
    */
   reason: string,
+};
+
+/**
+ * A predicate's arity for the call's project and channel.
+ */
+export type PredicateDeclaration = {
+  /**
+   * The predicate, compared as relations store it (normalized); at most 256 characters.
+   */
+  name: string,
+  /**
+   * `true`: a subject holds one object at a time, and a second is a conflict;
+   * `false`: any number (the default of every predicate).
+   */
+  single: boolean,
 };
 
 /**
@@ -2075,6 +2075,20 @@ export type HistoryResponse = {
 };
 
 /**
+ * The entity a timeline is of.
+ */
+export type HistoryEntity = {
+  /**
+   * Its id.
+   */
+  id: number,
+  /**
+   * Its canonical name.
+   */
+  name: string,
+};
+
+/**
  * One relation of a timeline.
  */
 export type HistoryRelation = {
@@ -2134,20 +2148,6 @@ export type HistoryRelation = {
    * Why it was closed.
    */
   closed_reason?: string,
-};
-
-/**
- * The entity a timeline is of.
- */
-export type HistoryEntity = {
-  /**
-   * Its id.
-   */
-  id: number,
-  /**
-   * Its canonical name.
-   */
-  name: string,
 };
 
 /**
