@@ -20,6 +20,39 @@ export type GraphSelection =
   | { kind: 'entity'; entity: ViewEntity }
   | { kind: 'relation'; relation: TraverseRelation; subject: ViewEntity; object: ViewEntity };
 
+/**
+ * The interval and closure a traverse relation carries when time was declared on it (issue
+ * 39): each field is left out where not set. Read through `timeOf`, so one place knows them.
+ */
+export interface RelationTime {
+  /** From when the relation holds (ISO 8601, UTC). */
+  valid_from?: string;
+  /** Until when it holds (ISO 8601, UTC), excluded: set when it was closed or declared with an end. */
+  valid_to?: string;
+  /** Who closed it with `invalidate`: 'agent' or 'operator'. */
+  closed_by?: string;
+  /** When it was closed (the clock of the call that closed it). */
+  closed_at?: string;
+  /** Why it was closed, as the closing call said. */
+  closed_reason?: string;
+}
+
+/** A relation's time fields (none when no time was declared on it). */
+export const timeOf = (r: TraverseRelation): RelationTime => r as TraverseRelation & RelationTime;
+
+/** `2026-12-01` for a midnight instant, else `2026-12-01 09:30` (UTC), from an ISO 8601 instant. */
+export function instantText(iso: string): string {
+  const m = iso.match(/^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(:\d\d(?:\.\d+)?)?/);
+  if (!m) return iso;
+  return m[2] === '00:00' && !/[1-9]/.test(m[3] ?? '') ? m[1]! : `${m[1]} ${m[2]}`;
+}
+
+/** What a relation's end says in a label: "until 2026-12-01", or '' when it has none. */
+export const endText = (r: TraverseRelation): string => {
+  const t = timeOf(r);
+  return t.valid_to ? `until ${instantText(t.valid_to)}` : '';
+};
+
 /** What the last traverse cut, so a page can say what and how much. */
 export interface CutReport {
   /** Entities past `limit` in the last traverse. */
@@ -44,6 +77,8 @@ export interface GraphState {
   hidden: number[];
   /** Relation types (predicates) whose edges the legend has turned off, sorted. */
   hidden_predicates: string[];
+  /** The instant the graph's traverses read at (`setAsOf`): an ISO 8601 instant or 'all'; left out for now. */
+  as_of?: string;
 }
 
 /**
@@ -90,6 +125,8 @@ export class GraphModel {
   missing: string | undefined;
   last: TraverseResponse | null = null;
   marks: RecordMark[] = [];
+  /** Every traverse's `as_of` (`setAsOf`); undefined reads the current state. */
+  asOf: string | undefined;
 
   /** Forgets everything (another memory, or `clear`). */
   reset(): void {
@@ -251,6 +288,7 @@ export class GraphModel {
       hidden_predicates: [...this.hiddenPredicates].sort(),
     };
     if (this.missing !== undefined) s.missing = this.missing;
+    if (this.asOf !== undefined) s.as_of = this.asOf;
     return s;
   }
 

@@ -1,0 +1,320 @@
+// Facts in time (issue 39) in the explorer: the time bar that sets the instant the graph is
+// read at (`as_of`: now, an instant, or all), the notice that says so whenever the graph is
+// not the current state, what a relation's details say of its interval and closure, closing
+// a relation from the page with a reason (`invalidate`), and an entity's timeline (`history`).
+//
+// The engine decides what holds at an instant; the page only asks at that instant (the
+// view's `setAsOf`) and says what it asked. A relation with an end is drawn dashed by the
+// view itself (`associative-memory/view`), so a host of the view gets the same drawing.
+
+import type { AgentMemory, DeclareResponse, TraverseRelation } from 'associative-memory';
+import type { RelationTime } from 'associative-memory/view';
+import { describeError, h, plural, shortTime } from './dom.js';
+
+const timeOf = (r: object): RelationTime => r as RelationTime;
+
+/** How the graph is read: the current state, at one instant, or everything (closed relations too). */
+export type TimeMode = 'now' | 'at' | 'all';
+
+/** One hour, the slider's step: fine enough for a day's facts, coarse enough to move with the arrow keys. */
+const STEP_MS = 3_600_000;
+
+/** `2026-11-15T09:00:00Z` (the engine's spelling without milliseconds) from a time in ms. */
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** `2026-11-15 09:00 UTC`, how the page writes an instant. */
+export const instantLabel = (at: string) => `${shortTime(at)} UTC`;
+
+/** The instant of a `datetime-local` value read as UTC (`2026-11-15T09:00`), or null when it is not one. */
+function fromLocalField(value: string): number | null {
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value)) return null;
+  const ms = Date.parse(`${value.length === 16 ? `${value}:00` : value}Z`);
+  return Number.isNaN(ms) ? null : ms;
+}
+/** A `datetime-local` value (UTC, to the minute) for an instant. */
+const toLocalField = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+
+/** What the time bar needs of the page. */
+export interface TimeHost {
+  /** Reads the graph again at `asOf` (undefined: now); resolves when it is drawn. */
+  changed(asOf: string | undefined): Promise<void>;
+}
+
+/** The time bar's handle. */
+export interface TimeBar {
+  /** The `as_of` the graph is read at: undefined (now), an ISO instant, or 'all'. */
+  asOf(): string | undefined;
+  /**
+   * The span the slider covers, from the oldest to the newest time of the open memory (or
+   * now, if later): read from its records (`listMemories`), for `agent` under `scope`.
+   */
+  measure(agent: AgentMemory, scope: { project_id?: string; channel?: string }): Promise<void>;
+  /** Sets the mode and instant as a person would, and resolves when the graph is drawn at it. */
+  set(mode: TimeMode, at?: string): Promise<void>;
+}
+
+/**
+ * Mounts the time bar into `root` and the notice into `notice` (shown whenever the graph is
+ * not the current state, with a button back to now). A slider and a date-and-time field set
+ * the instant together; moving either switches the mode to "At an instant".
+ */
+export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeHost): TimeBar {
+  let span = { min: Date.now() - 30 * 86_400_000, max: Date.now() };
+  let mode: TimeMode = 'now';
+  let at = span.max;
+  /** What the graph was last read at, and what is wanted: a redraw follows until they agree. */
+  let applied: string | undefined;
+  let running: Promise<void> | null = null;
+
+  const modeSelect = h('select', { id: 'as-of-mode', dataset: { testid: 'as-of-mode' } },
+    h('option', { value: 'now' }, 'Now (current facts)'),
+    h('option', { value: 'at' }, 'At an instant'),
+    h('option', { value: 'all' }, 'All time (closed facts too)'));
+  const slider = h('input', { type: 'range', id: 'as-of-slider', dataset: { testid: 'as-of-slider' }, min: '0', step: '1' });
+  const field = h('input', { type: 'datetime-local', id: 'as-of-input', dataset: { testid: 'as-of-input' }, step: '60', 'aria-describedby': 'as-of-error' });
+  const error = h('p', { class: 'error', id: 'as-of-error', role: 'alert', dataset: { testid: 'as-of-error' }, hidden: true });
+  root.replaceChildren(
+    h('label', { class: 'field' }, h('span', {}, 'Graph as of'), modeSelect),
+    h('label', { class: 'field grow' }, h('span', {}, 'Instant (slide)'), slider),
+    h('label', { class: 'field' }, h('span', {}, 'Instant (UTC)'), field),
+    error);
+  const back = h('button', { type: 'button', dataset: { testid: 'as-of-now' } }, 'Back to now');
+  const noticeText = h('span', { dataset: { testid: 'as-of-notice-text' } });
+  notice.replaceChildren(noticeText, ' ', back);
+  back.addEventListener('click', () => void set('now'));
+
+  modeSelect.addEventListener('change', () => void set(modeSelect.value as TimeMode));
+  slider.addEventListener('input', () => {
+    at = span.min + Number(slider.value) * STEP_MS;
+    void set('at', iso(at));
+  });
+  field.addEventListener('change', () => {
+    const ms = fromLocalField(field.value);
+    if (ms === null) return showError(`“${field.value}” is not a date and time: write it as YYYY-MM-DDTHH:MM (UTC).`);
+    void set('at', iso(ms));
+  });
+
+  function showError(text: string): void {
+    error.textContent = text;
+    error.hidden = !text;
+    field.setAttribute('aria-invalid', String(!!text));
+  }
+
+  const wanted = () => (mode === 'now' ? undefined : mode === 'all' ? 'all' : iso(at));
+
+  /** The controls and the notice say what is wanted (at once, before the graph is read). */
+  function describe(): void {
+    modeSelect.value = mode;
+    slider.max = String(Math.max(1, Math.ceil((span.max - span.min) / STEP_MS)));
+    slider.value = String(Math.round((at - span.min) / STEP_MS));
+    const text = instantLabel(iso(at));
+    slider.setAttribute('aria-valuetext', mode === 'at' ? text : `${text} (not applied: the graph shows ${mode === 'all' ? 'all time' : 'now'})`);
+    field.value = toLocalField(at);
+    field.min = toLocalField(span.min);
+    field.max = toLocalField(span.max);
+    root.dataset.mode = mode;
+    root.dataset.wanted = wanted() ?? '';
+    notice.hidden = mode === 'now';
+    noticeText.textContent = mode === 'all'
+      ? 'Not the current state: every relation of all time is drawn, current and closed. Those with an end are dashed red and say until when; their details say who closed them and why.'
+      : `Not the current state: the graph as it stood at ${text}. Relations that ended since are dashed red and say until when.`;
+  }
+
+  /** Reads the graph at what is wanted, again until it is what was read (a slider dragged meanwhile). */
+  function sync(): Promise<void> {
+    if (running) return running;
+    running = (async () => {
+      try {
+        while (wanted() !== applied) {
+          const next = wanted();
+          await host.changed(next);
+          applied = next;
+          root.dataset.asOf = applied ?? '';
+        }
+      } catch (err) {
+        showError(`Could not read the graph at that instant: ${describeError(err)}`);
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  }
+
+  async function set(next: TimeMode, instant?: string): Promise<void> {
+    showError('');
+    mode = next;
+    if (instant !== undefined) {
+      const ms = Date.parse(instant);
+      if (Number.isNaN(ms)) { showError(`“${instant}” is not an instant.`); return; }
+      at = ms;
+    }
+    describe();
+    await sync();
+    // A call that arrived while another read ran: wait for the read of what is now wanted.
+    if (running) await running;
+  }
+
+  describe();
+  root.dataset.asOf = '';
+  return {
+    asOf: () => applied,
+    async measure(agent, scope) {
+      const first = await agent.listMemories({ limit: 1, max_content: 0, as_of: 'all', ...scope });
+      const newest = first.memories[0]?.timestamp;
+      const oldest = first.total > 1 ? (await agent.listMemories({ limit: 1, offset: first.total - 1, max_content: 0, as_of: 'all', ...scope })).memories[0]?.timestamp : newest;
+      const now = Date.now();
+      const lo = oldest ? Date.parse(oldest) : now;
+      const hi = Math.max(newest ? Date.parse(newest) : now, now);
+      span = { min: Math.floor(lo / STEP_MS) * STEP_MS, max: Math.ceil(hi / STEP_MS) * STEP_MS };
+      if (mode !== 'at') at = span.max;
+      root.dataset.min = iso(span.min);
+      root.dataset.max = iso(span.max);
+      describe();
+    },
+    set,
+  };
+}
+
+// ---------------------------------------------------------------- a relation's time
+
+/** The rows a relation's details add to its facts: its interval, and who closed it, when and why. */
+export function timeFacts(r: TraverseRelation): HTMLElement[] {
+  const t = timeOf(r);
+  const row = (label: string, testid: string, value: Node | string) => [h('dt', {}, label), h('dd', { dataset: { testid } }, value)];
+  const when = (s: string) => h('time', { datetime: s }, instantLabel(s));
+  return [
+    ...(t.valid_from ? row('valid from', 'edge-valid-from', when(t.valid_from)) : []),
+    ...(t.valid_to ? row('valid until', 'edge-valid-to', when(t.valid_to)) : []),
+    ...(t.closed_by ? row('closed by', 'edge-closed-by', t.closed_by) : []),
+    ...(t.closed_at ? row('closed at', 'edge-closed-at', when(t.closed_at)) : []),
+    ...(t.closed_reason ? row('why closed', 'edge-closed-reason', t.closed_reason) : []),
+  ];
+}
+
+/** Whether a relation was closed (with `invalidate`): it cannot be closed again. */
+export const isClosed = (r: TraverseRelation) => !!timeOf(r).closed_by;
+
+/**
+ * The form that closes a relation: a reason (required, as the engine wants one) and,
+ * optionally, the instant it ended (UTC; empty: now). `run` does the write.
+ */
+export function invalidateForm(run: (reason: string, at: string | undefined, fail: (err: unknown) => void) => Promise<void>): HTMLElement {
+  const reason = h('input', { 'aria-label': 'Why it ended (required)', placeholder: 'why it ended, e.g. handed over to Amara', maxlength: 256, required: true, dataset: { testid: 'invalidate-reason' } });
+  const ended = h('input', { type: 'datetime-local', step: '60', 'aria-label': 'Ended at (UTC; empty: now)', title: 'Ended at (UTC); leave empty for now', dataset: { testid: 'invalidate-at' } });
+  const error = h('p', { class: 'error', role: 'alert', id: 'invalidate-error', dataset: { testid: 'invalidate-error' }, hidden: true });
+  const fail = (err: unknown) => {
+    error.textContent = describeError(err);
+    error.hidden = false;
+    reason.setAttribute('aria-invalid', 'true');
+    reason.setAttribute('aria-describedby', error.id);
+  };
+  const form = h('form', {
+    class: 'curate', dataset: { testid: 'invalidate-form' },
+    onsubmit: (ev: Event) => {
+      ev.preventDefault();
+      const why = reason.value.trim();
+      if (!why) return fail(new Error('Say why the relation ended: the reason is kept with it.'));
+      let at: string | undefined;
+      if (ended.value) {
+        const ms = fromLocalField(ended.value);
+        if (ms === null) return fail(new Error(`“${ended.value}” is not a date and time (UTC).`));
+        at = iso(ms);
+      }
+      void run(why, at, fail);
+    },
+  }, reason, ended, h('button', { type: 'submit', dataset: { testid: 'invalidate-btn' }, title: 'Close the relation: it stays as history, with the reason' }, 'Invalidate'));
+  return h('div', {}, h('h3', {}, 'End this relation (as operator)'),
+    h('p', { class: 'muted' }, 'It stays as history, with the reason: the graph at an earlier instant, or with all time, still shows it. Retract deletes it instead.'),
+    form, error);
+}
+
+/** Closes relation `id` as the operator; throws, naming why, when the engine dropped it. */
+export async function invalidateRelation(agent: AgentMemory, id: number, reason: string, at: string | undefined): Promise<DeclareResponse> {
+  const res = await agent.declareAssociations({ invalidate: [{ relation_id: id, reason, ...(at ? { at } : {}) }], declared_by: 'operator' } as Parameters<AgentMemory['declareAssociations']>[0]);
+  if (res.dropped.length) throw new Error(`not invalidated: ${res.dropped.map((d) => `${d.item} (${d.reason})`).join(', ')}`);
+  return res;
+}
+
+/** A relation of the demo corpus that ended (`ended` in corpus.json; make-corpus.mjs says how). */
+export interface CorpusEnd { closed: string; at: string; subject: string; predicate: string; object: string; reason: string }
+
+/**
+ * Closes a relation of the demo corpus as the agent, as `end` says: the relation is found by
+ * its subject, predicate and object among the subject's current relations. Throws when it is
+ * not there (the corpus and its generator disagree).
+ */
+export async function endCorpusRelation(agent: AgentMemory, end: CorpusEnd): Promise<void> {
+  const around = await agent.traverse({ entity: end.subject, max_hops: 1, limit: 100 });
+  const named = (id: number) => around.entities.find((e) => e.id === id)?.name;
+  const r = around.relations.find((x) => x.predicate === end.predicate && named(x.subject) === end.subject && named(x.object) === end.object);
+  if (!r) throw new Error(`the corpus ends ${end.subject} —${end.predicate}→ ${end.object}, which it never declared`);
+  const res = await agent.declareAssociations({ invalidate: [{ relation_id: r.id, at: end.at, reason: end.reason }] } as Parameters<AgentMemory['declareAssociations']>[0]);
+  if (res.dropped.length) throw new Error(`the corpus could not end ${end.subject} —${end.predicate}→ ${end.object}: ${res.dropped.map((d) => d.reason).join(', ')}`);
+}
+
+// ---------------------------------------------------------------- an entity's timeline
+
+/** One relation of `history`, as the design fixes it. */
+interface HistoryRelation extends RelationTime {
+  id: number;
+  subject: number; subject_name: string;
+  predicate: string;
+  object: number; object_name: string;
+  declared_by: string; declared_at: string;
+}
+interface HistoryResponse { entity?: { id: number; name: string }; relations: HistoryRelation[]; total: number; next_offset?: number; reason?: string }
+
+/** Relations per page of the timeline. */
+export const TIMELINE_PAGE = 10;
+
+/**
+ * An entity's timeline: every relation on it, current or closed, oldest first (`history`),
+ * each with who declared it and, if it was closed, who closed it, when and why; a page at a
+ * time ("Show more").
+ */
+export function timelineSection(agent: AgentMemory, entity: string, scope: { project_id?: string; channel?: string }): HTMLElement {
+  const title = h('h3', { dataset: { testid: 'timeline-title' } }, 'Timeline');
+  const list = h('ol', { class: 'records timeline', dataset: { testid: 'timeline' } });
+  const status = h('p', { class: 'muted', dataset: { testid: 'timeline-status' } }, 'Reading the timeline…');
+  const more = h('button', { type: 'button', dataset: { testid: 'timeline-more' }, hidden: true }, 'Show more');
+  const root = h('section', { class: 'timeline-section', 'aria-label': `Timeline of ${entity}` }, title, status, list, more);
+  let offset: number | undefined = 0;
+
+  async function page(): Promise<void> {
+    if (offset === undefined) return;
+    more.disabled = true;
+    try {
+      const res = await (agent as unknown as { history(o: object): Promise<HistoryResponse> }).history({ entity, limit: TIMELINE_PAGE, offset, ...scope });
+      list.append(...res.relations.map(item));
+      offset = res.next_offset;
+      root.dataset.total = String(res.total);
+      root.dataset.shown = String(list.children.length);
+      title.textContent = `Timeline (${res.total})`;
+      status.textContent = res.total
+        ? `${plural(res.total, 'relation')} on ${entity}, current and closed, oldest first${list.children.length < res.total ? `: ${list.children.length} shown` : ''}.`
+        : `No relation on ${entity}, current or closed.`;
+      more.hidden = offset === undefined;
+      more.textContent = `Show ${Math.min(TIMELINE_PAGE, res.total - list.children.length)} more`;
+    } catch (err) {
+      status.textContent = `Could not read the timeline: ${describeError(err)}`;
+      status.className = 'error';
+    } finally {
+      more.disabled = false;
+    }
+  }
+  more.addEventListener('click', () => void page());
+  void page();
+  return root;
+}
+
+function item(r: HistoryRelation): HTMLElement {
+  const start = r.valid_from || r.declared_at;
+  return h('li', { dataset: { testid: 'timeline-item', relation: String(r.id), closed: String(!!r.closed_by) }, class: r.valid_to ? 'ended' : '' },
+    h('div', { class: 'meta' },
+      h('time', { datetime: start }, r.valid_from ? `from ${instantLabel(r.valid_from)}` : instantLabel(r.declared_at)),
+      h('span', {}, `declared by ${r.declared_by}${r.valid_from ? ` at ${instantLabel(r.declared_at)}` : ''}`),
+      r.valid_to ? h('span', { class: 'ended-tag', dataset: { testid: 'timeline-until' } }, `until ${instantLabel(r.valid_to)}`) : h('span', {}, 'holds on')),
+    h('p', {}, `${r.subject_name} —${r.predicate}→ ${r.object_name}`),
+    r.closed_by ? h('p', { class: 'closure', dataset: { testid: 'timeline-closure' } },
+      `Closed by ${r.closed_by}${r.closed_at ? ` at ${instantLabel(r.closed_at)}` : ''}${r.closed_reason ? `: ${r.closed_reason}` : ''}`) : null);
+}
