@@ -70,8 +70,9 @@ pub use base::scope::{ReadScope, WriteScope};
 // per operation).
 pub use api::archive_episode::{EpisodeOptions, EpisodeResponse, Turn};
 pub use api::declare_associations::{
-    Associations, DeclareOptions, DeclareReport, DeclareResponse, DeclaredBy, DeclaredEntity, Dropped, Drops, EntityDeclaration,
-    MentionRef, RelationDeclaration, Retract, Retracted, MAX_DROPPED,
+    Associations, Conflict, DeclareOptions, DeclareReport, DeclareResponse, DeclaredBy, DeclaredEntity, Dropped, Drops, EntityDeclaration,
+    Invalidated, Invalidation, MentionRef, PredicateDeclaration, RecordInvalidation, RelationDeclaration, RelationInvalidation, Retract,
+    Retracted, MAX_DROPPED,
 };
 pub use api::delete::{DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse};
 pub use api::delete_agent_data::{DeleteAgentDataOptions, DeleteAgentDataResponse};
@@ -94,6 +95,6 @@ pub use api::reconstruct::{
 pub use api::store::{StoreItem, StoreOptions, StoreResponse};
 pub use api::store_many::{StoreManyOptions, StoreManyResponse, StoredItem, MAX_BATCH, MAX_BATCH_CONTENT};
 pub use api::traverse::{
-    Bounds, TraverseEntity, TraverseOptions, TraverseReason, TraverseRelation, TraverseResponse, TRAVERSE_HOPS, TRAVERSE_LIMIT,
+    Bounds, TraverseEntity, TraverseOptions, TraverseReason, TraverseRelation, TraverseResponse, Validity, TRAVERSE_HOPS, TRAVERSE_LIMIT,
 };
 pub use api::update_memory::{UpdateMemoryOptions, UpdateMemoryResponse};

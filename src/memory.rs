@@ -340,6 +340,14 @@ impl Memory {
         let declarer = Declarer { conn: &tx, scope: &scope, declared_by, now: &now };
         let mut report = DeclareReport::default();
         let mut cut = Cut::default();
+        // predicates first, so a relation declared beside one is checked against it; then
+        // invalidations, so one that closes what a relation of the call replaces is no conflict
+        let predicates = list(&opts.predicates, "predicates", &mut cut);
+        declarer.predicates(predicates, &cut, &mut report)?;
+        let invalidated = match &opts.invalidate {
+            None => None,
+            Some(_) => Some(declarer.invalidate(list(&opts.invalidate, "invalidate", &mut cut), &cut, &mut report)?),
+        };
         let (entities, relations) = match &opts.associations {
             None => (&[][..], &[][..]),
             Some(a) => (list(&a.entities, "entities", &mut cut), list(&a.relations, "relations", &mut cut)),
@@ -354,13 +362,13 @@ impl Memory {
             }
         };
         tx.commit()?;
-        Ok(DeclareResponse { ok: true, result: "declared", report, retracted })
+        Ok(DeclareResponse { ok: true, result: "declared", report, retracted, invalidated })
     }
 
     /// An entity's neighbourhood (design §4).
     pub fn traverse(&self, opts: &TraverseOptions) -> Result<TraverseResponse> {
         opts.validate()?;
-        traverse::traverse(&self.conn, opts)
+        traverse::traverse(&self.conn, opts, self.clock.now_ms())
     }
 
     /// Ranked records for a query: lexical and vector arms fused and gated (SPEC §4).
@@ -375,7 +383,7 @@ impl Memory {
     pub fn reconstruct(&self, opts: &ReconstructOptions) -> Result<ReconstructResponse> {
         opts.validate()?;
         let declared = self.declared.with(&self.conn, |d| *d)?;
-        reconstruct::reconstruct(&self.conn, &self.vectors, &self.lexical, &self.names, declared, opts)
+        reconstruct::reconstruct(&self.conn, &self.vectors, &self.lexical, &self.names, declared, opts, self.clock.now_ms())
     }
 
     /// A plain dot-product loop of `query` over every stored vector of its dimension, with

@@ -29,6 +29,8 @@ mod properties;
 mod recall;
 #[path = "reference_jsonl.rs"]
 mod reference_jsonl;
+#[path = "relations_in_time.rs"]
+mod relations_in_time;
 #[path = "schemas.rs"]
 mod schemas;
 #[path = "store_many.rs"]

@@ -22,6 +22,17 @@ scoped_options! {
         pub anchor_ref: Option<String>,
         /// Declarations to take back.
         pub retract: Option<Retract>,
+        /// Relations that stopped holding, and records that stopped being true: each is
+        /// closed at `at` (default: now) with its reason and kept as history, never deleted.
+        /// At most 64; more are dropped.
+        #[cfg_attr(test, ts(as = "Option<Vec<Invalidation>>"), schemars(with = "Option<Vec<Invalidation>>", length(max = crate::api::MAX_ITEMS)))]
+        pub invalidate: Option<Lenient>,
+        /// Predicates declared single-valued (`single: true`) or multi-valued again
+        /// (`single: false`) for the call's project and channel: declaring a relation whose
+        /// subject holds a current one with a single-valued predicate and another object
+        /// returns `conflicts`. At most 64; more are dropped.
+        #[cfg_attr(test, ts(as = "Option<Vec<PredicateDeclaration>>"), schemars(with = "Option<Vec<PredicateDeclaration>>", length(max = crate::api::MAX_ITEMS)))]
+        pub predicates: Option<Lenient>,
         /// Who declares: an agent through its tools (default) or a person curating the memory.
         // Not offered to models as a tool argument: curation is a person's, in the explorer.
         #[cfg_attr(test, schemars(skip))]
@@ -41,6 +52,8 @@ impl DeclareOptions {
             ("associations.relations", a.and_then(|a| a.relations.as_ref())),
             ("retract.relations", r.and_then(|r| r.relations.as_ref())),
             ("retract.mentions", r.and_then(|r| r.mentions.as_ref())),
+            ("invalidate", self.invalidate.as_ref()),
+            ("predicates", self.predicates.as_ref()),
         ];
         if let Some((field, got)) = lists.into_iter().find_map(|(f, l)| l.filter(|l| !l.value.is_array()).map(|l| (f, &l.value))) {
             return Err(Error::WrongType { field: field.into(), expected: "an array", got: crate::api::read::type_name(got) });
@@ -96,7 +109,7 @@ pub struct EntityDeclaration {
 }
 
 /// One declared relation.
-#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), serde(deny_unknown_fields))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields), serde(deny_unknown_fields))]
 pub struct RelationDeclaration {
     /// An entity name (registered if new) or a record ref `"mem:<id>"` / `"ep:<id>"`; at most
     /// 256 characters.
@@ -110,6 +123,65 @@ pub struct RelationDeclaration {
     /// 256 characters.
     #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_TEXT)))]
     pub object: String,
+    /// When it began to hold, ISO-8601; omitted: since always. The same fact declared again
+    /// from another `valid_from` is another relation beside this one.
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
+    pub valid_from: Option<String>,
+    /// When it stopped holding, ISO-8601, after `valid_from`; omitted: until further notice
+    /// (`invalidate` ends it later, with a reason).
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
+    pub valid_to: Option<String>,
+}
+
+/// One relation or record to invalidate: `{ relation_id, at?, reason }` or
+/// `{ ref, at?, reason }`.
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), serde(untagged))]
+pub enum Invalidation {
+    /// A relation that stopped holding.
+    Relation(RelationInvalidation),
+    /// A memory or episode that stopped being true.
+    Record(RecordInvalidation),
+}
+
+/// A relation that stopped holding: its `valid_to` becomes `at`, and who closed it, when
+/// and why are kept with it.
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields), serde(deny_unknown_fields))]
+pub struct RelationInvalidation {
+    /// The relation's id, as declarations and reads return it.
+    pub relation_id: i64,
+    /// When it stopped holding, ISO-8601, after its `valid_from` and before an end it
+    /// already has; omitted: now.
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
+    pub at: Option<String>,
+    /// Why, 1–256 characters.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_TEXT)))]
+    pub reason: String,
+}
+
+/// A record that stopped being true: reads at or after `at` leave it out, `"all"` shows it
+/// with its reason.
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields), serde(deny_unknown_fields))]
+pub struct RecordInvalidation {
+    /// The record, `"mem:<id>"` or `"ep:<id>"`.
+    #[cfg_attr(test, serde(rename = "ref"), schemars(length(max = crate::api::MAX_REF)))]
+    pub reference: String,
+    /// When it stopped being true, ISO-8601, before an invalidation it already has; omitted: now.
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
+    pub at: Option<String>,
+    /// Why, 1–256 characters.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_TEXT)))]
+    pub reason: String,
+}
+
+/// A predicate's arity for the call's project and channel.
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), serde(deny_unknown_fields))]
+pub struct PredicateDeclaration {
+    /// The predicate, compared as relations store it (normalized); at most 256 characters.
+    #[cfg_attr(test, schemars(length(min = 1, max = crate::api::MAX_TEXT)))]
+    pub name: String,
+    /// `true`: a subject holds one object at a time, and a second is a conflict;
+    /// `false`: any number (the default of every predicate).
+    pub single: bool,
 }
 
 /// What to retract; items are read leniently, like declarations.
@@ -239,7 +311,7 @@ impl Drops {
 
 /// What a declaration did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct DeclareReport {
     /// The entities named, in declaration order.
     pub entities: Vec<DeclaredEntity>,
@@ -247,9 +319,41 @@ pub struct DeclareReport {
     pub mentions: u32,
     /// Ids of the relations declared (existing ones included), in declaration order.
     pub relations: Vec<i64>,
+    /// Current relations a declared one may contradict: same subject and single-valued
+    /// predicate, another object. Both are kept; the agent decides which to invalidate.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<Conflict>>"))]
+    pub conflicts: Vec<Conflict>,
     /// Items not applied.
     #[serde(flatten)]
     pub drops: Drops,
+}
+
+/// A declared relation beside a current one with the same subject and single-valued
+/// predicate and another object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
+pub struct Conflict {
+    /// The relation declared.
+    pub relation_id: i64,
+    /// The current relation it may contradict.
+    pub conflicts_with: i64,
+    /// Their subject: an entity's name, or a record's ref.
+    pub subject: String,
+    /// Their predicate, normalized.
+    pub predicate: String,
+    /// The current relation's object: an entity's name, or a record's ref.
+    pub object: String,
+}
+
+/// What an invalidation closed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
+pub struct Invalidated {
+    /// Ids of the relations closed, in call order.
+    pub relations: Vec<i64>,
+    /// Refs of the records invalidated, in call order.
+    pub records: Vec<String>,
 }
 
 /// Counts of what a retraction removed.
@@ -278,4 +382,7 @@ pub struct DeclareResponse {
     /// What was retracted, when `retract` was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retracted: Option<Retracted>,
+    /// What was invalidated, when `invalidate` was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalidated: Option<Invalidated>,
 }

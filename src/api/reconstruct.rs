@@ -256,7 +256,7 @@ pub enum Shortfall {
 
 /// The bounds reconstruct applied, and what they cut.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct ReconstructBounds {
     /// Candidate depth applied.
     pub top_k: i64,
@@ -276,6 +276,10 @@ pub struct ReconstructBounds {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(test, ts(type = r#"("count" | "top_k" | "max_hops" | "max_evidence" | "budget")[]"#), schemars(extend("items" = {"enum": ["count", "top_k", "max_hops", "max_evidence", "budget"]})))]
     pub lowered: Vec<&'static str>,
+    /// Relations around the candidates and the walk left out because they did not hold at
+    /// the read's instant (`as_of`, or now).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_holding: Option<i64>,
 }
 
 /// Stage 1's cues: the entities the query named and the terms they added.

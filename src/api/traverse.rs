@@ -102,15 +102,49 @@ pub struct TraverseRelation {
     /// The record that evidences it, when there is one.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub anchor_ref: String,
+    /// When it held, and who closed it.
+    #[serde(flatten)]
+    pub validity: Validity,
+}
+
+/// When a relation holds, `[valid_from, valid_to)`, and who closed it, when and why: each
+/// field absent when not set, so a relation declared with no time reads as before.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
+pub struct Validity {
+    /// When it began to hold (absent: since always).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<String>"))]
+    pub valid_from: String,
+    /// When it stopped holding (absent: it still holds).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<String>"))]
+    pub valid_to: String,
+    /// Who closed it by an invalidation.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<super::DeclaredBy>"), schemars(with = "Option<super::DeclaredBy>"))]
+    pub closed_by: String,
+    /// When it was closed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<String>"))]
+    pub closed_at: String,
+    /// Why it was closed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<String>"))]
+    pub closed_reason: String,
 }
 
 /// What a bounded read cut.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
 pub struct Bounds {
     /// The bounds that cut something: `max_hops`, `limit`.
     #[cfg_attr(test, ts(type = r#"("max_hops" | "limit")[]"#), schemars(extend("items" = {"enum": ["max_hops", "limit"]})))]
     pub omitted: Vec<&'static str>,
+    /// Relations around the neighbourhood left out because they did not hold at the read's
+    /// instant (`as_of`, or now).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_holding: Option<i64>,
 }
 
 /// Why a traverse returned no neighbourhood.

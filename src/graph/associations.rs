@@ -11,16 +11,17 @@
 //! the declaring agent.
 
 use crate::api::read::as_int;
-use crate::api::{DeclareReport, DeclaredEntity, Retracted};
+use crate::api::{Conflict, DeclareReport, DeclaredEntity, Invalidated, Retracted, Validity};
 // The bounds are declared with the other limits on what an operation takes.
 use crate::api::error::Result;
 use crate::api::lenient::{Cut, Lenient, MAX_FIELDS};
 use crate::api::refs::Ref;
-use crate::api::{MAX_ALIASES, MAX_ITEMS, MAX_TEXT};
+use crate::api::{canonical_time, MAX_ALIASES, MAX_ITEMS, MAX_TEXT, MAX_TIMESTAMP};
+use crate::base::as_of::AsOf;
 use crate::base::normalize::normalize;
-use crate::base::scope::WriteScope;
+use crate::base::scope::{ReadScope, WriteScope};
 use crate::graph::entities::{register, resolve, Name};
-use rusqlite::{params, Connection};
+use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
 use serde_json::{Map, Value};
 
 /// Who declares, where, when and on what evidence: what every write of one call shares.
@@ -82,6 +83,39 @@ fn longer_than(t: &str, max: usize) -> bool {
 /// An integer id from a lenient declaration item: a JSON integer, not a boolean.
 fn item_id(v: Option<&Value>) -> Option<i64> {
     v.and_then(as_int).filter(|n| *n > 0)
+}
+
+/// An optional declared instant in its stored spelling (`crate::api::canonical_time`).
+fn instant(v: Option<&Value>) -> std::result::Result<Option<String>, String> {
+    const EXPECTED: &str = "must be an ISO-8601 date-time such as 2026-05-10T12:00:00Z";
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if !longer_than(s, MAX_TIMESTAMP) => {
+            canonical_time(s).map(Some).ok_or_else(|| format!("{EXPECTED}, got {s:?}"))
+        }
+        Some(Value::String(_)) => Err(format!("{EXPECTED}, at most {MAX_TIMESTAMP} characters")),
+        Some(_) => Err(format!("{EXPECTED} (a string)")),
+    }
+}
+
+/// A declared reason: a string of 1–[`MAX_TEXT`] characters once trimmed, free of NUL.
+fn reason(v: Option<&Value>) -> std::result::Result<String, String> {
+    match v {
+        Some(Value::String(s)) => {
+            let s = s.trim();
+            if s.is_empty() {
+                Err("must be a nonempty string".into())
+            } else if longer_than(s, MAX_TEXT) {
+                Err(format!("is longer than {MAX_TEXT} characters"))
+            } else if s.contains('\0') {
+                Err("must not contain a NUL character (U+0000)".into())
+            } else {
+                Ok(s.to_owned())
+            }
+        }
+        None | Some(Value::Null) => Err("is required: why it stopped holding".into()),
+        Some(_) => Err("must be a string".into()),
+    }
 }
 
 /// Drops what of the list at `path` lies past its first `max` (its length as written:
@@ -263,7 +297,8 @@ impl Declarer<'_> {
     }
 
     fn relation(&self, index: usize, item: &Value, cut: &Cut, anchor: Option<Ref>, report: &mut DeclareReport) -> Result<()> {
-        const TAKES: &str = "relations take subject, predicate and object";
+        const TAKES: &str = "relations take subject, predicate, object, valid_from and valid_to";
+        const FIELDS: [&str; 5] = ["subject", "predicate", "object", "valid_from", "valid_to"];
         let label = format!("relations[{index}]");
         let Some(obj) = item.as_object() else {
             report.drops.add(label, "must be an object with subject, predicate and object");
@@ -272,7 +307,7 @@ impl Declarer<'_> {
         if too_many_fields(cut, &label, TAKES, report) {
             return Ok(());
         }
-        for key in obj.keys().filter(|k| !["subject", "predicate", "object"].contains(&k.as_str())) {
+        for key in obj.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
             report.drops.add(format_args!("{label}.{key}"), format_args!("unknown field; {TAKES}"));
         }
         let predicate = match name(obj.get("predicate")) {
@@ -296,8 +331,231 @@ impl Declarer<'_> {
                 return Ok(());
             }
         };
-        report.relations.push(self.relate(subject, &predicate, object, anchor)?);
+        let mut validity = Validity::default();
+        for (key, end) in [("valid_from", &mut validity.valid_from), ("valid_to", &mut validity.valid_to)] {
+            match instant(obj.get(key)) {
+                Ok(at) => *end = at.unwrap_or_default(),
+                Err(reason) => {
+                    report.drops.add(format_args!("{label}.{key}"), reason);
+                    return Ok(());
+                }
+            }
+        }
+        let (from, to) = (&validity.valid_from, &validity.valid_to);
+        if !from.is_empty() && !to.is_empty() && to <= from {
+            report.drops.add(format_args!("{label}.valid_to"), format_args!("must be after valid_from ({from}), got {to}"));
+            return Ok(());
+        }
+        let id = self.relate(subject, &predicate, object, anchor, &validity)?;
+        report.relations.push(id);
+        if !to.is_empty() {
+            // the same fact from the same instant is the relation already declared, kept as
+            // it is: an end it does not have is set by `invalidate`, with a reason
+            let kept: String = self.conn.prepare_cached("SELECT valid_to FROM relations WHERE id = ?")?.query_row([id], |r| r.get(0))?;
+            if kept != *to {
+                let kept = if kept.is_empty() { "no end" } else { kept.as_str() };
+                report.drops.add(
+                    format_args!("{label}.valid_to"),
+                    format_args!("relation {id} already holds this fact from this valid_from, with {kept}; invalidate ends it"),
+                );
+            }
+        }
+        if to.is_empty() || to.as_str() > self.now {
+            self.conflicts(id, subject, &predicate, object, report)?;
+        }
         Ok(())
+    }
+
+    /// The current relations that declared relation `id` may contradict, added to the
+    /// report: when `predicate` is single-valued for the declaring bucket (declared so in
+    /// the most specific bucket a reader of it sees that declares it at all), those with
+    /// the same subject and another object that a reader of the bucket sees and that hold
+    /// now (begun, and not ended). Nothing is closed: the agent decides.
+    fn conflicts(&self, id: i64, subject: (&str, i64), predicate: &str, object: (&str, i64), report: &mut DeclareReport) -> Result<()> {
+        let s = self.scope;
+        let single: Option<bool> = self
+            .conn
+            .prepare_cached(
+                "SELECT single FROM predicates WHERE agent_id = ? AND name = ? AND project_id IN (?, '') AND channel IN (?, '') \
+                 ORDER BY project_id = '', channel = '' LIMIT 1",
+            )?
+            .query_row(params![s.agent_id, predicate, s.project_id, s.channel], |r| r.get(0))
+            .optional()?;
+        if single != Some(true) {
+            return Ok(());
+        }
+        let reader = ReadScope { agent_id: s.agent_id.clone(), project_id: Some(s.project_id.clone()), channel: Some(s.channel.clone()) };
+        let (iso, holds) = (reader.clause("r"), AsOf::Current(self.now.to_owned()).relation_holds("r"));
+        let sql = format!(
+            "SELECT r.id, r.object_kind, r.object_id FROM relations r WHERE r.subject_kind = ? AND r.subject_id = ? AND r.predicate = ? \
+             AND NOT (r.object_kind = ? AND r.object_id = ?) AND r.id <> ? AND {} AND {} AND (r.valid_from = '' OR r.valid_from <= ?) \
+             ORDER BY r.id",
+            iso.sql, holds.sql
+        );
+        let head = [
+            rusqlite::types::Value::Text(subject.0.into()),
+            rusqlite::types::Value::Integer(subject.1),
+            rusqlite::types::Value::Text(predicate.into()),
+            rusqlite::types::Value::Text(object.0.into()),
+            rusqlite::types::Value::Integer(object.1),
+            rusqlite::types::Value::Integer(id),
+        ];
+        let params: Vec<rusqlite::types::Value> =
+            head.into_iter().chain(iso.params).chain(holds.params).chain([rusqlite::types::Value::Text(self.now.into())]).collect();
+        let current = self
+            .conn
+            .prepare_cached(&sql)?
+            .query_map(params_from_iter(params), |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        for (other, kind, object_id) in current {
+            report.conflicts.push(Conflict {
+                relation_id: id,
+                conflicts_with: other,
+                subject: self.end_name(subject.0, subject.1)?,
+                predicate: predicate.to_owned(),
+                object: self.end_name(&kind, object_id)?,
+            });
+        }
+        Ok(())
+    }
+
+    /// A relation end as a reader names it: an entity's name, or a record's ref.
+    fn end_name(&self, kind: &str, id: i64) -> Result<String> {
+        match Ref::stored(kind, id) {
+            Some(r) => Ok(r.to_string()),
+            None => Ok(self.conn.prepare_cached("SELECT name FROM entities WHERE id = ?")?.query_row([id], |r| r.get(0))?),
+        }
+    }
+
+    /// Declares predicates single-valued or multi-valued again for the declaring bucket,
+    /// from `{name, single}` items.
+    pub fn predicates(&self, items: &[Value], cut: &Cut, report: &mut DeclareReport) -> Result<()> {
+        const TAKES: &str = "predicates take name and single";
+        for (index, item) in items.iter().take(MAX_ITEMS).enumerate() {
+            let label = format!("predicates[{index}]");
+            let Some(obj) = item.as_object() else {
+                report.drops.add(label, "must be an object with name and single");
+                continue;
+            };
+            if too_many_fields(cut, &label, TAKES, report) {
+                continue;
+            }
+            for key in obj.keys().filter(|k| *k != "name" && *k != "single") {
+                report.drops.add(format_args!("{label}.{key}"), format_args!("unknown field; {TAKES}"));
+            }
+            let predicate = match name(obj.get("name")) {
+                Ok(p) => p.normalized,
+                Err(reason) => {
+                    report.drops.add(format_args!("{label}.name"), reason);
+                    continue;
+                }
+            };
+            let Some(single) = obj.get("single").and_then(Value::as_bool) else {
+                report.drops.add(format_args!("{label}.single"), "must be true or false");
+                continue;
+            };
+            let s = self.scope;
+            self.conn
+                .prepare_cached(
+                    "INSERT INTO predicates (agent_id, project_id, channel, name, single, declared_by, declared_at) VALUES (?, ?, ?, ?, ?, ?, ?) \
+                     ON CONFLICT (agent_id, project_id, channel, name) DO UPDATE SET \
+                     single = excluded.single, declared_by = excluded.declared_by, declared_at = excluded.declared_at",
+                )?
+                .execute(params![s.agent_id, s.project_id, s.channel, predicate, single, self.declared_by, self.now])?;
+        }
+        past_bound(items, cut, "predicates", MAX_ITEMS, "item", report);
+        Ok(())
+    }
+
+    /// Closes relations and invalidates records of this agent at each item's `at` (default
+    /// now), with its reason, keeping them as history. Another agent's id or ref is "no such
+    /// relation" or "no such record", as one that never existed.
+    pub fn invalidate(&self, items: &[Value], cut: &Cut, report: &mut DeclareReport) -> Result<Invalidated> {
+        const TAKES: &str = "invalidate takes relation_id or ref, at and reason";
+        let mut done = Invalidated::default();
+        for (index, item) in items.iter().take(MAX_ITEMS).enumerate() {
+            let label = format!("invalidate[{index}]");
+            let Some(obj) = item.as_object() else {
+                report.drops.add(label, "must be an object with relation_id or ref, and reason");
+                continue;
+            };
+            if too_many_fields(cut, &label, TAKES, report) {
+                continue;
+            }
+            for key in obj.keys().filter(|k| !["relation_id", "ref", "at", "reason"].contains(&k.as_str())) {
+                report.drops.add(format_args!("{label}.{key}"), format_args!("unknown field; {TAKES}"));
+            }
+            let at = match instant(obj.get("at")) {
+                Ok(at) => at.unwrap_or_else(|| self.now.to_owned()),
+                Err(reason) => {
+                    report.drops.add(format_args!("{label}.at"), reason);
+                    continue;
+                }
+            };
+            let why = match reason(obj.get("reason")) {
+                Ok(why) => why,
+                Err(reason) => {
+                    report.drops.add(format_args!("{label}.reason"), reason);
+                    continue;
+                }
+            };
+            match (obj.get("relation_id"), obj.get("ref")) {
+                (Some(id), None) => match item_id(Some(id)) {
+                    None => report.drops.add(format_args!("{label}.relation_id"), "must be an integer relation id"),
+                    Some(id) => match self.close(id, &at, &why)? {
+                        Ok(()) => done.relations.push(id),
+                        Err((field, reason)) => report.drops.add(format_args!("{label}.{field}"), reason),
+                    },
+                },
+                (None, Some(r)) => match r.as_str().and_then(Ref::parse) {
+                    None => report.drops.add(format_args!("{label}.ref"), "must be a record ref 'mem:<id>' or 'ep:<id>'"),
+                    Some(r) => match self.invalidate_record(r, &at, &why)? {
+                        Ok(()) => done.records.push(r.to_string()),
+                        Err((field, reason)) => report.drops.add(format_args!("{label}.{field}"), reason),
+                    },
+                },
+                _ => report.drops.add(label, "needs exactly one of relation_id and ref"),
+            }
+        }
+        past_bound(items, cut, "invalidate", MAX_ITEMS, "item", report);
+        Ok(done)
+    }
+
+    /// Ends relation `id` of this agent at `at`: after its start, before an end it has.
+    fn close(&self, id: i64, at: &str, why: &str) -> Result<std::result::Result<(), (&'static str, String)>> {
+        let found: Option<(String, String)> = self
+            .conn
+            .prepare_cached("SELECT valid_from, valid_to FROM relations WHERE id = ? AND agent_id = ?")?
+            .query_row(params![id, self.scope.agent_id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        let Some((from, to)) = found else { return Ok(Err(("relation_id", format!("no such relation: {id}")))) };
+        if !from.is_empty() && at <= from.as_str() {
+            return Ok(Err(("at", format!("must be after the relation's valid_from ({from}), got {at}"))));
+        }
+        if !to.is_empty() && to.as_str() <= at {
+            return Ok(Err(("at", format!("relation {id} already ended at {to}"))));
+        }
+        self.conn
+            .prepare_cached("UPDATE relations SET valid_to = ?, closed_by = ?, closed_at = ?, closed_reason = ? WHERE id = ?")?
+            .execute(params![at, self.declared_by, self.now, why, id])?;
+        Ok(Ok(()))
+    }
+
+    /// Marks record `r` of this agent invalid from `at`, before an invalidation it has.
+    fn invalidate_record(&self, r: Ref, at: &str, why: &str) -> Result<std::result::Result<(), (&'static str, String)>> {
+        if !self.owns(r)? {
+            return Ok(Err(("ref", format!("no such record: {r}"))));
+        }
+        let table = r.kind.table();
+        let was: String =
+            self.conn.prepare_cached(&format!("SELECT invalid_at FROM {table} WHERE id = ?"))?.query_row([r.id], |x| x.get(0))?;
+        if !was.is_empty() && was.as_str() <= at {
+            return Ok(Err(("at", format!("{r} was already invalidated at {was}"))));
+        }
+        self.conn
+            .prepare_cached(&format!("UPDATE {table} SET invalid_at = ?, invalid_reason = ? WHERE id = ?"))?
+            .execute(params![at, why, r.id])?;
+        Ok(Ok(()))
     }
 
     /// Whether `record` is a record of the declaring agent: the one check every anchor and
@@ -307,22 +565,46 @@ impl Declarer<'_> {
     }
 
     /// Stores a relation between two checked ends (`entity`, `mem` or `ep` and an id) with
-    /// a normalized predicate, anchored on a checked record; its id, new or existing.
-    pub(crate) fn relate(&self, subject: (&str, i64), predicate: &str, object: (&str, i64), anchor: Option<Ref>) -> Result<i64> {
+    /// a normalized predicate, anchored on a checked record, holding over `validity` (checked
+    /// canonical); its id, new or existing. The same fact from the same `valid_from` is the
+    /// relation already declared, returned as it is.
+    pub(crate) fn relate(
+        &self,
+        subject: (&str, i64),
+        predicate: &str,
+        object: (&str, i64),
+        anchor: Option<Ref>,
+        validity: &Validity,
+    ) -> Result<i64> {
         let s = self.scope;
         // no anchor is kind '' and id 0, which the unique key compares as it compares any
         let (anchor_kind, anchor_id) = anchor.map_or(("", 0), |a| (a.kind.as_str(), a.id));
-        let key = params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor_kind, anchor_id];
+        let Validity { valid_from, valid_to, closed_by, closed_at, closed_reason } = validity;
+        let key = params![
+            s.agent_id,
+            s.project_id,
+            s.channel,
+            subject.0,
+            subject.1,
+            predicate,
+            object.0,
+            object.1,
+            anchor_kind,
+            anchor_id,
+            valid_from
+        ];
         self.conn.prepare_cached(
-            "INSERT OR IGNORE INTO relations (agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_kind, anchor_id, declared_by, declared_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO relations (agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_kind, anchor_id, \
+             declared_by, declared_at, valid_from, valid_to, closed_by, closed_at, closed_reason) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )?
-        .execute(params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor_kind, anchor_id, self.declared_by, self.now])?;
+        .execute(params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor_kind, anchor_id, self.declared_by, self.now,
+            valid_from, valid_to, closed_by, closed_at, closed_reason])?;
         let id: i64 = self
             .conn
             .prepare_cached(
                 "SELECT id FROM relations WHERE agent_id = ? AND project_id = ? AND channel = ? AND subject_kind = ? AND subject_id = ? \
-             AND predicate = ? AND object_kind = ? AND object_id = ? AND anchor_kind = ? AND anchor_id = ?",
+             AND predicate = ? AND object_kind = ? AND object_id = ? AND anchor_kind = ? AND anchor_id = ? AND valid_from = ?",
             )?
             .query_row(key, |r| r.get(0))?;
         Ok(id)

@@ -1,13 +1,17 @@
 //! The graph reads that traverse and reconstruct share: the entity → entity relations
 //! around a set of entities, expanded breadth first in either direction, and the readable
-//! records that mention an entity.
+//! records that mention an entity. Each takes the read's instant ([`AsOf`]): a relation
+//! that does not hold then is neither followed nor listed, only counted, and a record that
+//! had expired or been invalidated by then is not listed.
 
 use crate::api::error::Result;
 use crate::api::refs::{Kind, Ref};
+use crate::api::Validity;
+use crate::base::as_of::AsOf;
 use crate::base::scope::ReadScope;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Entities one neighbourhood holds at most, whatever the hop bound: where it binds,
 /// expansion stops at that hop and the entities reached by less recent relations are
@@ -31,6 +35,32 @@ pub struct Edge {
     pub anchor_ref: Option<Ref>,
     /// `agent` or `operator`.
     pub declared_by: String,
+    /// When it holds, and who closed it.
+    pub validity: Validity,
+}
+
+/// The columns of relation alias `r` an [`Edge`] is read from, in [`edge`]'s order.
+pub const EDGE_COLUMNS: &str = "r.id, r.subject_id, r.object_id, r.predicate, r.declared_at, r.anchor_kind, r.anchor_id, r.declared_by, \
+     r.valid_from, r.valid_to, r.closed_by, r.closed_at, r.closed_reason";
+
+/// An entity → entity relation from a row whose first columns are [`EDGE_COLUMNS`].
+pub fn edge(row: &rusqlite::Row) -> rusqlite::Result<Edge> {
+    Ok(Edge {
+        id: row.get(0)?,
+        subject: row.get(1)?,
+        object: row.get(2)?,
+        predicate: row.get(3)?,
+        declared_at: row.get(4)?,
+        anchor_ref: Ref::stored(row.get_ref(5)?.as_str()?, row.get(6)?),
+        declared_by: row.get(7)?,
+        validity: Validity {
+            valid_from: row.get(8)?,
+            valid_to: row.get(9)?,
+            closed_by: row.get(10)?,
+            closed_at: row.get(11)?,
+            closed_reason: row.get(12)?,
+        },
+    })
 }
 
 /// What a breadth-first expansion found.
@@ -43,40 +73,37 @@ pub struct Neighbourhood {
     pub distance: BTreeMap<i64, i64>,
     /// Relation id → its position, most recently declared first, then lower id.
     pub recency: BTreeMap<i64, usize>,
+    /// Relations touching an expanded entity that did not hold at the read's instant:
+    /// neither followed nor in `edges`.
+    pub not_holding: BTreeSet<i64>,
 }
 
-/// The relations in `scope` with both ends entities `scope` can read that touch `frontier`.
-fn edges_touching(conn: &Connection, scope: &ReadScope, frontier: &[i64]) -> Result<Vec<Edge>> {
-    let (r, s, o) = (scope.clause("r"), scope.clause("s"), scope.clause("o"));
+/// The relations in `scope` with both ends entities `scope` can read that touch `frontier`,
+/// each with whether it holds at `as_of`: one statement reads both, so counting what the
+/// instant leaves out costs no second query.
+fn edges_touching(conn: &Connection, scope: &ReadScope, as_of: &AsOf, frontier: &[i64]) -> Result<Vec<(Edge, bool)>> {
+    let (holds, r, s, o) = (as_of.relation_holds("r"), scope.clause("r"), scope.clause("s"), scope.clause("o"));
     let (marks, ids) = crate::base::in_list::padded(frontier.iter().map(|&id| Value::Integer(id)));
     // The relations touching the frontier come from the endpoint indexes first; scoping
     // then joins on their ids, so a hop never scans all of an agent's relations.
     let sql = format!(
-        "SELECT r.id, r.subject_id, r.object_id, r.predicate, r.declared_at, r.anchor_kind, r.anchor_id, r.declared_by \
+        "SELECT {EDGE_COLUMNS}, {} \
          FROM (SELECT id FROM relations WHERE subject_kind = 'entity' AND subject_id IN ({marks}) \
                UNION SELECT id FROM relations WHERE object_kind = 'entity' AND object_id IN ({marks})) AS hit \
          CROSS JOIN relations r ON r.id = hit.id JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id \
          WHERE {} AND {} AND {} AND r.subject_kind = 'entity' AND r.object_kind = 'entity' ORDER BY r.id",
-        r.sql, s.sql, o.sql
+        holds.sql, r.sql, s.sql, o.sql
     );
-    let params: Vec<Value> = ids.iter().chain(&ids).cloned().chain(r.params).chain(s.params).chain(o.params).collect();
+    let params: Vec<Value> =
+        holds.params.into_iter().chain(ids.iter().chain(&ids).cloned()).chain(r.params).chain(s.params).chain(o.params).collect();
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params_from_iter(params), |row| {
-        Ok(Edge {
-            id: row.get(0)?,
-            subject: row.get(1)?,
-            object: row.get(2)?,
-            predicate: row.get(3)?,
-            declared_at: row.get(4)?,
-            anchor_ref: Ref::stored(row.get_ref(5)?.as_str()?, row.get(6)?),
-            declared_by: row.get(7)?,
-        })
-    })?;
+    let rows = stmt.query_map(params_from_iter(params), |row| Ok((edge(row)?, row.get::<_, bool>(13)?)))?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
-/// Breadth first from `starts` over entity → entity relations in `scope`, either direction.
-pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_hops: i64) -> Result<Neighbourhood> {
+/// Breadth first from `starts` over entity → entity relations in `scope` that hold at
+/// `as_of`, either direction.
+pub fn neighbourhood(conn: &Connection, scope: &ReadScope, as_of: &AsOf, starts: &[i64], max_hops: i64) -> Result<Neighbourhood> {
     let mut n = Neighbourhood { distance: crate::base::sort::map_from(starts.iter().map(|&e| (e, 0))), ..Default::default() };
     let mut frontier: Vec<i64> = n.distance.keys().copied().collect();
     for hop in 0..=max_hops {
@@ -86,7 +113,11 @@ pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_h
         // entity → the most recent relation that reached it: (declared_at, -id), larger wins
         let mut next: BTreeMap<i64, (String, i64)> = BTreeMap::new();
         for chunk in frontier.chunks(250) {
-            for edge in edges_touching(conn, scope, chunk)? {
+            for (edge, holds) in edges_touching(conn, scope, as_of, chunk)? {
+                if !holds {
+                    n.not_holding.insert(edge.id);
+                    continue;
+                }
                 for end in [edge.subject, edge.object] {
                     let key = (edge.declared_at.clone(), -edge.id);
                     if !n.distance.contains_key(&end) && next.get(&end).is_none_or(|k| key > *k) {
@@ -119,19 +150,24 @@ pub fn neighbourhood(conn: &Connection, scope: &ReadScope, starts: &[i64], max_h
     Ok(n)
 }
 
-/// For each of `entities`, the refs of the records `scope` can read that mention it, lowest
-/// id first, at most `limit`, and how many there are in all: one statement per
-/// [`crate::base::in_list::MAX`] entities, each entity's window counted before its cut. An entity
-/// no readable record mentions is absent. Episodes are readable only without a `source_id`
-/// filter, since they have no source.
+/// For each of `entities`, the refs of the records `scope` can read that mention it and
+/// held at `as_of`, lowest id first, at most `limit`, and how many there are in all: one
+/// statement per [`crate::base::in_list::MAX`] entities, each entity's window counted before
+/// its cut. An entity no readable record mentions is absent. Episodes are readable only
+/// without a `source_id` filter, since they have no source.
 pub fn mentioning(
     conn: &Connection,
     scope: &ReadScope,
+    as_of: &AsOf,
     source_id: &str,
     entities: &[i64],
     limit: i64,
 ) -> Result<BTreeMap<i64, (Vec<Ref>, i64)>> {
-    let iso = scope.clause("t");
+    let (scoped, holds) = (scope.clause("t"), as_of.record_holds("t"));
+    let iso = crate::base::scope::Clause {
+        sql: format!("{} AND {}", scoped.sql, holds.sql),
+        params: scoped.params.into_iter().chain(holds.params).collect(),
+    };
     let mut out: BTreeMap<i64, (Vec<Ref>, i64)> = BTreeMap::new();
     for chunk in entities.chunks(crate::base::in_list::MAX) {
         let (marks, ids) = crate::base::in_list::padded(chunk.iter().map(|&id| Value::Integer(id)));

@@ -4,7 +4,9 @@
 //!
 //! Entities come in the order the reconstruct walk cuts by: fewer hops, then the most
 //! recently declared relation that reached them, then the lower id. `limit` bounds both
-//! the entities returned and the refs listed per entity; what it cut is counted.
+//! the entities returned and the refs listed per entity; what it cut is counted. Only
+//! relations holding at the read's instant are followed (`as_of`, by default now); those
+//! the instant left out are counted in `bounds.not_holding`.
 
 use crate::api::error::Result;
 use crate::api::refs::Ref;
@@ -15,9 +17,9 @@ use crate::graph::reads::{mentioning, neighbourhood, Edge};
 use rusqlite::Connection;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Runs `traverse`.
-pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseResponse> {
-    let (scope, limit) = (opts.scope(), opts.limit());
+/// Runs `traverse` at the clock's `now_ms`.
+pub fn traverse(conn: &Connection, opts: &TraverseOptions, now_ms: i64) -> Result<TraverseResponse> {
+    let (scope, limit, as_of) = (opts.scope(), opts.limit(), opts.as_of(now_ms));
     let mut response = TraverseResponse {
         entity: opts.entity.clone(),
         max_hops: opts.max_hops(),
@@ -34,7 +36,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
         response.reason = Some(TraverseReason::NoSuchEntity);
         return Ok(response);
     }
-    let n = neighbourhood(conn, &scope, &starts, opts.max_hops())?;
+    let n = neighbourhood(conn, &scope, &as_of, &starts, opts.max_hops())?;
 
     // The relation that reached each entity from one hop closer, most recent first.
     let mut reached_by: BTreeMap<i64, usize> = BTreeMap::new();
@@ -55,7 +57,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
 
     let mut aliases = aliases_of(conn, &kept)?;
     let mut names = names_of(conn, &kept)?;
-    let mut mentioned = mentioning(conn, &scope, opts.source_id(), &kept, limit)?;
+    let mut mentioned = mentioning(conn, &scope, &as_of, opts.source_id(), &kept, limit)?;
     let mut mentions_cut = false;
     for &id in &kept {
         let name = names.remove(&id).unwrap_or_default();
@@ -84,6 +86,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
             declared_by: e.declared_by.clone(),
             declared_at: e.declared_at.clone(),
             anchor_ref: e.anchor_ref.map(|a| a.to_string()).unwrap_or_default(),
+            validity: e.validity.clone(),
         })
         .collect();
 
@@ -96,6 +99,8 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions) -> Result<TraverseRes
         omitted.push("limit");
     }
     response.entities_omitted = (entities_cut > 0).then_some(entities_cut as i64);
-    response.bounds = (!omitted.is_empty()).then_some(Bounds { omitted });
+    let not_holding = n.not_holding.len() as i64;
+    response.bounds =
+        (!omitted.is_empty() || not_holding > 0).then_some(Bounds { omitted, not_holding: (not_holding > 0).then_some(not_holding) });
     Ok(response)
 }

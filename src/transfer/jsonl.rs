@@ -321,7 +321,7 @@ pub fn import(tx: &Connection, opts: &ImportMemoriesOptions, now: &str) -> Resul
                 let predicate = crate::graph::associations::name(record.get("predicate"));
                 match (end("subject_kind", "subject_id")?, end("object_kind", "object_id")?, anchor, predicate) {
                     (Some(subject), Some(object), Some(anchor), Ok(predicate)) => {
-                        report.relations.push(declarer.relate(subject, &predicate.normalized, object, anchor)?);
+                        report.relations.push(declarer.relate(subject, &predicate.normalized, object, anchor, &Default::default())?);
                         &mut out.relations
                     }
                     (_, _, _, Err(reason)) => {

@@ -76,6 +76,16 @@ export type RelationDeclaration = {
    * 256 characters.
    */
   object: string,
+  /**
+   * When it began to hold, ISO-8601; omitted: since always. The same fact declared again
+   * from another `valid_from` is another relation beside this one.
+   */
+  valid_from?: string,
+  /**
+   * When it stopped holding, ISO-8601, after `valid_from`; omitted: until further notice
+   * (`invalidate` ends it later, with a reason).
+   */
+  valid_to?: string,
 };
 
 /**
@@ -345,6 +355,19 @@ export type DeclareOptions = {
    * Declarations to take back.
    */
   retract?: Retract,
+  /**
+   * Relations that stopped holding, and records that stopped being true: each is
+   * closed at `at` (default: now) with its reason and kept as history, never deleted.
+   * At most 64; more are dropped.
+   */
+  invalidate?: Array<Invalidation>,
+  /**
+   * Predicates declared single-valued (`single: true`) or multi-valued again
+   * (`single: false`) for the call's project and channel: declaring a relation whose
+   * subject holds a current one with a single-valued predicate and another object
+   * returns `conflicts`. At most 64; more are dropped.
+   */
+  predicates?: Array<PredicateDeclaration>,
   /**
    * Who declares: an agent through its tools (default) or a person curating the memory.
    */
@@ -868,6 +891,11 @@ export type DeclareReport = {
    */
   relations: Array<number>,
   /**
+   * Current relations a declared one may contradict: same subject and single-valued
+   * predicate, another object. Both are kept; the agent decides which to invalidate.
+   */
+  conflicts?: Array<Conflict>,
+  /**
    * Items not applied, and why: the first 100.
    */
   dropped: Array<Dropped>,
@@ -976,6 +1004,10 @@ export type DeclareResponse = {
    */
   retracted?: Retracted,
   /**
+   * What was invalidated, when `invalidate` was given.
+   */
+  invalidated?: Invalidated,
+  /**
    * The entities named, in declaration order.
    */
   entities: Array<DeclaredEntity>,
@@ -987,6 +1019,11 @@ export type DeclareResponse = {
    * Ids of the relations declared (existing ones included), in declaration order.
    */
   relations: Array<number>,
+  /**
+   * Current relations a declared one may contradict: same subject and single-valued
+   * predicate, another object. Both are kept; the agent decides which to invalidate.
+   */
+  conflicts?: Array<Conflict>,
   /**
    * Items not applied, and why: the first 100.
    */
@@ -1059,6 +1096,26 @@ export type TraverseRelation = {
    * The record that evidences it, when there is one.
    */
   anchor_ref?: string,
+  /**
+   * When it began to hold (absent: since always).
+   */
+  valid_from?: string,
+  /**
+   * When it stopped holding (absent: it still holds).
+   */
+  valid_to?: string,
+  /**
+   * Who closed it by an invalidation.
+   */
+  closed_by?: DeclaredBy,
+  /**
+   * When it was closed.
+   */
+  closed_at?: string,
+  /**
+   * Why it was closed.
+   */
+  closed_reason?: string,
 };
 
 /**
@@ -1069,6 +1126,11 @@ export type Bounds = {
    * The bounds that cut something: `max_hops`, `limit`.
    */
   omitted: ("max_hops" | "limit")[],
+  /**
+   * Relations around the neighbourhood left out because they did not hold at the read's
+   * instant (`as_of`, or now).
+   */
+  not_holding?: number,
 };
 
 /**
@@ -1677,6 +1739,11 @@ export type ReconstructBounds = {
    * Options that were lowered to their cap.
    */
   lowered?: ("count" | "top_k" | "max_hops" | "max_evidence" | "budget")[],
+  /**
+   * Relations around the candidates and the walk left out because they did not hold at
+   * the read's instant (`as_of`, or now).
+   */
+  not_holding?: number,
 };
 
 /**
@@ -1756,6 +1823,107 @@ export type ReconstructResponse = {
    * Steps of the reconstruction, with `trace: true`.
    */
   trace?: Trace,
+};
+
+/**
+ * A declared relation beside a current one with the same subject and single-valued
+ * predicate and another object.
+ */
+export type Conflict = {
+  /**
+   * The relation declared.
+   */
+  relation_id: number,
+  /**
+   * The current relation it may contradict.
+   */
+  conflicts_with: number,
+  /**
+   * Their subject: an entity's name, or a record's ref.
+   */
+  subject: string,
+  /**
+   * Their predicate, normalized.
+   */
+  predicate: string,
+  /**
+   * The current relation's object: an entity's name, or a record's ref.
+   */
+  object: string,
+};
+
+/**
+ * One relation or record to invalidate: `{ relation_id, at?, reason }` or
+ * `{ ref, at?, reason }`.
+ */
+export type Invalidation = RelationInvalidation | RecordInvalidation;
+
+/**
+ * A record that stopped being true: reads at or after `at` leave it out, `"all"` shows it
+ * with its reason.
+ */
+export type RecordInvalidation = {
+  /**
+   * The record, `"mem:<id>"` or `"ep:<id>"`.
+   */
+  ref: string,
+  /**
+   * When it stopped being true, ISO-8601, before an invalidation it already has; omitted: now.
+   */
+  at?: string,
+  /**
+   * Why, 1–256 characters.
+   */
+  reason: string,
+};
+
+/**
+ * A relation that stopped holding: its `valid_to` becomes `at`, and who closed it, when
+ * and why are kept with it.
+ */
+export type RelationInvalidation = {
+  /**
+   * The relation's id, as declarations and reads return it.
+   */
+  relation_id: number,
+  /**
+   * When it stopped holding, ISO-8601, after its `valid_from` and before an end it
+   * already has; omitted: now.
+   */
+  at?: string,
+  /**
+   * Why, 1–256 characters.
+   */
+  reason: string,
+};
+
+/**
+ * A predicate's arity for the call's project and channel.
+ */
+export type PredicateDeclaration = {
+  /**
+   * The predicate, compared as relations store it (normalized); at most 256 characters.
+   */
+  name: string,
+  /**
+   * `true`: a subject holds one object at a time, and a second is a conflict;
+   * `false`: any number (the default of every predicate).
+   */
+  single: boolean,
+};
+
+/**
+ * What an invalidation closed.
+ */
+export type Invalidated = {
+  /**
+   * Ids of the relations closed, in call order.
+   */
+  relations: Array<number>,
+  /**
+   * Refs of the records invalidated, in call order.
+   */
+  records: Array<string>,
 };
 
 /**

@@ -162,6 +162,16 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                     "type": "string",
                     "minLength": 1,
                     "maxLength": 256
+                  },
+                  "valid_from": {
+                    "description": "When it began to hold, ISO-8601; omitted: since always. The same fact declared again from another `valid_from` is another relation beside this one.",
+                    "type": "string",
+                    "maxLength": 64
+                  },
+                  "valid_to": {
+                    "description": "When it stopped holding, ISO-8601, after `valid_from`; omitted: until further notice (`invalidate` ends it later, with a reason).",
+                    "type": "string",
+                    "maxLength": 64
                   }
                 },
                 "additionalProperties": false,
@@ -230,6 +240,36 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
               "type": "array",
               "items": {
                 "type": "integer"
+              }
+            },
+            "conflicts": {
+              "type": "array",
+              "items": {
+                "required": [
+                  "relation_id",
+                  "conflicts_with",
+                  "subject",
+                  "predicate",
+                  "object"
+                ],
+                "type": "object",
+                "properties": {
+                  "relation_id": {
+                    "type": "integer"
+                  },
+                  "conflicts_with": {
+                    "type": "integer"
+                  },
+                  "subject": {
+                    "type": "string"
+                  },
+                  "predicate": {
+                    "type": "string"
+                  },
+                  "object": {
+                    "type": "string"
+                  }
+                }
               }
             },
             "dropped": {
@@ -671,6 +711,9 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                   "budget"
                 ]
               }
+            },
+            "not_holding": {
+              "type": "integer"
             }
           },
           "required": [
@@ -900,6 +943,25 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
               },
               "anchor_ref": {
                 "type": "string"
+              },
+              "valid_from": {
+                "type": "string"
+              },
+              "valid_to": {
+                "type": "string"
+              },
+              "closed_by": {
+                "type": "string",
+                "enum": [
+                  "agent",
+                  "operator"
+                ]
+              },
+              "closed_at": {
+                "type": "string"
+              },
+              "closed_reason": {
+                "type": "string"
               }
             }
           }
@@ -918,6 +980,9 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                   "limit"
                 ]
               }
+            },
+            "not_holding": {
+              "type": "integer"
             }
           },
           "required": [
@@ -1028,6 +1093,16 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                     "type": "string",
                     "minLength": 1,
                     "maxLength": 256
+                  },
+                  "valid_from": {
+                    "description": "When it began to hold, ISO-8601; omitted: since always. The same fact declared again from another `valid_from` is another relation beside this one.",
+                    "type": "string",
+                    "maxLength": 64
+                  },
+                  "valid_to": {
+                    "description": "When it stopped holding, ISO-8601, after `valid_from`; omitted: until further notice (`invalidate` ends it later, with a reason).",
+                    "type": "string",
+                    "maxLength": 64
                   }
                 },
                 "additionalProperties": false,
@@ -1086,6 +1161,95 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
             }
           },
           "description": "Declarations to take back."
+        },
+        "invalidate": {
+          "type": "array",
+          "items": {
+            "description": "One relation or record to invalidate: `{ relation_id, at?, reason }` or `{ ref, at?, reason }`.",
+            "anyOf": [
+              {
+                "description": "A relation that stopped holding.",
+                "type": "object",
+                "properties": {
+                  "relation_id": {
+                    "description": "The relation's id, as declarations and reads return it.",
+                    "type": "integer"
+                  },
+                  "at": {
+                    "description": "When it stopped holding, ISO-8601, after its `valid_from` and before an end it already has; omitted: now.",
+                    "type": "string",
+                    "maxLength": 64
+                  },
+                  "reason": {
+                    "description": "Why, 1–256 characters.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 256
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "relation_id",
+                  "reason"
+                ]
+              },
+              {
+                "description": "A memory or episode that stopped being true.",
+                "type": "object",
+                "properties": {
+                  "ref": {
+                    "description": "The record, `\"mem:<id>\"` or `\"ep:<id>\"`.",
+                    "type": "string",
+                    "maxLength": 64
+                  },
+                  "at": {
+                    "description": "When it stopped being true, ISO-8601, before an invalidation it already has; omitted: now.",
+                    "type": "string",
+                    "maxLength": 64
+                  },
+                  "reason": {
+                    "description": "Why, 1–256 characters.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 256
+                  }
+                },
+                "additionalProperties": false,
+                "required": [
+                  "ref",
+                  "reason"
+                ]
+              }
+            ]
+          },
+          "description": "Relations that stopped holding, and records that stopped being true: each is closed at `at` (default: now) with its reason and kept as history, never deleted. At most 64; more are dropped.",
+          "maxItems": 64
+        },
+        "predicates": {
+          "type": "array",
+          "items": {
+            "description": "A predicate's arity for the call's project and channel.",
+            "type": "object",
+            "properties": {
+              "name": {
+                "description": "The predicate, compared as relations store it (normalized).",
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 256
+              },
+              "single": {
+                "description": "`true`: a subject holds one object at a time, and a second is a conflict; `false`: any number (the default of every predicate).",
+                "type": "boolean"
+              }
+            },
+            "additionalProperties": false,
+            "required": [
+              "name",
+              "single"
+            ]
+          },
+          "description": "Predicates declared single-valued (`single: true`) or multi-valued again (`single: false`) for the call's project and channel: declaring a relation whose subject holds a current one with a single-valued predicate and another object returns `conflicts`. At most 64; more are dropped.",
+          "maxItems": 64
         }
       },
       "required": [
@@ -1135,6 +1299,36 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
             "type": "integer"
           }
         },
+        "conflicts": {
+          "type": "array",
+          "items": {
+            "required": [
+              "relation_id",
+              "conflicts_with",
+              "subject",
+              "predicate",
+              "object"
+            ],
+            "type": "object",
+            "properties": {
+              "relation_id": {
+                "type": "integer"
+              },
+              "conflicts_with": {
+                "type": "integer"
+              },
+              "subject": {
+                "type": "string"
+              },
+              "predicate": {
+                "type": "string"
+              },
+              "object": {
+                "type": "string"
+              }
+            }
+          }
+        },
         "dropped": {
           "type": "array",
           "items": {
@@ -1172,6 +1366,27 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
           "required": [
             "relations",
             "mentions"
+          ]
+        },
+        "invalidated": {
+          "type": "object",
+          "properties": {
+            "relations": {
+              "type": "array",
+              "items": {
+                "type": "integer"
+              }
+            },
+            "records": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          },
+          "required": [
+            "relations",
+            "records"
           ]
         }
       },

@@ -7,6 +7,7 @@ use super::walk;
 use crate::api::error::Result;
 use crate::api::refs::Ref;
 use crate::api::Applied;
+use crate::base::as_of::AsOf;
 use crate::base::scope::ReadScope;
 use crate::graph::reads::{mentioning, neighbourhood};
 use crate::storage::records::Record;
@@ -22,42 +23,49 @@ pub fn records(read: &BTreeMap<Ref, Record>, refs: impl IntoIterator<Item = Ref>
     refs.into_iter().filter_map(|r| read.get(&r).cloned()).collect()
 }
 
-/// Declared record → record relations in scope whose both ends are in `pool`, by id.
-pub fn links(conn: &Connection, scope: &ReadScope, pool: &BTreeSet<Ref>) -> Result<Vec<Link>> {
+/// Declared record → record relations in scope whose both ends are in `pool` and that hold
+/// at `as_of`, by id; and the ids of those that do not (read by the same statement).
+pub fn links(conn: &Connection, scope: &ReadScope, as_of: &AsOf, pool: &BTreeSet<Ref>) -> Result<(Vec<Link>, BTreeSet<i64>)> {
+    let mut not_holding = BTreeSet::new();
     if pool.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), not_holding));
     }
-    let iso = scope.clause("r");
+    let (holds, iso) = (as_of.relation_holds("r"), scope.clause("r"));
     let (marks, refs) = padded_refs(pool.iter().copied());
     // The relations whose subject is in the pool come from the subject index first; scoping
     // then joins on their ids, so a call never reads all of an agent's relations.
     let sql = format!(
-        "SELECT r.subject_kind, r.subject_id, r.predicate, r.object_kind, r.object_id \
+        "SELECT r.subject_kind, r.subject_id, r.predicate, r.object_kind, r.object_id, r.id, {} \
          FROM (SELECT id FROM relations WHERE (subject_kind, subject_id) IN (VALUES {marks})) AS hit CROSS JOIN relations r ON r.id = hit.id \
          WHERE {} AND (r.object_kind, r.object_id) IN (VALUES {marks}) ORDER BY r.id",
-        iso.sql
+        holds.sql, iso.sql
     );
-    let params: Vec<Value> = refs.iter().cloned().chain(iso.params).chain(refs.iter().cloned()).collect();
+    let params: Vec<Value> = holds.params.into_iter().chain(refs.iter().cloned()).chain(iso.params).chain(refs.iter().cloned()).collect();
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params_from_iter(params), |r| {
         let end = |kind: usize| -> rusqlite::Result<Option<Ref>> { Ok(Ref::stored(r.get_ref(kind)?.as_str()?, r.get(kind + 1)?)) };
-        Ok((end(0)?, r.get::<_, String>(2)?, end(3)?))
+        Ok((end(0)?, r.get::<_, String>(2)?, end(3)?, r.get::<_, i64>(5)?, r.get::<_, bool>(6)?))
     })?;
     let mut links = Vec::new();
     for row in rows {
-        if let (Some(subject), predicate, Some(object)) = row? {
-            links.push((subject, predicate, object));
+        match row? {
+            (.., id, false) => {
+                not_holding.insert(id);
+            }
+            (Some(subject), predicate, Some(object), ..) => links.push((subject, predicate, object)),
+            _ => {}
         }
     }
-    Ok(links)
+    Ok((links, not_holding))
 }
 
 /// The graph the walk may follow from `starts` (the window's candidates): their declared
-/// entities, the relations around those up to the hop bound, and the records outside the
-/// candidate `pool` that mention each entity reached.
+/// entities, the relations around those up to the hop bound that hold at `as_of`, and the
+/// records outside the candidate `pool` that mention each entity reached and held then.
 pub fn graph(
     conn: &Connection,
     scope: &ReadScope,
+    as_of: &AsOf,
     source_id: &str,
     bounds: &Applied,
     starts: &[Ref],
@@ -81,7 +89,8 @@ pub fn graph(
         return Ok(graph);
     }
     let mentioned: Vec<i64> = crate::base::sort::set_from(graph.mentions.values().flatten().copied()).into_iter().collect();
-    let n = neighbourhood(conn, scope, &mentioned, bounds.max_hops as i64)?;
+    let n = neighbourhood(conn, scope, as_of, &mentioned, bounds.max_hops as i64)?;
+    graph.not_holding = n.not_holding;
     for edge in n.edges.values().filter(|e| e.subject != e.object) {
         let recency = n.recency[&edge.id];
         for (from, other) in [(edge.subject, edge.object), (edge.object, edge.subject)] {
@@ -103,7 +112,7 @@ pub fn graph(
     }
     let bound = bounds.max_evidence;
     let reached: Vec<i64> = n.distance.keys().copied().collect();
-    let mut mentioned = mentioning(conn, scope, source_id, &reached, (bound + pool.len() + 1) as i64)?;
+    let mut mentioned = mentioning(conn, scope, as_of, source_id, &reached, (bound + pool.len() + 1) as i64)?;
     for entity in reached {
         let (refs, _) = mentioned.remove(&entity).unwrap_or_default();
         let outside: Vec<Ref> = refs.into_iter().filter(|r| !pool.contains(r)).collect();

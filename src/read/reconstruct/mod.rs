@@ -14,6 +14,7 @@ pub mod walk;
 use crate::api::error::Result;
 use crate::api::refs::Ref;
 use crate::api::{Applied, Cues, ReconstructBounds, ReconstructOptions, ReconstructResponse, Shortfall, Trace};
+use crate::base::as_of::AsOf;
 use crate::base::scope::ReadScope;
 use crate::indexes::declared::Declared;
 use crate::indexes::lexical::LexicalIndex;
@@ -62,7 +63,7 @@ impl fmt::Display for Why {
     }
 }
 
-/// Runs `reconstruct` on validated options.
+/// Runs `reconstruct` on validated options, at the clock's `now_ms`.
 pub fn reconstruct(
     conn: &Connection,
     vectors: &VectorIndex,
@@ -70,13 +71,16 @@ pub fn reconstruct(
     names: &NameIndex,
     declared: Declared,
     opts: &ReconstructOptions,
+    now_ms: i64,
 ) -> Result<ReconstructResponse> {
-    let call = Call { conn, vectors, lexical, names, opts, scope: opts.scope(), bounds: opts.applied(), declared };
+    let call =
+        Call { conn, vectors, lexical, names, opts, scope: opts.scope(), as_of: opts.as_of(now_ms), bounds: opts.applied(), declared };
     let found = call.candidates()?;
     let bundled = call.bundle(&found)?;
     let walked = call.walk(&found, &bundled)?;
     let drafts = call.structure(&found, &bundled, &walked);
-    Ok(call.respond(&found, &bundled, &walked.cuts, &drafts))
+    let not_holding = bundled.not_holding.len() + walked.not_holding.len();
+    Ok(call.respond(&found, &bundled, &walked.cuts, not_holding, &drafts))
 }
 
 /// What every stage of one call shares.
@@ -90,6 +94,8 @@ struct Call<'a> {
     names: &'a NameIndex,
     opts: &'a ReconstructOptions,
     scope: ReadScope,
+    /// The instant relations and the records reached over them are read at.
+    as_of: AsOf,
     bounds: Applied,
     /// Whether the database has the association tables, and any relation and mention.
     declared: Declared,
@@ -117,6 +123,8 @@ struct Bundled {
     clusters: Vec<Vec<usize>>,
     /// Candidate index → why it was bundled.
     why: BTreeMap<usize, Why>,
+    /// Record → record relations between candidates that did not hold at the instant.
+    not_holding: BTreeSet<i64>,
 }
 
 impl Bundled {
@@ -131,6 +139,8 @@ struct Walked {
     /// The records the walk reached, as read, each with how it was reached.
     reached: Vec<Vec<(Record, walk::Reached)>>,
     cuts: Vec<walk::Cuts>,
+    /// Entity → entity relations around the walk that did not hold at the instant.
+    not_holding: BTreeSet<i64>,
 }
 
 impl Call<'_> {
@@ -164,9 +174,10 @@ impl Call<'_> {
 
     /// Stage 2: clusters, and why each bundled candidate is in its cluster.
     fn bundle(&self, found: &Found) -> Result<Bundled> {
-        let links = if self.declared.relations { load::links(self.conn, &self.scope, &found.pool())? } else { Vec::new() };
+        let (links, not_holding) =
+            if self.declared.relations { load::links(self.conn, &self.scope, &self.as_of, &found.pool())? } else { Default::default() };
         let bundling = bundle::bundle(&found.records, &links);
-        Ok(Bundled { links, clusters: bundling.clusters, why: bundling.why })
+        Ok(Bundled { links, clusters: bundling.clusters, why: bundling.why, not_holding })
     }
 
     /// Stage 3: the walk from each item's candidates, and the records it reached, read.
@@ -178,7 +189,7 @@ impl Call<'_> {
         let graph = if all_starts.is_empty() || !self.declared.mentions {
             walk::Graph::default()
         } else {
-            load::graph(self.conn, &self.scope, self.opts.source_id(), &self.bounds, &all_starts, &pool)?
+            load::graph(self.conn, &self.scope, &self.as_of, self.opts.source_id(), &self.bounds, &all_starts, &pool)?
         };
         let (reached, cuts) = walk::walk(&starts, &pool, &graph, self.bounds.max_hops);
         let records = crate::storage::records::Reader::new(self.conn, &self.scope).read_many(reached.iter().flatten().map(|r| r.at))?;
@@ -187,7 +198,7 @@ impl Call<'_> {
             let got = load::records(&records, reached.iter().map(|r| r.at));
             read.push(got.into_iter().zip(reached).collect());
         }
-        Ok(Walked { reached: read, cuts })
+        Ok(Walked { reached: read, cuts, not_holding: graph.not_holding })
     }
 
     /// Stage 4: one item per cluster of the window, with what the walk reached for it.
@@ -205,7 +216,7 @@ impl Call<'_> {
     }
 
     /// The budget, then the response: bounds, shortfall and trace.
-    fn respond(&self, found: &Found, bundled: &Bundled, cuts: &[walk::Cuts], drafts: &[Draft]) -> ReconstructResponse {
+    fn respond(&self, found: &Found, bundled: &Bundled, cuts: &[walk::Cuts], not_holding: usize, drafts: &[Draft]) -> ReconstructResponse {
         let (bounds, trace) = (&self.bounds, self.opts.trace.unwrap_or(false));
         let quoted = budget::quote(drafts, bounds.budget, trace);
         let mut omitted = Vec::new();
@@ -216,7 +227,7 @@ impl Call<'_> {
             omitted.push("max_evidence");
         }
         let reached = if cuts.iter().any(|c| c.reading) { vec!["max_evidence"] } else { Vec::new() };
-        let show_bounds = trace || !omitted.is_empty() || !reached.is_empty() || !bounds.lowered.is_empty();
+        let show_bounds = trace || !omitted.is_empty() || !reached.is_empty() || !bounds.lowered.is_empty() || not_holding > 0;
         let returned = quoted.items.len();
         let shortfall = if returned >= bounds.count {
             None
@@ -238,6 +249,7 @@ impl Call<'_> {
                 omitted,
                 reached,
                 lowered: bounds.lowered.clone(),
+                not_holding: (not_holding > 0).then_some(not_holding as i64),
             }),
             shortfall_reason: shortfall,
             effective_budget: (trace || quoted.cut).then_some(bounds.budget as i64),

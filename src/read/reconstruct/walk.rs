@@ -37,6 +37,9 @@ pub struct Graph {
     pub records_cut: BTreeSet<i64>,
     /// Entities reached whose own relations were not loaded (the loader's bound).
     pub unexpanded: BTreeSet<i64>,
+    /// Relations around the entities expanded that did not hold at the read's instant:
+    /// not in `adjacency`, only counted in the response's `bounds`.
+    pub not_holding: BTreeSet<i64>,
 }
 
 /// One relation as seen from one of its ends. Field order is the order the walk prefers
