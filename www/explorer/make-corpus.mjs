@@ -71,7 +71,8 @@ const meet = (id, name) => ({ type: 'Meeting', id, name });
 const jira = (id, name) => ({ type: 'Jira', id, name });
 const mail = (name) => ({ type: 'Email', id: 'inbox', name });
 const page = (id) => ({ type: 'Incident', id, name: 'incident channel' });
-const R = (s, p, o) => ({ subject: s, predicate: p, object: o });
+/** A relation; `from`, when it began to hold (ISO 8601), if not since always. */
+const R = (s, p, o, from) => ({ subject: s, predicate: p, object: o, ...(from ? { valid_from: from } : {}) });
 
 // ---- week 6: 2–6 Nov — Release 3.5 hardening, rollout plan
 n('2026-11-02T08:30', meet('standup', 'Daily standup'), 'Standup: Haruka is fixing the last Offline Mode sync bug on iOS; Diego has the Android build for Release 3.5 in internal testing; Kaito is writing RFC-012 Idempotency Keys after INC-0412.', ['Haruka Sato', 'Diego Alvarez', 'Kaito Mori', 'Offline Mode', 'Release 3.5', 'RFC-012 Idempotency Keys'], [R('Kaito Mori', 'authored', 'RFC-012 Idempotency Keys')]);
@@ -138,7 +139,7 @@ n('2026-11-27T09:05', slack('#wallet-eng', 'Amara Okafor'), 'This dry run suppor
 n('2026-11-27T16:00', meet('retro', 'Weekly retro'), 'Retro, week 9: good — the Sakura Mart Rollout is complete (120 stores). Improve — the Merchant Portal scope grows daily; Priya freezes v1 scope today.', ['Sakura Mart Rollout', 'Merchant Portal', 'Priya Raman'], [R('Priya Raman', 'scoped', 'Merchant Portal')]);
 
 // ---- week 10: 30 Nov – 4 Dec — INC-0518, HSM, freeze
-n('2026-11-30T10:00', slack('#wallet-eng', 'Kaito Mori'), 'Handover: Amara maintains the Ledger Service from 1 Dec, next to the Payouts Batch and the Settlement Reconciler that read it. Kaito keeps the Payments Service and the Auth Gateway.', ['Kaito Mori', 'Amara Okafor', 'Ledger Service', 'Payouts Batch', 'Settlement Reconciler', 'Payments Service', 'Auth Gateway'], [R('Amara Okafor', 'maintains', 'Ledger Service')], 'ledgerhandover');
+n('2026-11-30T10:00', slack('#wallet-eng', 'Kaito Mori'), 'Handover: Amara maintains the Ledger Service from 1 Dec, next to the Payouts Batch and the Settlement Reconciler that read it. Kaito keeps the Payments Service and the Auth Gateway.', ['Kaito Mori', 'Amara Okafor', 'Ledger Service', 'Payouts Batch', 'Settlement Reconciler', 'Payments Service', 'Auth Gateway'], [R('Amara Okafor', 'maintains', 'Ledger Service', '2026-12-01T00:00:00Z')], 'ledgerhandover');
 n('2026-11-30T09:00', slack('#wallet-ops', 'Yuki Tanaka'), 'Yuki: the HSM Migration starts — card keys move from the old HSM to the cloud KMS, a PCI Audit follow-up. Kaito reviews the key-ceremony script.', ['Yuki Tanaka', 'HSM Migration', 'PCI Audit', 'Kaito Mori'], [R('Yuki Tanaka', 'owns', 'HSM Migration'), R('HSM Migration', 'follows_up', 'PCI Audit')]);
 n('2026-12-01T08:15', page('INC-0518'), 'Page: INC-0518 Token Expiry Storm. At 08:02 every mobile session refreshed at once and the Auth Gateway hit its rate limit; logins fail for about 20% of users.', ['INC-0518 Token Expiry Storm', 'Auth Gateway', 'iOS App', 'Android App'], [R('INC-0518 Token Expiry Storm', 'affects', 'Auth Gateway')], 'inc518');
 n('2026-12-01T08:30', page('INC-0518'), 'INC-0518: Kaito is incident commander. The signing key rotated by the HSM Migration rehearsal at 08:00 invalidated all tokens at once.', ['INC-0518 Token Expiry Storm', 'Kaito Mori', 'HSM Migration'], [R('Kaito Mori', 'incident_commander_of', 'INC-0518 Token Expiry Storm'), R('INC-0518 Token Expiry Storm', 'caused_by', 'HSM Migration')], 'inc518b');
@@ -272,7 +273,10 @@ for (const x of notes) {
     return true;
   });
 }
-const memories = firstWeeks.memories.map((m, i) => ({ ...m, source: m.source ?? firstWeeksSource(m, i) }));
+// The first weeks' relations that began at a known instant (the notes of the new weeks give theirs in R).
+const BEGAN = { 'Yuki Tanaka|maintains|Fraud Scoring': '2026-10-13T11:00:00Z' };
+const began = (a) => (a?.relations ? { ...a, relations: a.relations.map((r) => (BEGAN[`${r.subject}|${r.predicate}|${r.object}`] ? { ...r, valid_from: BEGAN[`${r.subject}|${r.predicate}|${r.object}`] } : r)) } : a);
+const memories = firstWeeks.memories.map((m, i) => ({ ...m, ...(m.associations ? { associations: began(m.associations) } : {}), source: m.source ?? firstWeeksSource(m, i) }));
 const idOfKey = new Map();
 notes.forEach((x, i) => { if (x.key) idOfKey.set(x.key, memories.length + i + 1); });
 const ref = (s) => (s.startsWith('@') ? `mem:${idOfKey.get(s.slice(1)) ?? (() => { throw new Error(`no note ${s}`); })()}` : s);
@@ -281,7 +285,7 @@ for (const x of notes) {
   for (const r of x.relations) for (const end of [r.subject, r.object]) if (!end.startsWith('@')) names.add(end);
   const associations = {
     entities: [...names].map((name) => (ALIASES[name]?.length ? { name, aliases: ALIASES[name] } : { name })),
-    relations: x.relations.map((r) => ({ subject: ref(r.subject), predicate: r.predicate, object: ref(r.object) })),
+    relations: x.relations.map((r) => ({ ...r, subject: ref(r.subject), object: ref(r.object) })),
   };
   if (!associations.relations.length) delete associations.relations;
   memories.push({ content: x.content, timestamp: `${x.when}:00+00:00`, source: x.source, associations });

@@ -8,10 +8,10 @@
 // view itself (`associative-memory/view`), so a host of the view gets the same drawing.
 
 import type { AgentMemory, DeclareResponse, TraverseRelation } from 'associative-memory';
-import type { RelationTime } from 'associative-memory/view';
 import { describeError, h, plural, shortTime } from './dom.js';
 
-const timeOf = (r: object): RelationTime => r as RelationTime;
+/** The time fields a relation carries where they are set (each left out when not). */
+type RelationTime = Pick<TraverseRelation, 'valid_from' | 'valid_to' | 'closed_by' | 'closed_at' | 'closed_reason'>;
 
 /** How the graph is read: the current state, at one instant, or everything (closed relations too). */
 export type TimeMode = 'now' | 'at' | 'all';
@@ -123,7 +123,8 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
   /** Reads the graph at what is wanted, again until it is what was read (a slider dragged meanwhile). */
   function sync(): Promise<void> {
     if (running) return running;
-    running = (async () => {
+    if (wanted() === applied) return Promise.resolve();
+    const run = (async () => {
       try {
         while (wanted() !== applied) {
           const next = wanted();
@@ -137,7 +138,8 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
         running = null;
       }
     })();
-    return running;
+    running = run;
+    return run;
   }
 
   async function set(next: TimeMode, instant?: string): Promise<void> {
@@ -178,8 +180,7 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
 // ---------------------------------------------------------------- a relation's time
 
 /** The rows a relation's details add to its facts: its interval, and who closed it, when and why. */
-export function timeFacts(r: TraverseRelation): HTMLElement[] {
-  const t = timeOf(r);
+export function timeFacts(t: TraverseRelation): HTMLElement[] {
   const row = (label: string, testid: string, value: Node | string) => [h('dt', {}, label), h('dd', { dataset: { testid } }, value)];
   const when = (s: string) => h('time', { datetime: s }, instantLabel(s));
   return [
@@ -192,14 +193,14 @@ export function timeFacts(r: TraverseRelation): HTMLElement[] {
 }
 
 /** Whether a relation was closed (with `invalidate`): it cannot be closed again. */
-export const isClosed = (r: TraverseRelation) => !!timeOf(r).closed_by;
+export const isClosed = (r: TraverseRelation) => !!r.closed_by;
 
 /**
  * The form that closes a relation: a reason (required, as the engine wants one) and,
  * optionally, the instant it ended (UTC; empty: now). `run` does the write.
  */
 export function invalidateForm(run: (reason: string, at: string | undefined, fail: (err: unknown) => void) => Promise<void>): HTMLElement {
-  const reason = h('input', { 'aria-label': 'Why it ended (required)', placeholder: 'why it ended, e.g. handed over to Amara', maxlength: 256, required: true, dataset: { testid: 'invalidate-reason' } });
+  const reason = h('input', { 'aria-label': 'Why it ended (required)', placeholder: 'why it ended, e.g. handed over to Amara', maxlength: 256, 'aria-required': 'true', dataset: { testid: 'invalidate-reason' } });
   const ended = h('input', { type: 'datetime-local', step: '60', 'aria-label': 'Ended at (UTC; empty: now)', title: 'Ended at (UTC); leave empty for now', dataset: { testid: 'invalidate-at' } });
   const error = h('p', { class: 'error', role: 'alert', id: 'invalidate-error', dataset: { testid: 'invalidate-error' }, hidden: true });
   const fail = (err: unknown) => {
@@ -230,7 +231,7 @@ export function invalidateForm(run: (reason: string, at: string | undefined, fai
 
 /** Closes relation `id` as the operator; throws, naming why, when the engine dropped it. */
 export async function invalidateRelation(agent: AgentMemory, id: number, reason: string, at: string | undefined): Promise<DeclareResponse> {
-  const res = await agent.declareAssociations({ invalidate: [{ relation_id: id, reason, ...(at ? { at } : {}) }], declared_by: 'operator' } as Parameters<AgentMemory['declareAssociations']>[0]);
+  const res = await agent.declareAssociations({ invalidate: [{ relation_id: id, reason, ...(at ? { at } : {}) }], declared_by: 'operator' });
   if (res.dropped.length) throw new Error(`not invalidated: ${res.dropped.map((d) => `${d.item} (${d.reason})`).join(', ')}`);
   return res;
 }
@@ -248,7 +249,7 @@ export async function endCorpusRelation(agent: AgentMemory, end: CorpusEnd): Pro
   const named = (id: number) => around.entities.find((e) => e.id === id)?.name;
   const r = around.relations.find((x) => x.predicate === end.predicate && named(x.subject) === end.subject && named(x.object) === end.object);
   if (!r) throw new Error(`the corpus ends ${end.subject} —${end.predicate}→ ${end.object}, which it never declared`);
-  const res = await agent.declareAssociations({ invalidate: [{ relation_id: r.id, at: end.at, reason: end.reason }] } as Parameters<AgentMemory['declareAssociations']>[0]);
+  const res = await agent.declareAssociations({ invalidate: [{ relation_id: r.id, at: end.at, reason: end.reason }] });
   if (res.dropped.length) throw new Error(`the corpus could not end ${end.subject} —${end.predicate}→ ${end.object}: ${res.dropped.map((d) => d.reason).join(', ')}`);
 }
 

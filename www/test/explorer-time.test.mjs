@@ -181,7 +181,7 @@ describe('explorer facts in time', { skip: existsSync(PKG) ? false : `no package
     const kept = await p.evaluate(async (id) => (await window.__explorer.agent.traverse({ entity: 'Ledger Service', max_hops: 1, limit: 100, as_of: 'all' })).relations.find((r) => r.id === id), before.id);
     assert.equal(kept.closed_by, 'operator');
     assert.equal(kept.closed_reason, 'Amara moved to the Merchant Portal');
-    assert.equal(kept.valid_to, '2026-12-05T09:00:00Z');
+    assert.equal(kept.valid_to, '2026-12-05T09:00:00+00:00');
 
     await mode(p, 'all', 'all');
     const after = await drawn(p, 'Amara Okafor', 'maintains', 'Ledger Service');

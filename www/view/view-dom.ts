@@ -6,7 +6,7 @@
 import cytoscape from 'cytoscape';
 import type { Core, ElementDefinition, EventObject, NodeSingular } from 'cytoscape';
 import fcose from 'cytoscape-fcose';
-import { endText, instantText, timeOf, type GraphModel, type Target, type ViewEntity } from './view-state.js';
+import { endText, instantText, type GraphModel, type Target, type ViewEntity } from './view-state.js';
 import type { TraverseRelation } from './types.js';
 import { LABELLED, PALETTES, injectStyle, legendHtml, restyle, sizeOf, stylesheet, type ColorScheme, type ColorSchemeOption, type LayoutName, type NodeSize } from './view-style.js';
 
@@ -40,8 +40,7 @@ function edgeData(r: TraverseRelation): Record<string, string> {
 }
 
 /** The hover text and list text of a relation's time: its interval, and who closed it, when and why. */
-function timeLines(r: TraverseRelation): string[] {
-  const t = timeOf(r);
+function timeLines(t: TraverseRelation): string[] {
   const out: string[] = [];
   if (t.valid_from || t.valid_to) out.push(`holds ${t.valid_from ? `from ${instantText(t.valid_from)} ` : ''}${t.valid_to ? `until ${instantText(t.valid_to)}` : 'on'}`);
   if (t.closed_by) out.push(`closed by ${t.closed_by}${t.closed_at ? ` at ${instantText(t.closed_at)}` : ''}${t.closed_reason ? `: ${t.closed_reason}` : ''}`);

@@ -20,26 +20,6 @@ export type GraphSelection =
   | { kind: 'entity'; entity: ViewEntity }
   | { kind: 'relation'; relation: TraverseRelation; subject: ViewEntity; object: ViewEntity };
 
-/**
- * The interval and closure a traverse relation carries when time was declared on it (issue
- * 39): each field is left out where not set. Read through `timeOf`, so one place knows them.
- */
-export interface RelationTime {
-  /** From when the relation holds (ISO 8601, UTC). */
-  valid_from?: string;
-  /** Until when it holds (ISO 8601, UTC), excluded: set when it was closed or declared with an end. */
-  valid_to?: string;
-  /** Who closed it with `invalidate`: 'agent' or 'operator'. */
-  closed_by?: string;
-  /** When it was closed (the clock of the call that closed it). */
-  closed_at?: string;
-  /** Why it was closed, as the closing call said. */
-  closed_reason?: string;
-}
-
-/** A relation's time fields (none when no time was declared on it). */
-export const timeOf = (r: TraverseRelation): RelationTime => r as TraverseRelation & RelationTime;
-
 /** `2026-12-01` for a midnight instant, else `2026-12-01 09:30` (UTC), from an ISO 8601 instant. */
 export function instantText(iso: string): string {
   const m = iso.match(/^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(:\d\d(?:\.\d+)?)?/);
@@ -48,10 +28,7 @@ export function instantText(iso: string): string {
 }
 
 /** What a relation's end says in a label: "until 2026-12-01", or '' when it has none. */
-export const endText = (r: TraverseRelation): string => {
-  const t = timeOf(r);
-  return t.valid_to ? `until ${instantText(t.valid_to)}` : '';
-};
+export const endText = (r: TraverseRelation): string => (r.valid_to ? `until ${instantText(r.valid_to)}` : '');
 
 /** What the last traverse cut, so a page can say what and how much. */
 export interface CutReport {

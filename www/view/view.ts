@@ -21,7 +21,7 @@ import { mountDom } from './view-dom.js';
 import type { ColorSchemeOption, LayoutName, NodeSize } from './view-style.js';
 import { GraphModel, type GraphSelection, type GraphState, type Query, type RecordMark, type Target } from './view-state.js';
 
-export type { CutReport, GraphSelection, GraphState, RecordMark, RelationTime, ViewEntity } from './view-state.js';
+export type { CutReport, GraphSelection, GraphState, RecordMark, ViewEntity } from './view-state.js';
 export type { ColorScheme, ColorSchemeOption, LayoutName, NodeSize } from './view-style.js';
 
 /** What the view needs of a memory: `traverse`. An `AssociativeMemory` or an `AgentMemory` both fit. */
