@@ -424,10 +424,16 @@ impl Memory {
         self.in_transaction(|tx| entities::delete(tx, &opts.agent_id, opts.entity_id))
     }
 
+    /// An entity's timeline: every relation on it, current or closed, in time order.
+    pub fn history(&self, opts: &HistoryOptions) -> Result<HistoryResponse> {
+        opts.validate()?;
+        crate::graph::history::history(&self.conn, opts)
+    }
+
     /// A page of the agent's entities with alias, mention and relation counts.
     pub fn list_entities(&self, opts: &ListEntitiesOptions) -> Result<ListEntitiesResponse> {
         opts.validate()?;
-        entities::list(&self.conn, opts)
+        entities::list(&self.conn, opts, self.clock.now_ms())
     }
 
     /// A page of the agents the memory holds, with their counts, by `agent_id`: what each

@@ -782,6 +782,25 @@ mod tests {
             ("traverse", json!({"agent_id": "a", "entity": "kaito", "max_hops": 2})),
             ("traverse", json!({"agent_id": "a", "entity": "Ledger Service", "max_hops": 5, "limit": 1})),
             ("traverse", json!({"agent_id": "a", "entity": "nobody"})),
+            // facts in time: an interval, a single-valued predicate and the conflict it
+            // surfaces, a relation closed and an episode invalidated; then reads at instants
+            (
+                "declare_associations",
+                json!({"agent_id": "a", "predicates": [{"name": "maintained by", "single": true}], "associations": {"relations": [
+                    {"subject": "Ledger Service", "predicate": "maintained by", "object": "Kaito Mori", "valid_from": "2025-01-01", "valid_to": "2025-06-01"},
+                    {"subject": "Ledger Service", "predicate": "maintained by", "object": "Rin"},
+                    {"subject": "Ledger Service", "predicate": "maintained by", "object": "Mei", "valid_from": "2025-02-01"}]}}),
+            ),
+            (
+                "declare_associations",
+                json!({"agent_id": "a", "invalidate": [{"relation_id": 4, "reason": "Rin left"}, {"ref": "ep:1", "reason": "replanned"}]}),
+            ),
+            ("traverse", json!({"agent_id": "a", "entity": "Ledger Service", "as_of": "all"})),
+            ("traverse", json!({"agent_id": "a", "entity": "Ledger Service"})),
+            ("reconstruct", json!({"agent_id": "a", "query": "Who maintains the ledger service?", "as_of": "2025-03-01"})),
+            ("history", json!({"agent_id": "a", "entity": "Ledger Service", "limit": 2})),
+            ("history", json!({"agent_id": "a", "entity": "nobody"})),
+            ("list_entities", json!({"agent_id": "a", "as_of": "2025-03-01"})),
             ("get_contents", json!({"agent_id": "a", "refs": ["mem:1", "mem:2", "ep:1", "mem:999"]})),
             ("list_entities", json!({"agent_id": "a"})),
             ("list_entities", json!({"agent_id": "a", "query": "kai", "limit": 1})),

@@ -52,7 +52,7 @@ pub struct ListedEntity {
     pub aliases: Vec<String>,
     /// How many records mention it (readable or not).
     pub mentions: i64,
-    /// How many relations name it as subject or object.
+    /// How many relations name it as subject or object and hold at the read's instant.
     pub relations: i64,
     /// Who registered it.
     #[cfg_attr(test, ts(as = "super::DeclaredBy"), schemars(with = "super::DeclaredBy"))]
@@ -76,4 +76,8 @@ pub struct ListEntitiesResponse {
     /// The `offset` of the next page, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_offset: Option<i64>,
+    /// What the page's `relations` counts left out, summed over its entities: relations that
+    /// did not hold at the read's instant (`as_of`, or now).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_holding: Option<i64>,
 }

@@ -25,6 +25,7 @@ pub(crate) mod embeddings;
 pub(crate) mod error;
 pub(crate) mod export_memories;
 pub(crate) mod get_contents;
+pub(crate) mod history;
 pub(crate) mod import_memories;
 pub(crate) mod lenient;
 pub(crate) mod list_agents;
@@ -55,6 +56,7 @@ pub use delete_agent_data::*;
 pub use embeddings::*;
 pub use export_memories::*;
 pub use get_contents::*;
+pub use history::*;
 pub use import_memories::*;
 pub use list_agents::*;
 pub use list_entities::*;
@@ -78,23 +80,14 @@ use crate::base::clock::{format_iso, parse_iso};
 /// option type refuses keys it does not declare.
 macro_rules! scoped_options {
     (read, $(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
-        scoped_options!(@declare $(#[$meta])* $name,
-            [
-                /// Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
-                /// pool. At most 256 characters.
-            ],
-            [
-                /// Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
-                /// 256 characters.
-            ],
-            {
-                $($fields)*
-                /// The instant to read the memory at, ISO-8601: only relations whose validity holds
-                /// it and records not expired or invalidated by then. `"all"`: everything, each with
-                /// its interval. Omitted: the current state (what ended before now is left out).
-                #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
-                pub as_of: Option<String>,
-            });
+        scoped_options!(@reader $(#[$meta])* $name, {
+            $($fields)*
+            /// The instant to read the memory at, ISO-8601: only relations whose validity holds
+            /// it and records not expired or invalidated by then. `"all"`: everything, each with
+            /// its interval. Omitted: the current state (what ended before now is left out).
+            #[cfg_attr(test, schemars(length(max = crate::api::MAX_TIMESTAMP)))]
+            pub as_of: Option<String>,
+        });
 
         impl $name {
             /// Checks the isolation axes and `as_of`.
@@ -107,7 +100,33 @@ macro_rules! scoped_options {
             pub fn as_of(&self, now_ms: i64) -> crate::base::as_of::AsOf {
                 crate::base::as_of::AsOf::parse(self.as_of.as_deref(), now_ms).unwrap_or(crate::base::as_of::AsOf::All)
             }
+        }
+    };
+    // A read of every instant (`history`): the axes of a read, without `as_of`.
+    (timeline, $(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
+        scoped_options!(@reader $(#[$meta])* $name, { $($fields)* });
 
+        impl $name {
+            /// Checks the isolation axes.
+            fn validate_scope(&self) -> crate::api::error::Result<()> {
+                self.validate_axes()
+            }
+        }
+    };
+    // What reads share: the struct with a read's axes, and their scope.
+    (@reader $(#[$meta:meta])* $name:ident, { $($fields:tt)* }) => {
+        scoped_options!(@declare $(#[$meta])* $name,
+            [
+                /// Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
+                /// pool. At most 256 characters.
+            ],
+            [
+                /// Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
+                /// 256 characters.
+            ],
+            { $($fields)* });
+
+        impl $name {
             /// What the call may read.
             pub fn scope(&self) -> crate::base::scope::ReadScope {
                 crate::base::scope::ReadScope {

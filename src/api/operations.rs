@@ -105,6 +105,9 @@ macro_rules! with_operations {
             list_entities(ListEntitiesOptions) -> ListEntitiesResponse {
                 writes: false, destroys: false, idempotent: true, scope: Axes, embedding: None, tool: Some(11), method: true
             }
+            history(HistoryOptions) -> HistoryResponse {
+                writes: false, destroys: false, idempotent: true, scope: Axes, embedding: None, tool: Some(12), method: true
+            }
             list_agents(ListAgentsOptions) -> ListAgentsResponse {
                 writes: false, destroys: false, idempotent: true, scope: Owner, embedding: None, tool: None, method: true
             }

@@ -117,9 +117,12 @@ pub fn names_of(conn: &Connection, ids: &[i64]) -> Result<BTreeMap<i64, String>>
 }
 
 /// A page of the entities the call can read, by normalized name then id, with alias,
-/// mention and relation counts — what the explorer's search suggests from.
-pub fn list(conn: &Connection, opts: &ListEntitiesOptions) -> Result<ListEntitiesResponse> {
+/// mention and relation counts — what the explorer's search suggests from. Relations are
+/// counted where they hold at the read's instant (`as_of`, by default the clock's `now_ms`);
+/// those the instant left out are counted by the same statement, summed over the page.
+pub fn list(conn: &Connection, opts: &ListEntitiesOptions, now_ms: i64) -> Result<ListEntitiesResponse> {
     let iso = opts.scope().clause("e");
+    let holds = opts.as_of(now_ms).relation_holds("r");
     let needle = normalize(opts.query.as_deref().unwrap_or_default());
     let (limit, offset) = (opts.limit(), opts.offset.unwrap_or(0));
     let filter = if needle.is_empty() {
@@ -136,32 +139,56 @@ pub fn list(conn: &Connection, opts: &ListEntitiesOptions) -> Result<ListEntitie
     let sql = format!(
         "SELECT e.id, e.name, e.declared_by, e.created_at, e.project_id, e.channel, \
          (SELECT count(*) FROM entity_mentions m WHERE m.entity_id = e.id), \
-         (SELECT count(*) FROM relations r WHERE (r.subject_kind = 'entity' AND r.subject_id = e.id) OR (r.object_kind = 'entity' AND r.object_id = e.id)) \
+         (SELECT count(*) FROM relations r WHERE {on} AND {holds}), (SELECT count(*) FROM relations r WHERE {on} AND NOT {holds}) \
          FROM entities e WHERE {}{filter} ORDER BY e.normalized, e.id LIMIT ? OFFSET ?",
-        iso.sql
+        iso.sql,
+        on = "((r.subject_kind = 'entity' AND r.subject_id = e.id) OR (r.object_kind = 'entity' AND r.object_id = e.id))",
+        holds = holds.sql,
     );
-    let params = with(iso, needles.into_iter().chain([Value::Integer(limit), Value::Integer(offset)]));
+    let params: Vec<Value> = holds
+        .params
+        .iter()
+        .chain(&holds.params)
+        .cloned()
+        .chain(with(iso, needles))
+        .chain([Value::Integer(limit), Value::Integer(offset)])
+        .collect();
+    let mut not_holding = 0;
     let mut stmt = conn.prepare(&sql)?;
     let rows = stmt
         .query_map(params_from_iter(params), |r| {
-            Ok(ListedEntity {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                aliases: Vec::new(),
-                mentions: r.get(6)?,
-                relations: r.get(7)?,
-                declared_by: r.get(2)?,
-                created_at: r.get(3)?,
-                project_id: r.get(4)?,
-                channel: r.get(5)?,
-            })
+            Ok((
+                r.get::<_, i64>(8)?,
+                ListedEntity {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    aliases: Vec::new(),
+                    mentions: r.get(6)?,
+                    relations: r.get(7)?,
+                    declared_by: r.get(2)?,
+                    created_at: r.get(3)?,
+                    project_id: r.get(4)?,
+                    channel: r.get(5)?,
+                },
+            ))
         })?
+        .map(|row| {
+            row.map(|(left_out, entity)| {
+                not_holding += left_out;
+                entity
+            })
+        })
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let mut aliases = aliases_of(conn, &rows.iter().map(|e| e.id).collect::<Vec<_>>())?;
     let entities: Vec<ListedEntity> =
         rows.into_iter().map(|e| ListedEntity { aliases: aliases.remove(&e.id).unwrap_or_default(), ..e }).collect();
     let end = offset + entities.len() as i64;
-    Ok(ListEntitiesResponse { entities, total, next_offset: (end < total).then_some(end) })
+    Ok(ListEntitiesResponse {
+        entities,
+        total,
+        next_offset: (end < total).then_some(end),
+        not_holding: (not_holding > 0).then_some(not_holding),
+    })
 }
 
 /// Deletes one entity of the agent; the cascade trigger takes its aliases, mentions and

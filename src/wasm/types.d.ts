@@ -1255,7 +1255,7 @@ export type ListedEntity = {
    */
   mentions: number,
   /**
-   * How many relations name it as subject or object.
+   * How many relations name it as subject or object and hold at the read's instant.
    */
   relations: number,
   /**
@@ -1292,6 +1292,11 @@ export type ListEntitiesResponse = {
    * The `offset` of the next page, when there is one.
    */
   next_offset?: number,
+  /**
+   * What the page's `relations` counts left out, summed over its entities: relations that
+   * did not hold at the read's instant (`as_of`, or now).
+   */
+  not_holding?: number,
 };
 
 /**
@@ -1859,25 +1864,6 @@ export type Conflict = {
 export type Invalidation = RelationInvalidation | RecordInvalidation;
 
 /**
- * A record that stopped being true: reads at or after `at` leave it out, `"all"` shows it
- * with its reason.
- */
-export type RecordInvalidation = {
-  /**
-   * The record, `"mem:<id>"` or `"ep:<id>"`.
-   */
-  ref: string,
-  /**
-   * When it stopped being true, ISO-8601, before an invalidation it already has; omitted: now.
-   */
-  at?: string,
-  /**
-   * Why, 1–256 characters.
-   */
-  reason: string,
-};
-
-/**
  * A relation that stopped holding: its `valid_to` becomes `at`, and who closed it, when
  * and why are kept with it.
  */
@@ -1889,6 +1875,25 @@ export type RelationInvalidation = {
   /**
    * When it stopped holding, ISO-8601, after its `valid_from` and before an end it
    * already has; omitted: now.
+   */
+  at?: string,
+  /**
+   * Why, 1–256 characters.
+   */
+  reason: string,
+};
+
+/**
+ * A record that stopped being true: reads at or after `at` leave it out, `"all"` shows it
+ * with its reason.
+ */
+export type RecordInvalidation = {
+  /**
+   * The record, `"mem:<id>"` or `"ep:<id>"`.
+   */
+  ref: string,
+  /**
+   * When it stopped being true, ISO-8601, before an invalidation it already has; omitted: now.
    */
   at?: string,
   /**
@@ -1924,6 +1929,143 @@ export type Invalidated = {
    * Refs of the records invalidated, in call order.
    */
   records: Array<string>,
+};
+
+/**
+ * An entity's timeline: every relation between it and another entity, whether it holds
+ * now or was closed (with who closed it, when and why), in time order — by when it began
+ * to hold, or was declared when that is not known — then by id. Paged.
+ */
+export type HistoryOptions = {
+  /**
+   * Whose memory this is. Agents never read each other's records. At most 256 characters.
+   */
+  agent_id: string,
+  /**
+   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
+   * pool. At most 256 characters.
+   */
+  project_id?: string,
+  /**
+   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
+   * 256 characters.
+   */
+  channel?: string,
+  /**
+   * A declared name or alias of the entity, at most 256 characters.
+   */
+  entity: string,
+  /**
+   * Relations per page, 1–100 (default 50).
+   */
+  limit?: number,
+  /**
+   * Relations to skip.
+   */
+  offset?: number,
+};
+
+/**
+ * The response of `history`.
+ */
+export type HistoryResponse = {
+  /**
+   * The entity the name resolves to (the first, by id, when it names one in several
+   * buckets the call reads: the timeline has the relations of each).
+   */
+  entity?: HistoryEntity,
+  /**
+   * One page of relations, by when each began to hold (or was declared), then id.
+   */
+  relations: Array<HistoryRelation>,
+  /**
+   * Relations on the entity in all.
+   */
+  total: number,
+  /**
+   * The `offset` of the next page, when there is one.
+   */
+  next_offset?: number,
+  /**
+   * `no_such_entity` when the name resolves to nothing the call can read.
+   */
+  reason?: TraverseReason,
+};
+
+/**
+ * One relation of a timeline.
+ */
+export type HistoryRelation = {
+  /**
+   * Its id.
+   */
+  id: number,
+  /**
+   * The subject entity's id.
+   */
+  subject: number,
+  /**
+   * The subject entity's name.
+   */
+  subject_name: string,
+  /**
+   * The predicate, normalized.
+   */
+  predicate: string,
+  /**
+   * The object entity's id.
+   */
+  object: number,
+  /**
+   * The object entity's name.
+   */
+  object_name: string,
+  /**
+   * Who declared it.
+   */
+  declared_by: DeclaredBy,
+  /**
+   * When it was declared.
+   */
+  declared_at: string,
+  /**
+   * The record that evidences it, when there is one.
+   */
+  anchor_ref?: string,
+  /**
+   * When it began to hold (absent: since always).
+   */
+  valid_from?: string,
+  /**
+   * When it stopped holding (absent: it still holds).
+   */
+  valid_to?: string,
+  /**
+   * Who closed it by an invalidation.
+   */
+  closed_by?: DeclaredBy,
+  /**
+   * When it was closed.
+   */
+  closed_at?: string,
+  /**
+   * Why it was closed.
+   */
+  closed_reason?: string,
+};
+
+/**
+ * The entity a timeline is of.
+ */
+export type HistoryEntity = {
+  /**
+   * Its id.
+   */
+  id: number,
+  /**
+   * Its canonical name.
+   */
+  name: string,
 };
 
 /**

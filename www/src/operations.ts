@@ -2,7 +2,7 @@
 // do not edit. `UPDATE_GENERATED=1 cargo test --lib generated` rewrites it.
 
 import type {
-  DeclareOptions, DeclareResponse, DeleteAgentDataOptions, DeleteAgentDataResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EpisodeOptions, EpisodeResponse, ExportMemoriesOptions, ExportMemoriesResponse, GetContentsOptions, GetContentsResponse, ImportMemoriesOptions, ImportMemoriesResponse, ListAgentsOptions, ListAgentsResponse, ListEntitiesOptions, ListEntitiesResponse, ListMemoriesOptions, ListMemoriesResponse, RecallOptions, RecallResponse, ReconstructOptions, ReconstructResponse, SetEmbeddingsOptions, SetEmbeddingsResponse, StoreManyOptions, StoreManyResponse, StoreOptions, StoreResponse, TraverseOptions, TraverseResponse, UpdateMemoryOptions, UpdateMemoryResponse
+  DeclareOptions, DeclareResponse, DeleteAgentDataOptions, DeleteAgentDataResponse, DeleteEntityOptions, DeleteEpisodeOptions, DeleteMemoryOptions, DeleteResponse, EmbeddingBacklogOptions, EmbeddingBacklogResponse, EpisodeOptions, EpisodeResponse, ExportMemoriesOptions, ExportMemoriesResponse, GetContentsOptions, GetContentsResponse, HistoryOptions, HistoryResponse, ImportMemoriesOptions, ImportMemoriesResponse, ListAgentsOptions, ListAgentsResponse, ListEntitiesOptions, ListEntitiesResponse, ListMemoriesOptions, ListMemoriesResponse, RecallOptions, RecallResponse, ReconstructOptions, ReconstructResponse, SetEmbeddingsOptions, SetEmbeddingsResponse, StoreManyOptions, StoreManyResponse, StoreOptions, StoreResponse, TraverseOptions, TraverseResponse, UpdateMemoryOptions, UpdateMemoryResponse
 } from './types.js';
 
 /** Options of an operation with the axes a scoped handle fixes left out. */
@@ -24,6 +24,7 @@ export interface Operations {
   delete_episode: { options: DeleteEpisodeOptions; response: DeleteResponse };
   delete_entity: { options: DeleteEntityOptions; response: DeleteResponse };
   list_entities: { options: ListEntitiesOptions; response: ListEntitiesResponse };
+  history: { options: HistoryOptions; response: HistoryResponse };
   list_agents: { options: ListAgentsOptions; response: ListAgentsResponse };
   list_memories: { options: ListMemoriesOptions; response: ListMemoriesResponse };
   update_memory: { options: UpdateMemoryOptions; response: UpdateMemoryResponse };
@@ -65,6 +66,7 @@ export const OPERATIONS: readonly Operation[] = [
   { tool: 'delete_episode', method: 'deleteEpisode', writes: true, scope: 'agent', embedding: null },
   { tool: 'delete_entity', method: 'deleteEntity', writes: true, scope: 'agent', embedding: null },
   { tool: 'list_entities', method: 'listEntities', writes: false, scope: 'axes', embedding: null },
+  { tool: 'history', method: 'history', writes: false, scope: 'axes', embedding: null },
   { tool: 'list_agents', method: 'listAgents', writes: false, scope: 'owner', embedding: null },
   { tool: 'list_memories', method: 'listMemories', writes: false, scope: 'axes', embedding: null },
   { tool: 'update_memory', method: 'updateMemory', writes: true, scope: 'agent', embedding: { into: 'embedding', from: 'content', items: false } },
@@ -158,6 +160,13 @@ export interface OperationMethods {
    * name then id.
    */
   listEntities(options: ListEntitiesOptions): Promise<ListEntitiesResponse>;
+
+  /**
+   * An entity's timeline: every relation between it and another entity, whether it holds
+   * now or was closed (with who closed it, when and why), in time order — by when it began
+   * to hold, or was declared when that is not known — then by id. Paged.
+   */
+  history(options: HistoryOptions): Promise<HistoryResponse>;
 
   /**
    * A page of the agents that hold anything in the memory (a record, an entity or a
@@ -288,6 +297,13 @@ export interface HandleMethods {
    * name then id.
    */
   listEntities(options?: Scoped<ListEntitiesOptions>): Promise<ListEntitiesResponse>;
+
+  /**
+   * An entity's timeline: every relation between it and another entity, whether it holds
+   * now or was closed (with who closed it, when and why), in time order — by when it began
+   * to hold, or was declared when that is not known — then by id. Paged.
+   */
+  history(options: Scoped<HistoryOptions>): Promise<HistoryResponse>;
 
   /**
    * A page of the agent's memories, newest first (by timestamp, then id), with their

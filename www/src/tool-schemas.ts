@@ -2,7 +2,7 @@
 // `UPDATE_GENERATED=1 cargo test --lib generated` rewrites it.
 
 /** The tools `tools()` describes and `callTool` runs. */
-export type ToolName = 'store' | 'recall' | 'reconstruct' | 'traverse' | 'declare_associations' | 'get_contents' | 'delete_memory' | 'list_memories' | 'update_memory' | 'delete_agent_data' | 'list_entities';
+export type ToolName = 'store' | 'recall' | 'reconstruct' | 'traverse' | 'declare_associations' | 'get_contents' | 'delete_memory' | 'list_memories' | 'update_memory' | 'delete_agent_data' | 'list_entities' | 'history';
 
 /** A JSON Schema, as the tool definitions use it. */
 export interface JsonSchema {
@@ -1949,6 +1949,9 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         },
         "next_offset": {
           "type": "integer"
+        },
+        "not_holding": {
+          "type": "integer"
         }
       },
       "required": [
@@ -1958,6 +1961,163 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     },
     "annotations": {
       "title": "List entities",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    }
+  },
+  {
+    "name": "history",
+    "description": "An entity's timeline: every relation between it and another entity, whether it holds now or was closed (with who closed it, when and why), in time order — by when it began to hold, or was declared when that is not known — then by id. Paged.",
+    "input_schema": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "agent_id": {
+          "type": "string",
+          "description": "Whose memory this is. Agents never read each other's records.",
+          "minLength": 1,
+          "maxLength": 256
+        },
+        "project_id": {
+          "type": "string",
+          "description": "Omitted: every project; `\"\"`: the global pool only; `\"X\"`: project X and the global pool.",
+          "maxLength": 256
+        },
+        "channel": {
+          "type": "string",
+          "description": "Omitted or `\"\"`: every channel; `\"X\"`: channel X and channel-global records.",
+          "maxLength": 256
+        },
+        "entity": {
+          "type": "string",
+          "description": "A declared name or alias of the entity.",
+          "maxLength": 256
+        },
+        "limit": {
+          "type": "integer",
+          "maximum": 100,
+          "description": "Relations per page, 1–100 (default 50).",
+          "minimum": 1
+        },
+        "offset": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Relations to skip."
+        }
+      },
+      "required": [
+        "agent_id",
+        "entity"
+      ]
+    },
+    "output_schema": {
+      "type": "object",
+      "properties": {
+        "entity": {
+          "type": "object",
+          "properties": {
+            "id": {
+              "type": "integer"
+            },
+            "name": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "id",
+            "name"
+          ]
+        },
+        "relations": {
+          "type": "array",
+          "items": {
+            "required": [
+              "id",
+              "subject",
+              "subject_name",
+              "predicate",
+              "object",
+              "object_name",
+              "declared_by",
+              "declared_at"
+            ],
+            "type": "object",
+            "properties": {
+              "id": {
+                "type": "integer"
+              },
+              "subject": {
+                "type": "integer"
+              },
+              "subject_name": {
+                "type": "string"
+              },
+              "predicate": {
+                "type": "string"
+              },
+              "object": {
+                "type": "integer"
+              },
+              "object_name": {
+                "type": "string"
+              },
+              "declared_by": {
+                "type": "string",
+                "enum": [
+                  "agent",
+                  "operator"
+                ]
+              },
+              "declared_at": {
+                "type": "string"
+              },
+              "anchor_ref": {
+                "type": "string"
+              },
+              "valid_from": {
+                "type": "string"
+              },
+              "valid_to": {
+                "type": "string"
+              },
+              "closed_by": {
+                "type": "string",
+                "enum": [
+                  "agent",
+                  "operator"
+                ]
+              },
+              "closed_at": {
+                "type": "string"
+              },
+              "closed_reason": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "total": {
+          "type": "integer"
+        },
+        "next_offset": {
+          "type": "integer"
+        },
+        "reason": {
+          "type": "string",
+          "enum": [
+            "no_such_entity"
+          ]
+        }
+      },
+      "required": [
+        "relations",
+        "total"
+      ]
+    },
+    "annotations": {
+      "title": "History",
       "readOnlyHint": true,
       "destructiveHint": false,
       "idempotentHint": true,
