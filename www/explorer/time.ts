@@ -7,11 +7,9 @@
 // view's `setAsOf`) and says what it asked. A relation with an end is drawn dashed by the
 // view itself (`associative-memory/view`), so a host of the view gets the same drawing.
 
-import type { AgentMemory, DeclareResponse, TraverseRelation } from 'associative-memory';
+import type { AgentMemory, DeclareResponse, HistoryRelation, HistoryResponse, TraverseRelation } from 'associative-memory';
 import { describeError, h, plural, shortTime } from './dom.js';
 
-/** The time fields a relation carries where they are set (each left out when not). */
-type RelationTime = Pick<TraverseRelation, 'valid_from' | 'valid_to' | 'closed_by' | 'closed_at' | 'closed_reason'>;
 
 /** How the graph is read: the current state, at one instant, or everything (closed relations too). */
 export type TimeMode = 'now' | 'at' | 'all';
@@ -241,29 +239,22 @@ export interface CorpusEnd { closed: string; at: string; subject: string; predic
 
 /**
  * Closes a relation of the demo corpus as the agent, as `end` says: the relation is found by
- * its subject, predicate and object among the subject's current relations. Throws when it is
+ * its subject, predicate and object among the subject's open relations (its `history`). Throws when it is
  * not there (the corpus and its generator disagree).
  */
 export async function endCorpusRelation(agent: AgentMemory, end: CorpusEnd): Promise<void> {
-  const around = await agent.traverse({ entity: end.subject, max_hops: 1, limit: 100 });
-  const named = (id: number) => around.entities.find((e) => e.id === id)?.name;
-  const r = around.relations.find((x) => x.predicate === end.predicate && named(x.subject) === end.subject && named(x.object) === end.object);
+  let r: HistoryRelation | undefined;
+  for (let offset: number | undefined = 0; !r && offset !== undefined;) {
+    const page: HistoryResponse = await agent.history({ entity: end.subject, limit: 100, offset });
+    r = page.relations.find((x) => !x.valid_to && x.predicate === end.predicate && x.subject_name === end.subject && x.object_name === end.object);
+    offset = page.next_offset;
+  }
   if (!r) throw new Error(`the corpus ends ${end.subject} —${end.predicate}→ ${end.object}, which it never declared`);
   const res = await agent.declareAssociations({ invalidate: [{ relation_id: r.id, at: end.at, reason: end.reason }] });
   if (res.dropped.length) throw new Error(`the corpus could not end ${end.subject} —${end.predicate}→ ${end.object}: ${res.dropped.map((d) => d.reason).join(', ')}`);
 }
 
 // ---------------------------------------------------------------- an entity's timeline
-
-/** One relation of `history`, as the design fixes it. */
-interface HistoryRelation extends RelationTime {
-  id: number;
-  subject: number; subject_name: string;
-  predicate: string;
-  object: number; object_name: string;
-  declared_by: string; declared_at: string;
-}
-interface HistoryResponse { entity?: { id: number; name: string }; relations: HistoryRelation[]; total: number; next_offset?: number; reason?: string }
 
 /** Relations per page of the timeline. */
 export const TIMELINE_PAGE = 10;
@@ -285,7 +276,7 @@ export function timelineSection(agent: AgentMemory, entity: string, scope: { pro
     if (offset === undefined) return;
     more.disabled = true;
     try {
-      const res = await (agent as unknown as { history(o: object): Promise<HistoryResponse> }).history({ entity, limit: TIMELINE_PAGE, offset, ...scope });
+      const res = await agent.history({ entity, limit: TIMELINE_PAGE, offset, ...scope });
       list.append(...res.relations.map(item));
       offset = res.next_offset;
       root.dataset.total = String(res.total);

@@ -117,6 +117,9 @@ describe('explorer facts in time', { skip: existsSync(PKG) ? false : `no package
     // The list under the canvas says it too.
     assert.match(await p.textContent(`#graph button[data-relation="${kaito.id}"]`), /^Kaito Mori —maintains→ Ledger Service \(until 2026-12-01\)$/);
 
+    // Close up, before it is selected (the selection draws it black).
+    await p.evaluate((id) => { const v = window.__explorer.view; v.select(null); v.cy.zoom(2.5); v.cy.center(v.cy.getElementById(`r${id}`)); }, kaito.id);
+    await shot(p, 'dashed-edge');
     await p.evaluate((id) => window.__explorer.view.select({ relation: id }), kaito.id);
     await p.waitForSelector('[data-testid="edge-closed-reason"]');
     assert.equal(await p.textContent('[data-testid="edge-closed-reason"]'), LEDGER_REASON);
@@ -133,10 +136,17 @@ describe('explorer facts in time', { skip: existsSync(PKG) ? false : `no package
 
   it('lists an entity\'s timeline, closed relations with their reason, a page at a time', async () => {
     const p = await open();
+    // The start's timeline (the Ledger Service's 10 relations) is one page.
     await p.waitForSelector('[data-testid="timeline-item"]');
+    assert.equal(await p.locator('[data-testid="timeline-item"]').count(), Number(await p.locator('.timeline-section').getAttribute('data-total')));
+    assert.equal(await p.isHidden('[data-testid="timeline-more"]'), true);
+    // Kaito Mori's: more than a page, two of them closed.
+    await p.evaluate(() => { const v = window.__explorer.view; v.select({ entity: v.state().entities.find((e) => e.name === 'Kaito Mori').id }); });
+    await p.waitForFunction(() => document.querySelector('#panel').dataset.name === 'Kaito Mori' && document.querySelectorAll('[data-testid="timeline-item"]').length > 0);
     const section = p.locator('.timeline-section');
     const total = Number(await section.getAttribute('data-total'));
-    assert.ok(total > 10, `the Ledger Service has ${total} relations in time`);
+    assert.ok(total > 10, `Kaito Mori has ${total} relations in time`);
+    assert.match(await p.textContent('[data-testid="timeline-status"]'), new RegExp(`^${total} relations on Kaito Mori, current and closed, oldest first: 10 shown\\.$`));
     assert.equal(await p.locator('[data-testid="timeline-item"]').count(), 10, 'a page of 10');
     await p.click('[data-testid="timeline-more"]');
     await p.waitForFunction(() => document.querySelectorAll('[data-testid="timeline-item"]').length > 10);
@@ -148,13 +158,22 @@ describe('explorer facts in time', { skip: existsSync(PKG) ? false : `no package
     assert.equal(await p.locator('[data-testid="timeline-item"]').count(), total);
     const times = await p.$$eval('[data-testid="timeline-item"] time', (ts) => ts.map((t) => t.getAttribute('datetime')));
     assert.deepEqual(times, [...times].sort((a, b) => Date.parse(a) - Date.parse(b)), 'oldest first');
-    const closed = p.locator('[data-testid="timeline-item"][data-closed="true"]');
-    assert.equal(await closed.count(), 1);
+    const all = p.locator('[data-testid="timeline-item"][data-closed="true"]');
+    assert.equal(await all.count(), 2);
+    // By when each began: the Ledger Service (declared 28 Sep), then Fraud Scoring (2 Oct).
+    assert.match(await all.nth(1).textContent(), /Kaito Mori —maintains→ Fraud Scoring.*Closed by agent at 2026-10-13 11:00 UTC: Ownership moved to Yuki Tanaka/);
+    const closed = all.nth(0);
     assert.match(await closed.textContent(), /Kaito Mori —maintains→ Ledger Service/);
     assert.match(await closed.locator('[data-testid="timeline-until"]').textContent(), /^until 2026-12-01 00:00 UTC$/);
     assert.equal(await closed.locator('[data-testid="timeline-closure"]').textContent(), `Closed by agent at 2026-11-30 10:00 UTC: ${LEDGER_REASON}`);
     await closed.scrollIntoViewIfNeeded();
     await shot(p, 'timeline');
+    await p.setViewportSize(PHONE);
+    await p.evaluate(() => { const v = window.__explorer.view; v.select({ entity: v.state().entities.find((e) => e.ring === 0).id }); });
+    await p.waitForFunction(() => document.querySelector('#panel').dataset.name === 'Ledger Service');
+    await p.waitForSelector('[data-testid="timeline-item"][data-closed="true"]');
+    await p.locator('[data-testid="timeline-item"][data-closed="true"]').scrollIntoViewIfNeeded();
+    await shot(p, 'timeline-phone');
     await p.close();
   });
 

@@ -161,13 +161,16 @@ export function stylesheet(scheme: ColorScheme = 'light'): StylesheetJson {
       },
     },
     { selector: 'edge[declared_by = "operator"]', style: { 'line-style': 'dashed', 'line-color': c.operator, 'target-arrow-color': c.operator } },
-    // A relation with an end (closed, or declared until an instant): long red dashes, and its
-    // label says until when (whoever declared it: the panel says that).
-    { selector: 'edge[ended]', style: { 'line-style': 'dashed', 'line-dash-pattern': [7, 4], 'line-color': c.ended, 'target-arrow-color': c.ended, label: 'data(label)' } },
+    // A relation with an end (closed, or declared until an instant): long red dashes, a little
+    // wider, and its label, in the same red (AA on the canvas), says until when, outlined
+    // rather than on a box, so the dashes show between its letters.
+    { selector: 'edge[ended]', style: { width: 2.5, 'line-style': 'dashed', 'line-dash-pattern': [7, 4], 'line-color': c.ended, 'target-arrow-color': c.ended, label: 'data(label)', 'text-background-opacity': 0, 'text-outline-color': c.canvas, 'text-outline-width': 2 } },
     {
       selector: LABELLED,
       style: { 'font-size': (edge: EdgeSingular) => edgeLabelSize(edge.cy().zoom()), 'min-zoomed-font-size': 0, color: c.fg, 'z-index': 5 },
     },
+    // An ended relation's label stays red when it is labelled at any zoom (after LABELLED's colour).
+    { selector: 'edge[ended]', style: { color: c.ended } },
     // While a PNG is made (`amv-print`, on everything): every label, at its drawing's size.
     { selector: '.amv-print', style: { 'min-zoomed-font-size': 0 } },
     { selector: 'edge.amv-print', style: { 'font-size': EDGE_LABEL_PX } },
