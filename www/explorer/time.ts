@@ -107,7 +107,8 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
     slider.value = String(Math.round((at - span.min) / STEP_MS));
     const text = instantLabel(iso(at));
     slider.setAttribute('aria-valuetext', mode === 'at' ? text : `${text} (not applied: the graph shows ${mode === 'all' ? 'all time' : 'now'})`);
-    field.value = toLocalField(at);
+    // Empty unless an instant applies: a date shown at now or all time would read as the one in use.
+    field.value = mode === 'at' ? toLocalField(at) : '';
     field.min = toLocalField(span.min);
     field.max = toLocalField(span.max);
     root.dataset.mode = mode;
@@ -198,8 +199,8 @@ export const isClosed = (r: TraverseRelation) => !!r.closed_by;
  * optionally, the instant it ended (UTC; empty: now). `run` does the write.
  */
 export function invalidateForm(run: (reason: string, at: string | undefined, fail: (err: unknown) => void) => Promise<void>): HTMLElement {
-  const reason = h('input', { 'aria-label': 'Why it ended (required)', placeholder: 'why it ended, e.g. handed over to Amara', maxlength: 256, 'aria-required': 'true', dataset: { testid: 'invalidate-reason' } });
-  const ended = h('input', { type: 'datetime-local', step: '60', 'aria-label': 'Ended at (UTC; empty: now)', title: 'Ended at (UTC); leave empty for now', dataset: { testid: 'invalidate-at' } });
+  const reason = h('input', { placeholder: 'e.g. handed over to Amara', maxlength: 256, 'aria-required': 'true', dataset: { testid: 'invalidate-reason' } });
+  const ended = h('input', { type: 'datetime-local', step: '60', dataset: { testid: 'invalidate-at' } });
   const error = h('p', { class: 'error', role: 'alert', id: 'invalidate-error', dataset: { testid: 'invalidate-error' }, hidden: true });
   const fail = (err: unknown) => {
     error.textContent = describeError(err);
@@ -207,6 +208,7 @@ export function invalidateForm(run: (reason: string, at: string | undefined, fai
     reason.setAttribute('aria-invalid', 'true');
     reason.setAttribute('aria-describedby', error.id);
   };
+  reason.addEventListener('input', () => { error.hidden = true; reason.removeAttribute('aria-invalid'); });
   const form = h('form', {
     class: 'curate', dataset: { testid: 'invalidate-form' },
     onsubmit: (ev: Event) => {
@@ -221,7 +223,8 @@ export function invalidateForm(run: (reason: string, at: string | undefined, fai
       }
       void run(why, at, fail);
     },
-  }, reason, ended, h('button', { type: 'submit', dataset: { testid: 'invalidate-btn' }, title: 'Close the relation: it stays as history, with the reason' }, 'Invalidate'));
+  }, h('label', { class: 'field reason' }, h('span', {}, 'Why it ended (required)'), reason),
+  h('label', { class: 'field' }, h('span', {}, 'Ended at (UTC; empty: now)'), ended), h('button', { type: 'submit', dataset: { testid: 'invalidate-btn' }, title: 'Close the relation: it stays as history, with the reason' }, 'Invalidate'));
   return h('div', {}, h('h3', {}, 'End this relation (as operator)'),
     h('p', { class: 'muted' }, 'It stays as history, with the reason: the graph at an earlier instant, or with all time, still shows it. Retract deletes it instead.'),
     form, error);

@@ -129,8 +129,8 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       await p.evaluate(() => { const v = window.__explorer.view; v.select({ entity: v.state().entities.find((e) => e.ring === 0).id }); });
       await p.waitForSelector('[data-testid="timeline-item"][data-closed="true"]');
       await check('time-timeline');
-      const open = await p.evaluate(() => window.__explorer.view.state().relations.find((r) => !r.closed_by).id);
-      await p.evaluate((id) => window.__explorer.view.select({ relation: id }), open);
+      const current = await p.evaluate(() => window.__explorer.view.state().relations.find((r) => !r.closed_by).id);
+      await p.evaluate((id) => window.__explorer.view.select({ relation: id }), current);
       await p.waitForSelector('[data-testid="invalidate-form"]');
       await p.click('[data-testid="invalidate-btn"]');
       await p.waitForSelector('[data-testid="invalidate-error"]:visible');
