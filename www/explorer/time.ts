@@ -23,14 +23,22 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 /** `2026-11-15 09:00 UTC`, how the page writes an instant. */
 export const instantLabel = (at: string) => `${shortTime(at)} UTC`;
 
-/** The instant of a `datetime-local` value read as UTC (`2026-11-15T09:00`), or null when it is not one. */
-function fromLocalField(value: string): number | null {
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value)) return null;
-  const ms = Date.parse(`${value.length === 16 ? `${value}:00` : value}Z`);
+/**
+ * The instant a person typed, read as UTC: `2026-11-15 09:00` (or with a `T`, seconds, or a
+ * day alone), or null when it is not one. A text field rather than `datetime-local`, whose
+ * control writes the browser's locale (11/15/2026, 09:00 AM) beside instants written in UTC,
+ * and takes seven Tab stops.
+ */
+function fromField(value: string): number | null {
+  const m = value.trim().match(/^(\d{4}-\d\d-\d\d)(?:[T ](\d\d:\d\d(?::\d\d)?))?$/);
+  if (!m) return null;
+  const ms = Date.parse(`${m[1]}T${m[2] ?? '00:00'}${m[2]?.length === 8 ? '' : ':00'}Z`);
   return Number.isNaN(ms) ? null : ms;
 }
-/** A `datetime-local` value (UTC, to the minute) for an instant. */
-const toLocalField = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+/** How the fields write an instant: `2026-11-15 09:00` (UTC). */
+const toField = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+/** What the instant fields say they take. */
+const FORMAT = 'YYYY-MM-DD HH:MM';
 
 /** What the time bar needs of the page. */
 export interface TimeHost {
@@ -69,7 +77,7 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
     h('option', { value: 'at' }, 'At an instant'),
     h('option', { value: 'all' }, 'All time (closed facts too)'));
   const slider = h('input', { type: 'range', id: 'as-of-slider', dataset: { testid: 'as-of-slider' }, min: '0', step: '1' });
-  const field = h('input', { type: 'datetime-local', id: 'as-of-input', dataset: { testid: 'as-of-input' }, step: '60', 'aria-describedby': 'as-of-error' });
+  const field = h('input', { id: 'as-of-input', dataset: { testid: 'as-of-input' }, placeholder: FORMAT, size: 16, inputmode: 'numeric', 'aria-describedby': 'as-of-error' });
   const error = h('p', { class: 'error', id: 'as-of-error', role: 'alert', dataset: { testid: 'as-of-error' }, hidden: true });
   root.replaceChildren(
     h('label', { class: 'field' }, h('span', {}, 'Graph as of'), modeSelect),
@@ -87,8 +95,8 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
     void set('at', iso(at));
   });
   field.addEventListener('change', () => {
-    const ms = fromLocalField(field.value);
-    if (ms === null) return showError(`“${field.value}” is not a date and time: write it as YYYY-MM-DDTHH:MM (UTC).`);
+    const ms = fromField(field.value);
+    if (ms === null) return showError(`“${field.value}” is not a date and time: write it as ${FORMAT} (UTC).`);
     void set('at', iso(ms));
   });
 
@@ -108,9 +116,8 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
     const text = instantLabel(iso(at));
     slider.setAttribute('aria-valuetext', mode === 'at' ? text : `${text} (not applied: the graph shows ${mode === 'all' ? 'all time' : 'now'})`);
     // Empty unless an instant applies: a date shown at now or all time would read as the one in use.
-    field.value = mode === 'at' ? toLocalField(at) : '';
-    field.min = toLocalField(span.min);
-    field.max = toLocalField(span.max);
+    field.value = mode === 'at' ? toField(at) : '';
+    field.title = `Between ${toField(span.min)} and ${toField(span.max)} (UTC), the memory's oldest and newest times`;
     root.dataset.mode = mode;
     root.dataset.wanted = wanted() ?? '';
     notice.hidden = mode === 'now';
@@ -200,7 +207,7 @@ export const isClosed = (r: TraverseRelation) => !!r.closed_by;
  */
 export function invalidateForm(run: (reason: string, at: string | undefined, fail: (err: unknown) => void) => Promise<void>): HTMLElement {
   const reason = h('input', { placeholder: 'e.g. handed over to Amara', maxlength: 256, 'aria-required': 'true', dataset: { testid: 'invalidate-reason' } });
-  const ended = h('input', { type: 'datetime-local', step: '60', dataset: { testid: 'invalidate-at' } });
+  const ended = h('input', { placeholder: FORMAT, size: 16, inputmode: 'numeric', dataset: { testid: 'invalidate-at' } });
   const error = h('p', { class: 'error', role: 'alert', id: 'invalidate-error', dataset: { testid: 'invalidate-error' }, hidden: true });
   const fail = (err: unknown) => {
     error.textContent = describeError(err);
@@ -217,8 +224,8 @@ export function invalidateForm(run: (reason: string, at: string | undefined, fai
       if (!why) return fail(new Error('Say why the relation ended: the reason is kept with it.'));
       let at: string | undefined;
       if (ended.value) {
-        const ms = fromLocalField(ended.value);
-        if (ms === null) return fail(new Error(`“${ended.value}” is not a date and time (UTC).`));
+        const ms = fromField(ended.value);
+        if (ms === null) return fail(new Error(`“${ended.value}” is not a date and time: write it as ${FORMAT} (UTC).`));
         at = iso(ms);
       }
       void run(why, at, fail);

@@ -123,8 +123,8 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       await p.evaluate((id) => window.__explorer.view.select({ relation: id }), closed);
       await p.waitForSelector('[data-testid="edge-closed-reason"]');
       await check('time-all');
-      await p.fill('[data-testid="as-of-input"]', '2026-11-15T12:00');
-      await p.dispatchEvent('[data-testid="as-of-input"]', 'change');
+      await p.fill('[data-testid="as-of-input"]', '2026-11-15 12:00');
+      await p.press('[data-testid="as-of-input"]', 'Enter');
       await p.waitForFunction(() => document.querySelector('#time-bar').dataset.asOf === '2026-11-15T12:00:00Z' && document.querySelector('#graph').dataset.state === 'ready');
       await p.evaluate(() => { const v = window.__explorer.view; v.select({ entity: v.state().entities.find((e) => e.ring === 0).id }); });
       await p.waitForSelector('[data-testid="timeline-item"][data-closed="true"]');
