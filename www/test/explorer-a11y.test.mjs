@@ -202,8 +202,15 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
         await shot(p, `dark-expanded-${size}`);
         found.expanded = await violations(p);
         if (size === 'phone') found.targets = await smallTargets(p);
+        // At all time: the notice, and the ended relations' red on the dark canvas.
+        await p.selectOption('[data-testid="as-of-mode"]', 'all');
+        await p.waitForFunction(() => document.querySelector('#time-bar').dataset.asOf === 'all' && document.querySelector('#graph').dataset.state === 'ready');
+        const ended = await p.evaluate(() => window.__explorer.view.cy.edges('[ended]').map((e) => e.style('color')));
+        assert.ok(ended.length > 0 && ended.every((c) => luminance(c) > 0.3), `ended labels are light on dark: ${ended}`);
+        await shot(p, `dark-all-${size}`);
+        found.all = await violations(p);
         await p.close();
-        assert.deepEqual(found, size === 'phone' ? { loaded: [], expanded: [], targets: [] } : { loaded: [], expanded: [] });
+        assert.deepEqual(found, size === 'phone' ? { loaded: [], expanded: [], targets: [], all: [] } : { loaded: [], expanded: [], all: [] });
       });
     }
   });
