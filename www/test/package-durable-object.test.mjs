@@ -242,7 +242,7 @@ describe('a memory in a Durable Object (workerd, storage on disk)', () => {
     const alice = await connect(await mint('alice'));
     const { tools } = await alice.listTools();
     assert.deepEqual(tools.map((t) => t.name), ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents',
-      'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data', 'list_entities']);
+      'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data', 'list_entities', 'history']);
     for (const t of tools) {
       assert.ok(!('agent_id' in (t.inputSchema.properties ?? {})), `${t.name} asks for agent_id`);
       assert.equal(t.outputSchema.type, 'object', t.name);

@@ -228,7 +228,7 @@ for (const face of [PACKAGE, NATIVE]) {
       const db = join(dir, 'tools.sqlite');
       let session = await start(face, ['--db', db, '--tools', 'read-only']);
       const tools = await assertTools(session.client, pkgMemory.tools({ format: 'mcp', readOnly: true }));
-      assert.deepEqual(tools.map((t) => t.name), ['recall', 'reconstruct', 'traverse', 'get_contents', 'list_memories', 'list_entities']);
+      assert.deepEqual(tools.map((t) => t.name), ['recall', 'reconstruct', 'traverse', 'get_contents', 'list_memories', 'list_entities', 'history']);
       for (const t of tools) assert.equal(t.annotations.readOnlyHint, true, t.name);
       await assert.rejects(session.client.callTool({ name: 'store', arguments: { agent_id: 'a', content: 'x' } }), /unknown tool: store; tools: recall, reconstruct/);
       assert.equal((await call(session.client, 'list_memories', { agent_id: 'a' })).total, 0);

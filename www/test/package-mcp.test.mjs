@@ -27,8 +27,8 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, offline, startWorkerd, watch } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data', 'list_entities'];
-const READ_TOOLS = ['recall', 'reconstruct', 'traverse', 'get_contents', 'list_memories', 'list_entities'];
+const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data', 'list_entities', 'history'];
+const READ_TOOLS = ['recall', 'reconstruct', 'traverse', 'get_contents', 'list_memories', 'list_entities', 'history'];
 const DESTRUCTIVE = ['declare_associations', 'delete_memory', 'update_memory', 'delete_agent_data'];
 
 async function importMcp() {

@@ -15,8 +15,8 @@ import Ajv from 'ajv';
 import { importPackage } from './pack.mjs';
 
 const SCENARIOS = fileURLToPath(new URL('../../../shared/conformance/scenarios/', import.meta.url));
-const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data', 'list_entities'];
-const READ_TOOLS = ['recall', 'reconstruct', 'traverse', 'get_contents', 'list_memories', 'list_entities'];
+const TOOL_NAMES = ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data', 'list_entities', 'history'];
+const READ_TOOLS = ['recall', 'reconstruct', 'traverse', 'get_contents', 'list_memories', 'list_entities', 'history'];
 
 /**
  * Arguments a model might send: [tool, args, valid for the schema?, what callTool does]:
@@ -54,7 +54,7 @@ describe('tools() and callTool', () => {
   let pkg;
   before(async () => { pkg = await importPackage(); });
 
-  it('describes the eleven tools with valid JSON Schemas', async () => {
+  it('describes the twelve tools with valid JSON Schemas', async () => {
     const memory = await pkg.openMemory();
     const tools = memory.tools();
     assert.deepEqual(tools.map((t) => t.name), TOOL_NAMES);
@@ -101,7 +101,7 @@ describe('tools() and callTool', () => {
       }
     }
     await assert.rejects(memory.callTool('drop_database', { agent_id: 'a' }), { code: 'unknown_tool' });
-    await assert.rejects(memory.callTool('delete_entity', { agent_id: 'a', entity_id: 1 }), { code: 'unknown_tool' }, 'only the eleven tools');
+    await assert.rejects(memory.callTool('delete_entity', { agent_id: 'a', entity_id: 1 }), { code: 'unknown_tool' }, 'only the twelve tools');
   });
 
   it('hands out a selection, and callTool given it runs no other tool', async () => {

@@ -167,7 +167,7 @@ document.body.dataset.state = 'done';
     assert.equal(storage, 'opfs');
     assert.equal(answer.items[0].head_ref, 'mem:1', JSON.stringify(answer));
     assert.deepEqual(graph.entities.map((e) => e.name), ['Ledger Service', 'Kaito Mori']);
-    assert.deepEqual(tools.map((t) => t.name), ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data', 'list_entities']);
+    assert.deepEqual(tools.map((t) => t.name), ['store', 'recall', 'reconstruct', 'traverse', 'declare_associations', 'get_contents', 'delete_memory', 'list_memories', 'update_memory', 'delete_agent_data', 'list_entities', 'history']);
     assert.deepEqual(result.relations.map((r) => r.predicate), ['maintains']);
     assert.deepEqual(problems, []);
   });
