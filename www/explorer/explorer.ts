@@ -114,10 +114,16 @@ const view = mountGraphView(el.graph, {
   onSelect: (s) => { selection = s; if (s && !quietSelect) openSheet(true); void renderPanel(); },
   onChange: (state) => { renderCut(state); renderHidden(state); findAgain(); },
 });
-// The instant the graph is read at (time.ts): the panel follows what the graph now shows.
-const timeBar = mountTimeBar(el.timeBar, el.timeNotice, { changed: async (asOf) => { await view.setAsOf(asOf); await renderPanel(); } });
-/** The graph's `as_of` for the other reads of the graph page (reconstruct), as the time bar set it. */
-const asOf = () => { const t = timeBar.asOf(); return t === undefined ? {} : { as_of: t }; };
+// The instant the graph is read at (time.ts): the panel, and an answer shown, follow it.
+const timeBar = mountTimeBar(el.timeBar, el.timeNotice, {
+  changed: async (asOf) => {
+    await view.setAsOf(asOf);
+    await renderPanel();
+    if (answer) await reconstruct();
+  },
+});
+/** The graph's `as_of` (the view holds it, set by the time bar) for the graph page's other reads: reconstruct. */
+const asOf = () => { const t = view.state().as_of; return t === undefined ? {} : { as_of: t }; };
 mountDrawingControls(view, { save: (png, name) => download(png, 'image/png', name), fileName: () => `${agent?.agentId ?? 'memory'}-graph-${today()}.png` });
 
 // ---------------------------------------------------------------- find in graph
@@ -493,7 +499,7 @@ async function invalidate(id: number, label: string, reason: string, at: string 
   try {
     await undoHistory.step(`Invalidated ${label}: ${reason}`, () => invalidateRelation(agent!, id, reason, at));
     // At now the closed relation leaves the graph; at all time (or before it ended) it stays, selected.
-    const still = timeBar.asOf() !== undefined;
+    const still = view.state().as_of !== undefined;
     const notice = `Invalidated ${label}: ${reason}. It is kept as history${still ? '' : ' (choose “All time” in “Graph as of” to see it)'}.`;
     await afterWrite(notice, still ? undefined : null);
     if (still && view.state().relations.some((x) => x.id === id)) {

@@ -46,17 +46,13 @@ export interface TimeHost {
   changed(asOf: string | undefined): Promise<void>;
 }
 
-/** The time bar's handle. */
+/** The time bar's handle (the view holds the instant applied: `view.state().as_of`). */
 export interface TimeBar {
-  /** The `as_of` the graph is read at: undefined (now), an ISO instant, or 'all'. */
-  asOf(): string | undefined;
   /**
    * The span the slider covers, from the oldest to the newest time of the open memory (or
    * now, if later): read from its records (`listMemories`), for `agent` under `scope`.
    */
   measure(agent: AgentMemory, scope: { project_id?: string; channel?: string }): Promise<void>;
-  /** Sets the mode and instant as a person would, and resolves when the graph is drawn at it. */
-  set(mode: TimeMode, at?: string): Promise<void>;
 }
 
 /**
@@ -165,7 +161,6 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
   describe();
   root.dataset.asOf = '';
   return {
-    asOf: () => applied,
     async measure(agent, scope) {
       const first = await agent.listMemories({ limit: 1, max_content: 0, as_of: 'all', ...scope });
       const newest = first.memories[0]?.timestamp;
@@ -179,7 +174,6 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
       root.dataset.max = iso(span.max);
       describe();
     },
-    set,
   };
 }
 

@@ -1,6 +1,6 @@
 // Facts in time in the explorer (issue 39, item 6), in headless Chromium on the built page
 // with the real engine: the time bar's reads carry `as_of` (all time, an instant typed or
-// slid to with the keyboard) and the graph changes with it, a notice says so whenever the
+// slid to with the keyboard; traverse, and reconstruct on the same page) and the graph changes with it, a notice says so whenever the
 // graph is not now; a relation that ended is drawn dashed, labelled until when, and its
 // details say who closed it and why; an entity's timeline lists its relations, current and
 // closed, oldest first, a page at a time; a relation invalidated from the page with a reason
@@ -96,8 +96,24 @@ describe('explorer facts in time', { skip: existsSync(PKG) ? false : `no package
     assert.match(await p.textContent('[data-testid="as-of-error"]'), /is not a date and time/);
     assert.equal(await p.getAttribute('#time-bar', 'data-as-of'), '2026-11-15T11:00:00Z');
 
+    // Reconstruct on the same page asks at the same instant, and again when it changes.
+    await p.evaluate(() => {
+      const agent = window.__explorer.agent;
+      const real = agent.reconstruct.bind(agent);
+      window.__reconstructs = [];
+      agent.reconstruct = (o) => { window.__reconstructs.push(o.as_of ?? null); return real(o); };
+    });
+    await p.fill('#ask-input', 'Who maintains the ledger service?');
+    await p.click('#ask-btn');
+    await p.waitForSelector('#answers button.pick');
+    await mode(p, 'all', 'all');
+    await p.waitForFunction(() => window.__reconstructs.length === 2);
+    assert.deepEqual(await p.evaluate(() => window.__reconstructs), ['2026-11-15T11:00:00Z', 'all']);
+
     await p.click('[data-testid="as-of-now"]');
     await p.waitForFunction(() => document.querySelector('#time-bar').dataset.asOf === '' && document.querySelector('#graph').dataset.state === 'ready');
+    await p.waitForFunction(() => window.__reconstructs.length === 3);
+    assert.equal(await p.evaluate(() => window.__reconstructs[2]), null, 'now asks without as_of');
     calls = await p.evaluate(() => window.__traverses.slice(-1));
     assert.equal('as_of' in calls[0], false, 'now reads without as_of');
     assert.equal(await p.isHidden('[data-testid="time-notice"]'), true);
