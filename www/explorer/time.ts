@@ -10,14 +10,13 @@
 import type { AgentMemory, DeclareResponse, HistoryRelation, HistoryResponse, TraverseRelation } from 'associative-memory';
 import { describeError, h, plural, shortTime } from './dom.js';
 
-
 /** How the graph is read: the current state, at one instant, or everything (closed relations too). */
 export type TimeMode = 'now' | 'at' | 'all';
 
 /** One hour, the slider's step: fine enough for a day's facts, coarse enough to move with the arrow keys. */
 const STEP_MS = 3_600_000;
 
-/** `2026-11-15T09:00:00Z` (the engine's spelling without milliseconds) from a time in ms. */
+/** `2026-11-15T09:00:00Z`, an ISO 8601 instant in UTC (the engine stores it as `+00:00`), from a time in ms. */
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** `2026-11-15 09:00 UTC`, how the page writes an instant. */
@@ -73,7 +72,7 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
     h('option', { value: 'at' }, 'At an instant'),
     h('option', { value: 'all' }, 'All time (closed facts too)'));
   const slider = h('input', { type: 'range', id: 'as-of-slider', dataset: { testid: 'as-of-slider' }, min: '0', step: '1' });
-  const field = h('input', { id: 'as-of-input', dataset: { testid: 'as-of-input' }, placeholder: FORMAT, size: 16, inputmode: 'numeric', 'aria-describedby': 'as-of-error' });
+  const field = h('input', { id: 'as-of-input', dataset: { testid: 'as-of-input' }, placeholder: FORMAT, size: 16, 'aria-describedby': 'as-of-error' });
   const error = h('p', { class: 'error', id: 'as-of-error', role: 'alert', dataset: { testid: 'as-of-error' }, hidden: true });
   root.replaceChildren(
     h('label', { class: 'field' }, h('span', {}, 'Graph as of'), modeSelect),
@@ -87,13 +86,12 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
 
   modeSelect.addEventListener('change', () => void set(modeSelect.value as TimeMode));
   slider.addEventListener('input', () => {
-    at = span.min + Number(slider.value) * STEP_MS;
-    void set('at', iso(at));
+    void set('at', span.min + Number(slider.value) * STEP_MS);
   });
   field.addEventListener('change', () => {
     const ms = fromField(field.value);
     if (ms === null) return showError(`“${field.value}” is not a date and time: write it as ${FORMAT} (UTC).`);
-    void set('at', iso(ms));
+    void set('at', ms);
   });
 
   function showError(text: string): void {
@@ -144,14 +142,11 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
     return run;
   }
 
-  async function set(next: TimeMode, instant?: string): Promise<void> {
+  /** Applies a mode (and, for 'at', the instant in ms) as a person chose it. */
+  async function set(next: TimeMode, instant?: number): Promise<void> {
     showError('');
     mode = next;
-    if (instant !== undefined) {
-      const ms = Date.parse(instant);
-      if (Number.isNaN(ms)) { showError(`“${instant}” is not an instant.`); return; }
-      at = ms;
-    }
+    if (instant !== undefined) at = instant;
     describe();
     await sync();
     // A call that arrived while another read ran: wait for the read of what is now wanted.
@@ -201,7 +196,7 @@ export const isClosed = (r: TraverseRelation) => !!r.closed_by;
  */
 export function invalidateForm(run: (reason: string, at: string | undefined, fail: (err: unknown) => void) => Promise<void>): HTMLElement {
   const reason = h('input', { placeholder: 'e.g. handed over to Amara', maxlength: 256, 'aria-required': 'true', dataset: { testid: 'invalidate-reason' } });
-  const ended = h('input', { placeholder: FORMAT, size: 16, inputmode: 'numeric', dataset: { testid: 'invalidate-at' } });
+  const ended = h('input', { placeholder: FORMAT, size: 16, dataset: { testid: 'invalidate-at' } });
   const error = h('p', { class: 'error', role: 'alert', id: 'invalidate-error', dataset: { testid: 'invalidate-error' }, hidden: true });
   const fail = (err: unknown) => {
     error.textContent = describeError(err);
