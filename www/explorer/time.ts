@@ -117,7 +117,7 @@ export function mountTimeBar(root: HTMLElement, notice: HTMLElement, host: TimeH
     notice.hidden = mode === 'now';
     noticeText.textContent = mode === 'all'
       ? 'Not the current state: every relation of all time is drawn, current and closed. Those with an end are dashed red and say until when; their details say who closed them and why.'
-      : `Not the current state: the graph as it stood at ${text}. Relations that ended since are dashed red and say until when.`;
+      : `Not the current state: the graph as it stood at ${text}. Relations that ended since are dashed red and say until when; one declared without a start (valid_from) counts as holding since always.`;
   }
 
   /** Reads the graph at what is wanted, again until it is what was read (a slider dragged meanwhile). */
