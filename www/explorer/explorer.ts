@@ -12,6 +12,7 @@ import { mountHistory } from './history.js';
 import { mountMemories } from './memories.js';
 import { mountRecords } from './records.js';
 import { mountSheet } from './sheet.js';
+import { endCorpusRelation, invalidateForm, invalidateRelation, isClosed, mountTimeBar, timeFacts, timelineSection, type CorpusEnd } from './time.js';
 
 interface CorpusMemory { content: string; timestamp?: string; source?: Source; metadata?: Record<string, unknown>; associations?: Associations }
 
@@ -32,7 +33,7 @@ const el = {
   controlsToggle: $<HTMLButtonElement>('controls-toggle'), sheetClose: $<HTMLButtonElement>('sheet-close'),
   side: $('side'), filters: $('filters-bar'),
   tabGraph: $<HTMLButtonElement>('tab-graph'), tabMemories: $<HTMLButtonElement>('tab-memories'), graphView: $('graph-view'), memories: $('memories'),
-  tabHistory: $<HTMLButtonElement>('tab-history'), history: $('history'),
+  tabHistory: $<HTMLButtonElement>('tab-history'), history: $('history'), timeBar: $('time-bar'), timeNotice: $('time-notice'),
 };
 
 let memory: AssociativeMemory | null = null;
@@ -113,6 +114,16 @@ const view = mountGraphView(el.graph, {
   onSelect: (s) => { selection = s; if (s && !quietSelect) openSheet(true); void renderPanel(); },
   onChange: (state) => { renderCut(state); renderHidden(state); findAgain(); },
 });
+// The instant the graph is read at (time.ts): the panel, and an answer shown, follow it.
+const timeBar = mountTimeBar(el.timeBar, el.timeNotice, {
+  changed: async (asOf) => {
+    await view.setAsOf(asOf);
+    await renderPanel();
+    if (answer) await reconstruct();
+  },
+});
+/** The graph's `as_of` (the view holds it, set by the time bar) for the graph page's other reads: reconstruct. */
+const asOf = () => { const t = view.state().as_of; return t === undefined ? {} : { as_of: t }; };
 mountDrawingControls(view, { save: (png, name) => download(png, 'image/png', name), fileName: () => `${agent?.agentId ?? 'memory'}-graph-${today()}.png` });
 
 // ---------------------------------------------------------------- find in graph
@@ -303,6 +314,7 @@ async function renderPanel(notice?: string): Promise<void> {
       h('ul', { class: 'records', dataset: { testid: 'records' } }, ...refs.map((r) => recordItem(r, items.get(r)))),
       e.mentions_omitted ? h('p', { class: 'muted', dataset: { testid: 'records-omitted' } }, `${e.mentions_omitted} more not listed (limit ${bounds().limit}).`) : null,
       refs.length < listed.length ? h('p', { class: 'muted', dataset: { testid: 'records-dated-out' } }, `${plural(listed.length - refs.length, 'record')} dated outside the filter's dates hidden${refs.length ? '' : ' — widen the dates'}.`) : null,
+      agent ? timelineSection(agent, e.name, scopeOf(filterBar.current())) : null,
     ].filter(Boolean) as Node[]);
   } else {
     const { relation: r, subject, object } = s;
@@ -317,9 +329,11 @@ async function renderPanel(notice?: string): Promise<void> {
         h('dt', {}, 'predicate'), h('dd', { dataset: { testid: 'edge-predicate' } }, r.predicate),
         h('dt', {}, 'declared by'), h('dd', { dataset: { testid: 'edge-declared-by' } }, r.declared_by),
         h('dt', {}, 'declared at'), h('dd', { dataset: { testid: 'edge-declared-at' } }, h('time', { datetime: r.declared_at }, shortTime(r.declared_at))),
-        h('dt', {}, 'anchor'), h('dd', { dataset: { testid: 'edge-anchor' } }, r.anchor_ref ? links.ref(r.anchor_ref) : 'none')),
+        h('dt', {}, 'anchor'), h('dd', { dataset: { testid: 'edge-anchor' } }, r.anchor_ref ? links.ref(r.anchor_ref) : 'none'),
+        ...timeFacts(r)),
       r.anchor_ref ? h('h3', {}, 'Anchor record') : null,
       r.anchor_ref ? h('ul', { class: 'records' }, recordItem(r.anchor_ref, anchor)) : null,
+      isClosed(r) ? null : invalidateForm((reason, at, fail) => invalidate(r.id, `${subject.name} —${r.predicate}→ ${object.name}`, reason, at, fail)),
       curateRow(h('button', { type: 'button', class: 'danger', dataset: { testid: 'retract-btn' } }, 'Retract relation…'), 'retract-error',
         (fail) => retract(r.id, `${subject.name} —${r.predicate}→ ${object.name}`, fail)),
     ].filter(Boolean) as Node[]);
@@ -479,6 +493,22 @@ async function retract(id: number, label: string, fail: Fail): Promise<void> {
   } catch (err) { fail(err); }
 }
 
+/** Closes a relation with a reason (time.ts): kept as history, so the graph at an earlier instant still shows it. */
+async function invalidate(id: number, label: string, reason: string, at: string | undefined, fail: Fail): Promise<void> {
+  if (!agent) return;
+  try {
+    await undoHistory.step(`Invalidated ${label}: ${reason}`, () => invalidateRelation(agent!, id, reason, at));
+    // At now the closed relation leaves the graph; at all time (or before it ended) it stays, selected.
+    const still = view.state().as_of !== undefined;
+    const notice = `Invalidated ${label}: ${reason}. It is kept as history${still ? '' : ' (choose “All time” in “Graph as of” to see it)'}.`;
+    await afterWrite(notice, still ? undefined : null);
+    if (still && view.state().relations.some((x) => x.id === id)) {
+      view.select({ relation: id });
+      await renderPanel(notice);
+    }
+  } catch (err) { fail(err); }
+}
+
 async function removeEntity(e: ViewEntity, fail: Fail): Promise<void> {
   if (!agent || !(await confirmStep(`Delete the entity “${e.name}” with its aliases, mentions and relations? The records that mention it stay.`, 'Delete'))) return;
   try {
@@ -567,7 +597,7 @@ async function reconstruct(): Promise<void> {
   showError('');
   try {
     const { max_hops } = bounds();
-    const res = await agent.reconstruct({ query, max_hops, trace: true, ...scopeOf(filterBar.current()) });
+    const res = await agent.reconstruct({ query, max_hops, trace: true, ...scopeOf(filterBar.current()), ...asOf() });
     const cues = res.trace?.cues.entities ?? [];
     answer = { query, res, cues, picked: -1 };
     // Draw the neighbourhood of the entity the query named, where the walk started.
@@ -694,6 +724,7 @@ async function adopt(next: AssociativeMemory, label: string, extra = ''): Promis
   await renderPanel();
   statusExtra = extra;
   const total = await refreshCount();
+  await timeBar.measure(agent, scopeOf(filterBar.current()));
   enable(true);
   setStatus('ready', statusLine(total), { source: label.split(' ')[0]!.toLowerCase(), entities: total });
   await showAgents();
@@ -759,12 +790,23 @@ async function busiest(): Promise<string> {
 
 async function fill(target: AssociativeMemory): Promise<number> {
   const a = target.agent((corpus as any).agent_id ?? 'team-bot');
+  // The relations that ended in the story, each closed when the clock reaches it (time.ts).
+  const ended = [...((corpus as any).ended ?? []) as CorpusEnd[]];
+  const endUntil = async (t: number) => {
+    while (ended.length && Date.parse(ended[0]!.closed) <= t) {
+      const end = ended.shift()!;
+      storyNow = Date.parse(end.closed);
+      await endCorpusRelation(a, end);
+    }
+  };
   let stored = 0;
   for (const m of (corpus as any).memories as CorpusMemory[]) {
+    if (m.timestamp) await endUntil(Date.parse(m.timestamp) - 1);
     if (m.timestamp) storyNow = Date.parse(m.timestamp);
     await a.store({ content: m.content, timestamp: m.timestamp, source: m.source, metadata: m.metadata, associations: m.associations });
     stored += 1;
   }
+  await endUntil(Infinity);
   storyNow = null;
   return stored;
 }

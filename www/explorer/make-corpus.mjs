@@ -9,6 +9,12 @@
 // relations it asserts; a few relate one record to another with a role predicate
 // (supports, corrects, supersedes, contradicts, qualifies), written '@key' here and turned
 // into 'mem:<id>' below (ids follow the order of storage into a fresh memory).
+//
+// Facts in time (issue 39): a few relations end as the story goes (`ENDED`: who stopped
+// maintaining what, when and why). corpus.json lists them under `ended`; the explorer closes
+// each with `invalidate` as the agent, with its reason, when its clock reaches `closed` while
+// it stores the notes, so the relation stays as history (the graph at all time, an entity's
+// timeline) while the current graph leaves it out.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -65,7 +71,8 @@ const meet = (id, name) => ({ type: 'Meeting', id, name });
 const jira = (id, name) => ({ type: 'Jira', id, name });
 const mail = (name) => ({ type: 'Email', id: 'inbox', name });
 const page = (id) => ({ type: 'Incident', id, name: 'incident channel' });
-const R = (s, p, o) => ({ subject: s, predicate: p, object: o });
+/** A relation; `from`, when it began to hold (ISO 8601), if not since always. */
+const R = (s, p, o, from) => ({ subject: s, predicate: p, object: o, ...(from ? { valid_from: from } : {}) });
 
 // ---- week 6: 2–6 Nov — Release 3.5 hardening, rollout plan
 n('2026-11-02T08:30', meet('standup', 'Daily standup'), 'Standup: Haruka is fixing the last Offline Mode sync bug on iOS; Diego has the Android build for Release 3.5 in internal testing; Kaito is writing RFC-012 Idempotency Keys after INC-0412.', ['Haruka Sato', 'Diego Alvarez', 'Kaito Mori', 'Offline Mode', 'Release 3.5', 'RFC-012 Idempotency Keys'], [R('Kaito Mori', 'authored', 'RFC-012 Idempotency Keys')]);
@@ -132,6 +139,7 @@ n('2026-11-27T09:05', slack('#wallet-eng', 'Amara Okafor'), 'This dry run suppor
 n('2026-11-27T16:00', meet('retro', 'Weekly retro'), 'Retro, week 9: good — the Sakura Mart Rollout is complete (120 stores). Improve — the Merchant Portal scope grows daily; Priya freezes v1 scope today.', ['Sakura Mart Rollout', 'Merchant Portal', 'Priya Raman'], [R('Priya Raman', 'scoped', 'Merchant Portal')]);
 
 // ---- week 10: 30 Nov – 4 Dec — INC-0518, HSM, freeze
+n('2026-11-30T10:00', slack('#wallet-eng', 'Kaito Mori'), 'Handover: Amara maintains the Ledger Service from 1 Dec, next to the Payouts Batch and the Settlement Reconciler that read it. Kaito keeps the Payments Service and the Auth Gateway.', ['Kaito Mori', 'Amara Okafor', 'Ledger Service', 'Payouts Batch', 'Settlement Reconciler', 'Payments Service', 'Auth Gateway'], [R('Amara Okafor', 'maintains', 'Ledger Service', '2026-12-01T00:00:00Z')], 'ledgerhandover');
 n('2026-11-30T09:00', slack('#wallet-ops', 'Yuki Tanaka'), 'Yuki: the HSM Migration starts — card keys move from the old HSM to the cloud KMS, a PCI Audit follow-up. Kaito reviews the key-ceremony script.', ['Yuki Tanaka', 'HSM Migration', 'PCI Audit', 'Kaito Mori'], [R('Yuki Tanaka', 'owns', 'HSM Migration'), R('HSM Migration', 'follows_up', 'PCI Audit')]);
 n('2026-12-01T08:15', page('INC-0518'), 'Page: INC-0518 Token Expiry Storm. At 08:02 every mobile session refreshed at once and the Auth Gateway hit its rate limit; logins fail for about 20% of users.', ['INC-0518 Token Expiry Storm', 'Auth Gateway', 'iOS App', 'Android App'], [R('INC-0518 Token Expiry Storm', 'affects', 'Auth Gateway')], 'inc518');
 n('2026-12-01T08:30', page('INC-0518'), 'INC-0518: Kaito is incident commander. The signing key rotated by the HSM Migration rehearsal at 08:00 invalidated all tokens at once.', ['INC-0518 Token Expiry Storm', 'Kaito Mori', 'HSM Migration'], [R('Kaito Mori', 'incident_commander_of', 'INC-0518 Token Expiry Storm'), R('INC-0518 Token Expiry Storm', 'caused_by', 'HSM Migration')], 'inc518b');
@@ -159,6 +167,15 @@ n('2026-12-10T18:00', slack('#wallet-ops', 'Yuki Tanaka'), 'Yuki: Release 3.6 da
 n('2026-12-11T15:00', meet('retro', 'Weekly retro'), 'Retro, week 11 and the quarter: 120 Sakura Mart stores live, two releases, two incidents closed. Next quarter: Kobe Bakery, the HSM Migration, and Merchant Portal v2 with refunds.', ['Sakura Mart', 'Release 3.6', 'Kobe Bakery', 'HSM Migration', 'Merchant Portal'], []);
 n('2026-12-11T16:30', slack('#wallet-product', 'Priya Raman'), 'Priya\'s quarter summary to leadership: the Wallet Team grew to seven, payments volume ×6 since September, and the Settlement Reconciler has caught ¥1.2M of fee differences before payout.', ['Priya Raman', 'Wallet Team', 'Settlement Reconciler'], []);
 
+/**
+ * Relations that ended, each closed by the agent when its clock reaches `closed` (the note
+ * that said so), as of `at`, with the reason the agent gave.
+ */
+const ENDED = [
+  { closed: '2026-10-13T11:00:00Z', at: '2026-10-13T11:00:00Z', subject: 'Kaito Mori', predicate: 'maintains', object: 'Fraud Scoring', reason: 'Ownership moved to Yuki Tanaka on 13 Oct, so Kaito can focus on the Ledger Service and Refund Flow v2.' },
+  { closed: '2026-11-30T10:00:00Z', at: '2026-12-01T00:00:00Z', subject: 'Kaito Mori', predicate: 'maintains', object: 'Ledger Service', reason: 'Handed over to Amara Okafor from 1 Dec (handover note of 30 Nov).' },
+];
+
 // ---- the team's recurring notes: on-call handoffs, standups, deploys and reviews, every working day
 const ONCALL = ['Yuki Tanaka', 'Kaito Mori', 'Diego Alvarez', 'Amara Okafor', 'Haruka Sato'];
 const SERVICES = ['Payments Service', 'Ledger Service', 'Auth Gateway', 'Notification Service', 'Payouts Batch', 'Webhooks Relay', 'Settlement Reconciler', 'Merchant Portal', 'Fraud Scoring'];
@@ -177,7 +194,8 @@ for (let day = Date.parse('2026-11-02T00:00:00Z'); day <= Date.parse('2026-12-11
   seq += 1;
   const available = day >= Date.parse('2026-11-24T00:00:00Z') ? SERVICES : SERVICES.filter((s) => !['Settlement Reconciler', 'Merchant Portal', 'Webhooks Relay'].includes(s));
   const svc = available[(seq * 5) % available.length];
-  const owner = OWNER[svc] === 'Amara Okafor' && day < Date.parse('2026-11-24T00:00:00Z') ? 'Kaito Mori' : OWNER[svc];
+  const owner = OWNER[svc] === 'Amara Okafor' && day < Date.parse('2026-11-24T00:00:00Z') ? 'Kaito Mori'
+    : svc === 'Ledger Service' && day >= Date.parse('2026-12-01T00:00:00Z') ? 'Amara Okafor' : OWNER[svc];
   const reviewer = PEOPLE.slice(1, 6).concat(day >= Date.parse('2026-11-16T00:00:00Z') ? ['Amara Okafor'] : []).filter((p) => p !== owner)[seq % 4];
   if (dow === 1) {
     const from = ONCALL[(week + 4) % (day >= Date.parse('2026-11-30T00:00:00Z') ? 5 : 4)];
@@ -255,7 +273,10 @@ for (const x of notes) {
     return true;
   });
 }
-const memories = firstWeeks.memories.map((m, i) => ({ ...m, source: m.source ?? firstWeeksSource(m, i) }));
+// The first weeks' relations that began at a known instant (the notes of the new weeks give theirs in R).
+const BEGAN = { 'Yuki Tanaka|maintains|Fraud Scoring': '2026-10-13T11:00:00Z' };
+const began = (a) => (a?.relations ? { ...a, relations: a.relations.map((r) => (BEGAN[`${r.subject}|${r.predicate}|${r.object}`] ? { ...r, valid_from: BEGAN[`${r.subject}|${r.predicate}|${r.object}`] } : r)) } : a);
+const memories = firstWeeks.memories.map((m, i) => ({ ...m, ...(m.associations ? { associations: began(m.associations) } : {}), source: m.source ?? firstWeeksSource(m, i) }));
 const idOfKey = new Map();
 notes.forEach((x, i) => { if (x.key) idOfKey.set(x.key, memories.length + i + 1); });
 const ref = (s) => (s.startsWith('@') ? `mem:${idOfKey.get(s.slice(1)) ?? (() => { throw new Error(`no note ${s}`); })()}` : s);
@@ -264,7 +285,7 @@ for (const x of notes) {
   for (const r of x.relations) for (const end of [r.subject, r.object]) if (!end.startsWith('@')) names.add(end);
   const associations = {
     entities: [...names].map((name) => (ALIASES[name]?.length ? { name, aliases: ALIASES[name] } : { name })),
-    relations: x.relations.map((r) => ({ subject: ref(r.subject), predicate: r.predicate, object: ref(r.object) })),
+    relations: x.relations.map((r) => ({ ...r, subject: ref(r.subject), object: ref(r.object) })),
   };
   if (!associations.relations.length) delete associations.relations;
   memories.push({ content: x.content, timestamp: `${x.when}:00+00:00`, source: x.source, associations });
@@ -274,8 +295,9 @@ const out = {
   agent_id: firstWeeks.agent_id,
   description: 'A fictional seven-person team building the Tsubame Wallet mobile payments app, 28 Sep – 11 Dec 2026: the traverse demo\'s five weeks, then the Sakura Mart rollout, a new hire, two incidents and Release 3.6. Written for the associative-memory explorer; generated by make-corpus.mjs.',
   memories,
+  ended: ENDED,
 };
 // One memory a line, like corpus-first-weeks.json.
-const text = `{\n  "agent_id": ${JSON.stringify(out.agent_id)},\n  "description": ${JSON.stringify(out.description)},\n  "memories": [\n${memories.map((m) => `    ${JSON.stringify(m)}`).join(',\n')}\n  ]\n}\n`;
+const text = `{\n  "agent_id": ${JSON.stringify(out.agent_id)},\n  "description": ${JSON.stringify(out.description)},\n  "memories": [\n${memories.map((m) => `    ${JSON.stringify(m)}`).join(',\n')}\n  ],\n  "ended": [\n${out.ended.map((e) => `    ${JSON.stringify(e)}`).join(',\n')}\n  ]\n}\n`;
 writeFileSync(new URL('./corpus.json', import.meta.url), text);
 console.log(`wrote ${memories.length} memories (${notes.length} new)`);

@@ -1,7 +1,8 @@
 // The explorer for everyone (issue 40, "It strands" and "Phones and contrast"), in headless
 // Chromium on the built page: an agent picker filled from listAgents with empty states that
 // say what to do; axe-core finds no violation on the main states (the History tab with steps
-// to undo included) at 1440×900 and 390×844;
+// to undo, and the graph at all time and at an instant with a timeline and the Invalidate
+// form, included) at 1440×900 and 390×844;
 // on a phone the graph comes first, a tapped node's details rise as a sheet, and every
 // interactive target is at least 24×24 px.
 //
@@ -112,6 +113,31 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       await p.click('[data-testid="history-undo"]');
       await p.waitForSelector('[data-testid="history-done"]:visible');
       await check('undone');
+      // Facts in time (time.ts): the graph at all time with a closed relation selected (its
+      // reason in the details, the notice over the graph), then at an instant with the
+      // start's timeline (a closed relation in it) and an open relation's Invalidate form.
+      await p.click('[data-testid="tab-graph"]');
+      await p.selectOption('[data-testid="as-of-mode"]', 'all');
+      await p.waitForFunction(() => document.querySelector('#time-bar').dataset.asOf === 'all' && document.querySelector('#graph').dataset.state === 'ready');
+      const closed = await p.evaluate(() => window.__explorer.view.state().relations.find((r) => r.closed_by).id);
+      await p.evaluate((id) => window.__explorer.view.select({ relation: id }), closed);
+      await p.waitForSelector('[data-testid="edge-closed-reason"]');
+      await check('time-all');
+      await p.fill('[data-testid="as-of-input"]', '2026-11-15 12:00');
+      await p.press('[data-testid="as-of-input"]', 'Enter');
+      await p.waitForFunction(() => document.querySelector('#time-bar').dataset.asOf === '2026-11-15T12:00:00Z' && document.querySelector('#graph').dataset.state === 'ready');
+      await p.evaluate(() => { const v = window.__explorer.view; v.select({ entity: v.state().entities.find((e) => e.ring === 0).id }); });
+      await p.waitForSelector('[data-testid="timeline-item"][data-closed="true"]');
+      await check('time-timeline');
+      const current = await p.evaluate(() => window.__explorer.view.state().relations.find((r) => !r.closed_by).id);
+      await p.evaluate((id) => window.__explorer.view.select({ relation: id }), current);
+      await p.waitForSelector('[data-testid="invalidate-form"]');
+      await p.click('[data-testid="invalidate-btn"]');
+      await p.waitForSelector('[data-testid="invalidate-error"]:visible');
+      await check('time-invalidate');
+      if (size === 'phone') found.targets = await smallTargets(p);
+      await p.click('[data-testid="as-of-now"]');
+      await p.waitForFunction(() => document.querySelector('#time-bar').dataset.asOf === '' && document.querySelector('#graph').dataset.state === 'ready');
       // The OPFS form with its key field, and its error beside it (a made-up name with a key is
       // a new encrypted memory; the same name without the key is refused).
       await p.click('[data-testid="tab-graph"]');
@@ -135,7 +161,10 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
       assert.equal(await p.getAttribute('#status', 'data-state'), 'ready', 'the memory open before is open again');
       await check('opfs-error');
       await p.close();
-      assert.deepEqual(found, { loaded: [], relation: [], answer: [], memories: [], record: [], filters: [], dialog: [], history: [], undone: [], 'opfs-key': [], 'opfs-error': [] });
+      assert.deepEqual(found, {
+        loaded: [], relation: [], answer: [], memories: [], record: [], filters: [], dialog: [], history: [], undone: [],
+        'time-all': [], 'time-timeline': [], 'time-invalidate': [], ...(size === 'phone' ? { targets: [] } : {}), 'opfs-key': [], 'opfs-error': [],
+      });
     });
   }
 
@@ -173,8 +202,15 @@ describe('explorer a11y', { skip: existsSync(PKG) ? false : `no package at ${PKG
         await shot(p, `dark-expanded-${size}`);
         found.expanded = await violations(p);
         if (size === 'phone') found.targets = await smallTargets(p);
+        // At all time: the notice, and the ended relations' red on the dark canvas.
+        await p.selectOption('[data-testid="as-of-mode"]', 'all');
+        await p.waitForFunction(() => document.querySelector('#time-bar').dataset.asOf === 'all' && document.querySelector('#graph').dataset.state === 'ready');
+        const ended = await p.evaluate(() => window.__explorer.view.cy.edges('[ended]').map((e) => e.style('color')));
+        assert.ok(ended.length > 0 && ended.every((c) => luminance(c) > 0.3), `ended labels are light on dark: ${ended}`);
+        await shot(p, `dark-all-${size}`);
+        found.all = await violations(p);
         await p.close();
-        assert.deepEqual(found, size === 'phone' ? { loaded: [], expanded: [], targets: [] } : { loaded: [], expanded: [] });
+        assert.deepEqual(found, size === 'phone' ? { loaded: [], expanded: [], targets: [], all: [] } : { loaded: [], expanded: [], all: [] });
       });
     }
   });

@@ -537,6 +537,27 @@ describe('graph view embedded in a host app', { skip: existsSync(`${PKG}view.js`
     await unmount('fixed');
   });
 
+  it('reads at the instant the host gives (as_of), and draws a relation with an end dashed, labelled until when', async () => {
+    // A relation that held from January to March 2026: over before the clock's now.
+    await page.evaluate(() => window.__host.memory.declareAssociations({ agent_id: 'notes-app', associations: { relations: [
+      { subject: 'Atlas', predicate: 'hosted_on', object: 'Old Rack', valid_from: '2026-01-01T00:00:00Z', valid_to: '2026-03-01T00:00:00Z' }] } }));
+    await mountAnother('timed', { entity: 'Atlas', max_hops: 1, as_of: 'all' });
+    const hosted = () => page.evaluate(() => {
+      const v = window.__timed;
+      const e = v.cy.edges().filter((x) => x.data('predicate') === 'hosted_on');
+      return e.empty() ? null : { ended: e.data('ended'), line: e.style('line-style'), label: e.style('label'), list: document.querySelector(`#timed button[data-relation="${e.data('relation')}"]`)?.textContent, as_of: v.state().as_of, data: document.querySelector('#timed').dataset.asOf };
+    });
+    assert.deepEqual(await hosted(), { ended: 'until 2026-03-01', line: 'dashed', label: 'hosted_on (until 2026-03-01)', list: 'Atlas —hosted_on→ Old Rack (until 2026-03-01)', as_of: 'all', data: 'all' });
+    // Now (no as_of): it ended, so it is not drawn; in February it held.
+    await page.evaluate(() => window.__timed.setAsOf(undefined));
+    assert.equal(await hosted(), null);
+    assert.equal(await page.evaluate(() => 'as_of' in window.__timed.state()), false);
+    await page.evaluate(() => window.__timed.setAsOf('2026-02-01T00:00:00Z'));
+    assert.equal((await hosted())?.data, '2026-02-01T00:00:00Z');
+    await page.screenshot({ path: `${OUT}view-host-as-of.png` });
+    await unmount('timed');
+  });
+
   it('logged no errors or warnings', () => {
     assert.deepEqual(problems, []);
   });

@@ -6,7 +6,8 @@
 import cytoscape from 'cytoscape';
 import type { Core, ElementDefinition, EventObject, NodeSingular } from 'cytoscape';
 import fcose from 'cytoscape-fcose';
-import type { GraphModel, Target, ViewEntity } from './view-state.js';
+import { endText, instantText, type GraphModel, type Target, type ViewEntity } from './view-state.js';
+import type { TraverseRelation } from './types.js';
 import { LABELLED, PALETTES, injectStyle, legendHtml, restyle, sizeOf, stylesheet, type ColorScheme, type ColorSchemeOption, type LayoutName, type NodeSize } from './view-style.js';
 
 /** How the DOM draws, as the view's options and setters give it. */
@@ -27,6 +28,24 @@ function registerLayout(): void {
 const nodeId = (id: number) => `e${id}`;
 const edgeId = (id: number) => `r${id}`;
 const keyOf = (target: Target) => ('entity' in target ? nodeId(target.entity) : edgeId(target.relation));
+
+/**
+ * An edge's changeable data: a relation with an end carries `ended` ("until …", which the
+ * stylesheet draws dashed) and a label saying it. Set again on every draw, since closing a
+ * relation changes what a later traverse says of the same id.
+ */
+function edgeData(r: TraverseRelation): Record<string, string> {
+  const end = endText(r);
+  return { predicate: r.predicate, declared_by: r.declared_by, ...(end ? { ended: end, label: `${r.predicate} (${end})` } : {}) };
+}
+
+/** The hover text and list text of a relation's time: its interval, and who closed it, when and why. */
+function timeLines(t: TraverseRelation): string[] {
+  const out: string[] = [];
+  if (t.valid_from || t.valid_to) out.push(`holds ${t.valid_from ? `from ${instantText(t.valid_from)} ` : ''}${t.valid_to ? `until ${instantText(t.valid_to)}` : 'on'}`);
+  if (t.closed_by) out.push(`closed by ${t.closed_by}${t.closed_at ? ` at ${instantText(t.closed_at)}` : ''}${t.closed_reason ? `: ${t.closed_reason}` : ''}`);
+  return out;
+}
 
 /** What the DOM tells the view about the person's actions. */
 export interface DomEvents {
@@ -219,8 +238,12 @@ export function mountDom(element: HTMLElement, model: GraphModel, options: DomOp
         n.toggleClass('amv-hidden', model.hidden.has(e.id));
       }
       for (const r of relations.values()) {
-        if (cy.getElementById(edgeId(r.id)).empty()) {
-          cy.add({ group: 'edges', data: { id: edgeId(r.id), relation: r.id, source: nodeId(r.subject), target: nodeId(r.object), predicate: r.predicate, declared_by: r.declared_by } });
+        const edge = cy.getElementById(edgeId(r.id));
+        if (edge.empty()) {
+          cy.add({ group: 'edges', data: { id: edgeId(r.id), relation: r.id, source: nodeId(r.subject), target: nodeId(r.object), ...edgeData(r) } });
+        } else {
+          if (!endText(r)) edge.removeData('ended label');
+          edge.data(edgeData(r));
         }
         cy.getElementById(edgeId(r.id)).toggleClass('amv-off', model.hiddenPredicates.has(r.predicate));
       }
@@ -470,7 +493,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, options: DomOp
   }
 
   /** One list entry: a button that picks `target` as a tap on it would. */
-  function listItem(target: Target, text: string, entity?: ViewEntity): HTMLLIElement {
+  function listItem(target: Target, text: string, entity?: ViewEntity, title?: string): HTMLLIElement {
     const li = doc.createElement('li');
     const b = doc.createElement('button');
     b.type = 'button';
@@ -480,6 +503,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, options: DomOp
       b.dataset.name = entity.name;
       b.title = entity.aliases?.length ? `${entity.name} — also ${entity.aliases.join(', ')}` : entity.name;
     }
+    if (title) b.title = title;
     b.textContent = text;
     b.setAttribute('aria-pressed', String(element.dataset.selected === b.dataset.key));
     b.addEventListener('click', () => events.onPick(target));
@@ -536,7 +560,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, options: DomOp
     listSummary.textContent = `Graph as a list: ${sorted.length} ${sorted.length === 1 ? 'entity' : 'entities'}, ${shown.length} ${shown.length === 1 ? 'relation' : 'relations'}`;
     entityList.replaceChildren(...sorted.map((e) => listItem({ entity: e.id }, `${e.name} · ${e.ring}`, e)));
     relationList.replaceChildren(...shown.map((r) =>
-      listItem({ relation: r.id }, `${entities.get(r.subject)?.name} —${r.predicate}→ ${entities.get(r.object)?.name}`)));
+      listItem({ relation: r.id }, `${entities.get(r.subject)?.name} —${r.predicate}→ ${entities.get(r.object)?.name}${endText(r) ? ` (${endText(r)})` : ''}`, undefined, timeLines(r).join('; '))));
   }
 
   function applyMarks(): { nodes: number; edges: number } {
@@ -601,7 +625,7 @@ export function mountDom(element: HTMLElement, model: GraphModel, options: DomOp
   cy.on('mouseover', 'edge', (ev: EventObject) => {
     const r = relations.get(Number(ev.target.data('relation')));
     ev.target.addClass('amv-hover');
-    if (r) canvas.title = `${entities.get(r.subject)?.name} —${r.predicate}→ ${entities.get(r.object)?.name}\ndeclared by ${r.declared_by}, ${r.declared_at}`;
+    if (r) canvas.title = [`${entities.get(r.subject)?.name} —${r.predicate}→ ${entities.get(r.object)?.name}`, `declared by ${r.declared_by}, ${r.declared_at}`, ...timeLines(r)].join('\n');
   });
   const unhover = () => { canvas.title = ''; cy.edges('.amv-hover').removeClass('amv-hover'); };
   cy.on('mouseout', 'node, edge', unhover);

@@ -20,6 +20,16 @@ export type GraphSelection =
   | { kind: 'entity'; entity: ViewEntity }
   | { kind: 'relation'; relation: TraverseRelation; subject: ViewEntity; object: ViewEntity };
 
+/** `2026-12-01` for a midnight instant, else `2026-12-01 09:30` (UTC), from an ISO 8601 instant. */
+export function instantText(iso: string): string {
+  const m = iso.match(/^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(:\d\d(?:\.\d+)?)?/);
+  if (!m) return iso;
+  return m[2] === '00:00' && !/[1-9]/.test(m[3] ?? '') ? m[1]! : `${m[1]} ${m[2]}`;
+}
+
+/** What a relation's end says in a label: "until 2026-12-01", or '' when it has none. */
+export const endText = (r: TraverseRelation): string => (r.valid_to ? `until ${instantText(r.valid_to)}` : '');
+
 /** What the last traverse cut, so a page can say what and how much. */
 export interface CutReport {
   /** Entities past `limit` in the last traverse. */
@@ -44,6 +54,8 @@ export interface GraphState {
   hidden: number[];
   /** Relation types (predicates) whose edges the legend has turned off, sorted. */
   hidden_predicates: string[];
+  /** The instant the graph's traverses read at (`setAsOf`): an ISO 8601 instant or 'all'; left out for now. */
+  as_of?: string;
 }
 
 /**
@@ -90,6 +102,8 @@ export class GraphModel {
   missing: string | undefined;
   last: TraverseResponse | null = null;
   marks: RecordMark[] = [];
+  /** Every traverse's `as_of` (`setAsOf`); undefined reads the current state. */
+  asOf: string | undefined;
 
   /** Forgets everything (another memory, or `clear`). */
   reset(): void {
@@ -251,6 +265,7 @@ export class GraphModel {
       hidden_predicates: [...this.hiddenPredicates].sort(),
     };
     if (this.missing !== undefined) s.missing = this.missing;
+    if (this.asOf !== undefined) s.as_of = this.asOf;
     return s;
   }
 

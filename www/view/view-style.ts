@@ -56,15 +56,15 @@ export type ColorSchemeOption = 'auto' | ColorScheme;
  * colours meet WCAG AA (4.5:1) on `canvas` and `surface`. Text that sits on the host's own
  * background (the legend's and the list's captions) takes the host's colour instead.
  */
-export const PALETTES: Record<ColorScheme, Record<'fg' | 'muted' | 'canvas' | 'border' | 'surface' | 'hover' | 'control' | 'off' | 'legend' | 'focus' | 'edge' | 'arrow' | 'operator' | 'selected' | 'onSelected' | 'walkedText', string>> = {
+export const PALETTES: Record<ColorScheme, Record<'fg' | 'muted' | 'canvas' | 'border' | 'surface' | 'hover' | 'control' | 'off' | 'legend' | 'focus' | 'edge' | 'arrow' | 'operator' | 'ended' | 'selected' | 'onSelected' | 'walkedText', string>> = {
   light: {
     fg: '#212529', muted: '#495057', canvas: '#fbfbfc', border: '#dee2e6', surface: '#ffffff', hover: '#e9ecef', control: '#adb5bd',
-    off: '#f1f3f5', legend: 'rgba(255,255,255,.85)', focus: '#1971c2', edge: '#adb5bd', arrow: '#868e96', operator: '#5c7cfa',
+    off: '#f1f3f5', legend: 'rgba(255,255,255,.85)', focus: '#1971c2', edge: '#adb5bd', arrow: '#868e96', operator: '#5c7cfa', ended: '#c92a2a',
     selected: '#212529', onSelected: '#ffffff', walkedText: '#a34f00',
   },
   dark: {
     fg: '#e9ecef', muted: '#ced4da', canvas: '#1b1e22', border: '#495057', surface: '#25292e', hover: '#343a40', control: '#6c757d',
-    off: '#2b3035', legend: 'rgba(27,30,34,.85)', focus: '#74c0fc', edge: '#6c757d', arrow: '#adb5bd', operator: '#91a7ff',
+    off: '#2b3035', legend: 'rgba(27,30,34,.85)', focus: '#74c0fc', edge: '#6c757d', arrow: '#adb5bd', operator: '#91a7ff', ended: '#ff8787',
     selected: '#f8f9fa', onSelected: '#212529', walkedText: '#ffc078',
   },
 };
@@ -121,7 +121,8 @@ export function legendHtml(): string {
 export const LABELLED = 'edge:selected, edge.amv-walked, edge.amv-focus, edge.amv-hover';
 
 /**
- * Cytoscape's stylesheet in `scheme`'s colours. The classes it styles are set by the DOM
+ * Cytoscape's stylesheet in `scheme`'s colours. Edge data `ended` (a relation with an end,
+ * `valid_to`) and `declared_by` style edges. The classes it styles are set by the DOM
  * module: `expanded` (the node's neighbourhood is drawn), `amv-hidden` (hidden by `hide`),
  * `amv-found` (`reveal`), `amv-off` (an edge whose predicate the legend turned off),
  * `amv-walked` / `amv-seed` / `amv-dim` (a highlight), `amv-focus` / `amv-hover` (an edge of
@@ -160,10 +161,16 @@ export function stylesheet(scheme: ColorScheme = 'light'): StylesheetJson {
       },
     },
     { selector: 'edge[declared_by = "operator"]', style: { 'line-style': 'dashed', 'line-color': c.operator, 'target-arrow-color': c.operator } },
+    // A relation with an end (closed, or declared until an instant): long red dashes, a little
+    // wider, and its label, in the same red (AA on the canvas), says until when, outlined
+    // rather than on a box, so the dashes show between its letters.
+    { selector: 'edge[ended]', style: { width: 2.5, 'line-style': 'dashed', 'line-dash-pattern': [7, 4], 'line-color': c.ended, 'target-arrow-color': c.ended, label: 'data(label)', 'text-background-opacity': 0, 'text-outline-color': c.canvas, 'text-outline-width': 2 } },
     {
       selector: LABELLED,
       style: { 'font-size': (edge: EdgeSingular) => edgeLabelSize(edge.cy().zoom()), 'min-zoomed-font-size': 0, color: c.fg, 'z-index': 5 },
     },
+    // An ended relation's label stays red when it is labelled at any zoom (after LABELLED's colour).
+    { selector: 'edge[ended]', style: { color: c.ended } },
     // While a PNG is made (`amv-print`, on everything): every label, at its drawing's size.
     { selector: '.amv-print', style: { 'min-zoomed-font-size': 0 } },
     { selector: 'edge.amv-print', style: { 'font-size': EDGE_LABEL_PX } },

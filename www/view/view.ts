@@ -41,6 +41,13 @@ export interface GraphViewOptions {
   max_hops?: number;
   /** Entities per traverse and refs per entity, 1–100 (default 20). */
   limit?: number;
+  /**
+   * Read the graph at this instant (ISO 8601), or 'all' for every relation, current or
+   * closed; left out (the default), the current state. Passed to every traverse as `as_of`;
+   * `setAsOf` changes it. A relation with an end (`valid_to`) is drawn dashed, labelled
+   * "until …".
+   */
+  as_of?: string;
   /** Called when a node or an edge is selected (tap, click, or a list button), null when cleared. */
   onSelect?: (selection: GraphSelection | null) => void;
   /** Called after every change of the drawn graph. */
@@ -95,6 +102,12 @@ export interface GraphView {
   showPredicate(predicate: string, shown: boolean): void;
   /** Re-runs every traverse the graph is made of (after a write), keeping positions. */
   refresh(): Promise<GraphState>;
+  /**
+   * Reads the graph at another instant: an ISO 8601 instant, 'all' (every relation, closed
+   * ones too), or undefined for the current state; re-runs every traverse the graph is made
+   * of with it (as `refresh` does, positions kept). The element carries `data-as-of`.
+   */
+  setAsOf(asOf: string | undefined): Promise<GraphState>;
   /** Sets max_hops / limit for the next `show` (and `refresh`). */
   setBounds(bounds: { max_hops?: number; limit?: number }): void;
   /** Marks the relations and entities the walk followed to these records (or, for a seed, the entities mentioning it); returns what lit up. */
@@ -141,6 +154,7 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
   const expandOnSelect = options.expandOnSelect ?? false;
 
   const model = new GraphModel();
+  model.asOf = options.as_of;
   const dom = mountDom(element, model, {
     list: options.list ?? true, layout: options.layout ?? 'force', nodeSize: options.nodeSize ?? 'mentions', colorScheme: options.colorScheme ?? 'auto',
   }, {
@@ -169,7 +183,9 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
     return run;
   };
 
-  const run = (q: Query): Promise<TraverseResponse> => memory.traverse({ ...scope, entity: q.entity, max_hops: q.max_hops, limit: q.limit });
+  const run = (q: Query): Promise<TraverseResponse> =>
+    memory.traverse({ ...scope, entity: q.entity, max_hops: q.max_hops, limit: q.limit, ...(model.asOf !== undefined ? { as_of: model.asOf } : {}) });
+  element.dataset.asOf = model.asOf ?? '';
   const state = () => model.snapshot();
   const changed = () => options.onChange?.(state());
 
@@ -252,6 +268,11 @@ export function mountGraphView(element: HTMLElement, memory: TraversingMemory, o
       const selected = dom.cy.getElementById(element.dataset.selected ?? '');
       if (!shown && selected.nonempty() && selected.group() === 'edges' && selected.data('predicate') === predicate) select(null);
       changed();
+    },
+    setAsOf(asOf) {
+      // Set in the queue, so a traverse already running finishes at the instant it began with.
+      void serial(async () => { model.asOf = asOf; element.dataset.asOf = asOf ?? ''; });
+      return view.refresh();
     },
     refresh() {
       return serial(async () => {
