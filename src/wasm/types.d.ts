@@ -1170,7 +1170,7 @@ export type TraverseResponse = {
    */
   entities_omitted?: number,
   /**
-   * Present when a bound cut something.
+   * Present when a bound cut something, or the read's instant left relations out.
    */
   bounds?: Bounds,
   /**
@@ -1812,7 +1812,8 @@ export type ReconstructResponse = {
    */
   returned_count: number,
   /**
-   * Bounds applied, when one cut something, was lowered, or `trace` asked.
+   * Bounds applied, when one cut something, was lowered, the read's instant left relations
+   * out, or `trace` asked.
    */
   bounds?: ReconstructBounds,
   /**
@@ -1861,30 +1862,25 @@ export type Conflict = {
 };
 
 /**
+ * A predicate's arity for the call's project and channel.
+ */
+export type PredicateDeclaration = {
+  /**
+   * The predicate, compared as relations store it (normalized); at most 256 characters.
+   */
+  name: string,
+  /**
+   * `true`: a subject holds one object at a time, and a second is a conflict;
+   * `false`: any number (the default of every predicate).
+   */
+  single: boolean,
+};
+
+/**
  * One relation or record to invalidate: `{ relation_id, at?, reason }` or
  * `{ ref, at?, reason }`.
  */
 export type Invalidation = RelationInvalidation | RecordInvalidation;
-
-/**
- * A relation that stopped holding: its `valid_to` becomes `at`, and who closed it, when
- * and why are kept with it.
- */
-export type RelationInvalidation = {
-  /**
-   * The relation's id, as declarations and reads return it.
-   */
-  relation_id: number,
-  /**
-   * When it stopped holding, ISO-8601, after its `valid_from` and before an end it
-   * already has; omitted: now.
-   */
-  at?: string,
-  /**
-   * Why, 1–256 characters.
-   */
-  reason: string,
-};
 
 /**
  * A record that stopped being true: reads at or after `at` leave it out, `"all"` shows it
@@ -1906,18 +1902,23 @@ export type RecordInvalidation = {
 };
 
 /**
- * A predicate's arity for the call's project and channel.
+ * A relation that stopped holding: its `valid_to` becomes `at`, and who closed it, when
+ * and why are kept with it.
  */
-export type PredicateDeclaration = {
+export type RelationInvalidation = {
   /**
-   * The predicate, compared as relations store it (normalized); at most 256 characters.
+   * The relation's id, as declarations and reads return it.
    */
-  name: string,
+  relation_id: number,
   /**
-   * `true`: a subject holds one object at a time, and a second is a conflict;
-   * `false`: any number (the default of every predicate).
+   * When it stopped holding, ISO-8601, after its `valid_from` and before an end it
+   * already has; omitted: now.
    */
-  single: boolean,
+  at?: string,
+  /**
+   * Why, 1–256 characters.
+   */
+  reason: string,
 };
 
 /**
@@ -1996,6 +1997,20 @@ export type HistoryResponse = {
 };
 
 /**
+ * The entity a timeline is of.
+ */
+export type HistoryEntity = {
+  /**
+   * Its id.
+   */
+  id: number,
+  /**
+   * Its canonical name.
+   */
+  name: string,
+};
+
+/**
  * One relation of a timeline.
  */
 export type HistoryRelation = {
@@ -2055,20 +2070,6 @@ export type HistoryRelation = {
    * Why it was closed.
    */
   closed_reason?: string,
-};
-
-/**
- * The entity a timeline is of.
- */
-export type HistoryEntity = {
-  /**
-   * Its id.
-   */
-  id: number,
-  /**
-   * Its canonical name.
-   */
-  name: string,
 };
 
 /**
