@@ -317,7 +317,8 @@ pub struct ReconstructResponse {
     pub effective_count: i64,
     /// `items.len()`.
     pub returned_count: usize,
-    /// Bounds applied, when one cut something, was lowered, or `trace` asked.
+    /// Bounds applied, when one cut something, was lowered, the read's instant left relations
+    /// out, or `trace` asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bounds: Option<ReconstructBounds>,
     /// Why fewer items than `effective_count` came back.

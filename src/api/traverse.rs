@@ -173,7 +173,7 @@ pub struct TraverseResponse {
     /// Entities within the hop bound that `limit` cut.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entities_omitted: Option<i64>,
-    /// Present when a bound cut something.
+    /// Present when a bound cut something, or the read's instant left relations out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bounds: Option<Bounds>,
     /// `no_such_entity` when the name resolves to nothing the call can read.

@@ -1191,7 +1191,7 @@ export type TraverseResponse = {
    */
   entities_omitted?: number,
   /**
-   * Present when a bound cut something.
+   * Present when a bound cut something, or the read's instant left relations out.
    */
   bounds?: Bounds,
   /**
@@ -1891,7 +1891,8 @@ export type ReconstructResponse = {
    */
   returned_count: number,
   /**
-   * Bounds applied, when one cut something, was lowered, or `trace` asked.
+   * Bounds applied, when one cut something, was lowered, the read's instant left relations
+   * out, or `trace` asked.
    */
   bounds?: ReconstructBounds,
   /**
