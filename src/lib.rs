@@ -81,7 +81,7 @@ pub use api::embeddings::{
     BACKLOG_LIMIT, SET_EMBEDDINGS_MAX_ITEMS,
 };
 pub use api::export_memories::{ExportMemoriesOptions, ExportMemoriesResponse};
-pub use api::get_contents::{ContentItem, GetContentsOptions, GetContentsResponse, GET_CONTENTS_MAX_REFS};
+pub use api::get_contents::{ContentItem, GetContentsOptions, GetContentsResponse, RecordEnd, GET_CONTENTS_MAX_REFS};
 pub use api::history::{HistoryEntity, HistoryOptions, HistoryRelation, HistoryResponse, HISTORY_LIMIT};
 pub use api::import_memories::{ImportMemoriesOptions, ImportMemoriesResponse, MAX_EXPORT};
 pub use api::list_agents::{ListAgentsOptions, ListAgentsResponse, ListedAgent, LIST_AGENTS_LIMIT};

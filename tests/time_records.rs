@@ -548,3 +548,31 @@ fn the_reference_imports_an_export_carrying_every_time() {
     let t = &lines[2]["result"];
     assert_eq!(t["relations"][0]["predicate"], "maintains", "{t}");
 }
+
+#[test]
+fn a_claim_on_an_invalidated_record_says_when_and_why_only_where_it_is_read() {
+    let mut f = fixture();
+    let old = f.ok("store", json!({"agent_id": "a", "content": "the ledger service runs on the old cluster"}))["id"].as_i64().unwrap();
+    f.ok("store", json!({"agent_id": "a", "content": "the ledger service moved to the new cluster", "expires_at": "2100-01-01"}));
+    let why = "moved in the March migration";
+    let out = f.ok("declare_associations", json!({"agent_id": "a", "invalidate": [{"ref": format!("mem:{old}"), "reason": why}]}));
+    assert_eq!(out["invalidated"]["records"], json!([format!("mem:{old}")]));
+    let ask = |f: &mut common::Fixture, as_of: Option<&str>| {
+        let mut args = json!({"agent_id": "a", "query": "ledger service cluster"});
+        if let Some(t) = as_of {
+            args["as_of"] = json!(t);
+        }
+        let out = f.ok("reconstruct", args);
+        let claims: Vec<Value> = out["items"].as_array().unwrap().iter().flat_map(|i| i["claims"].as_array().unwrap().clone()).collect();
+        claims
+    };
+    // now: the invalidated record is not read; the other claim carries its expiry
+    let now = ask(&mut f, None);
+    assert!(now.iter().all(|c| c["ref"] != json!(format!("mem:{old}"))), "{now:?}");
+    assert!(now.iter().any(|c| c["expires_at"] == json!("2100-01-01T00:00:00+00:00")), "{now:?}");
+    // "all": it is read, with when and why it stopped holding
+    let all = ask(&mut f, Some("all"));
+    let claim = all.iter().find(|c| c["ref"] == json!(format!("mem:{old}"))).expect("read at all");
+    assert_eq!(claim["invalid_reason"], json!(why));
+    assert!(claim["invalid_at"].is_string(), "{claim}");
+}

@@ -67,12 +67,27 @@ pub struct ContentItem {
     pub source: Value,
     /// When it happened.
     pub timestamp: String,
+    /// When it stops holding.
+    #[serde(flatten)]
+    #[cfg_attr(test, ts(flatten))]
+    pub end: RecordEnd,
+    /// The caller's metadata, when the memory has some.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"), schemars(with = "Option<serde_json::Map<String, Value>>"))]
+    pub metadata: Option<Value>,
+}
+
+/// When a record stops holding (SPEC §5): each field absent when not set, so a record
+/// stored with no time reads as before. A read returns a record only while it holds at the
+/// read's instant; these say when that ends, and, with an earlier `as_of` or `"all"`, why.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS), ts(optional_fields))]
+pub struct RecordEnd {
     /// When it expires (UTC), when it does.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[cfg_attr(test, ts(as = "Option<String>"))]
     pub expires_at: String,
-    /// When it was declared no longer true (UTC), when it was (an `as_of` of `"all"` or
-    /// before then reads it).
+    /// When it was declared no longer true (UTC), when it was.
     #[serde(skip_serializing_if = "String::is_empty")]
     #[cfg_attr(test, ts(as = "Option<String>"))]
     pub invalid_at: String,
@@ -80,10 +95,6 @@ pub struct ContentItem {
     #[serde(skip_serializing_if = "String::is_empty")]
     #[cfg_attr(test, ts(as = "Option<String>"))]
     pub invalid_reason: String,
-    /// The caller's metadata, when the memory has some.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional, type = "Record<string, unknown>"), schemars(with = "Option<serde_json::Map<String, Value>>"))]
-    pub metadata: Option<Value>,
 }
 
 /// The response of `get_contents`.

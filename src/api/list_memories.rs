@@ -69,19 +69,10 @@ pub struct ListedMemory {
     pub project_id: String,
     /// Its channel (`''`: every channel).
     pub channel: String,
-    /// When it expires (UTC), when it does.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    #[cfg_attr(test, ts(as = "Option<String>"))]
-    pub expires_at: String,
-    /// When it was declared no longer true (UTC), when it was (only an `as_of` before then,
-    /// or `"all"`, lists it).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    #[cfg_attr(test, ts(as = "Option<String>"))]
-    pub invalid_at: String,
-    /// Why it was, when it was.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    #[cfg_attr(test, ts(as = "Option<String>"))]
-    pub invalid_reason: String,
+    /// When it stops holding.
+    #[serde(flatten)]
+    #[cfg_attr(test, ts(flatten))]
+    pub end: super::RecordEnd,
 }
 
 /// The response of `list_memories`.

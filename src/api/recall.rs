@@ -119,19 +119,10 @@ pub struct Message {
     pub source: Value,
     /// When it happened.
     pub timestamp: String,
-    /// When it expires (UTC), when it does.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    #[cfg_attr(test, ts(optional, as = "Option<String>"))]
-    pub expires_at: String,
-    /// When it was declared no longer true (UTC), when it was: only a read at an earlier
-    /// `as_of`, or `"all"`, returns it then.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    #[cfg_attr(test, ts(optional, as = "Option<String>"))]
-    pub invalid_at: String,
-    /// Why it was, when it was.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    #[cfg_attr(test, ts(optional, as = "Option<String>"))]
-    pub invalid_reason: String,
+    /// When it stops holding.
+    #[serde(flatten)]
+    #[cfg_attr(test, ts(flatten))]
+    pub end: super::RecordEnd,
     /// Why it was returned.
     pub match_reason: MatchReason,
 }

@@ -167,6 +167,10 @@ pub struct Claim {
     pub reference: String,
     /// When it holds (its timestamp).
     pub as_of: String,
+    /// When it stops holding.
+    #[serde(flatten)]
+    #[cfg_attr(test, ts(flatten))]
+    pub end: super::RecordEnd,
     /// Why it is in the item: absent means `seed` (retrieval found it), `cluster:…` the key
     /// that bundled it, `relation:<predicate>` the last relation the walk followed to it.
     #[serde(skip_serializing_if = "Option::is_none")]

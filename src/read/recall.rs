@@ -483,9 +483,7 @@ pub fn recall(
             source: crate::storage::records::source_json(record.source, record.at),
             content: record.content,
             timestamp: record.timestamp,
-            expires_at: record.expires_at,
-            invalid_at: record.invalid_at,
-            invalid_reason: record.invalid_reason,
+            end: record.end,
             match_reason,
         })
         .collect();

@@ -63,9 +63,7 @@ pub fn list_memories(conn: &Connection, opts: &ListMemoriesOptions, as_of: &AsOf
                 project_id: r.get(6)?,
                 channel: r.get(7)?,
                 truncated: r.get(8)?,
-                expires_at: r.get(9)?,
-                invalid_at: r.get(10)?,
-                invalid_reason: r.get(11)?,
+                end: crate::api::RecordEnd { expires_at: r.get(9)?, invalid_at: r.get(10)?, invalid_reason: r.get(11)? },
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;

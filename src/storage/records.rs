@@ -159,11 +159,8 @@ pub struct Record {
     pub context: (String, String),
     /// An episode's time span in epoch ms, when its history had timestamps.
     pub span: Option<(i64, i64)>,
-    /// When it expires (UTC), `""` when it does not.
-    pub expires_at: String,
-    /// When it was declared no longer true (UTC), `""` when it was not; and why.
-    pub invalid_at: String,
-    pub invalid_reason: String,
+    /// When it stops holding.
+    pub end: crate::api::RecordEnd,
 }
 
 impl Record {
@@ -253,9 +250,7 @@ fn record(kind: Kind, row: &rusqlite::Row) -> rusqlite::Result<Record> {
         metadata: row.get(4)?,
         context: (row.get(5)?, row.get(6)?),
         span: start.zip(end).and_then(|(s, e)| Some((parse_iso(&s)?, parse_iso(&e)?))),
-        expires_at: row.get(9)?,
-        invalid_at: row.get(10)?,
-        invalid_reason: row.get(11)?,
+        end: crate::api::RecordEnd { expires_at: row.get(9)?, invalid_at: row.get(10)?, invalid_reason: row.get(11)? },
     })
 }
 
@@ -331,9 +326,7 @@ pub fn get_contents(conn: &Connection, opts: &GetContentsOptions, as_of: &AsOf) 
                 metadata: record.metadata.as_deref().and_then(|m| serde_json::from_str(m).ok()),
                 content: record.content,
                 timestamp: record.timestamp,
-                expires_at: record.expires_at,
-                invalid_at: record.invalid_at,
-                invalid_reason: record.invalid_reason,
+                end: record.end,
             }),
         }
     }

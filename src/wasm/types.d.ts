@@ -1221,22 +1221,21 @@ export type ContentItem = {
    */
   timestamp: string,
   /**
+   * The caller's metadata, when the memory has some.
+   */
+  metadata?: Record<string, unknown>,
+  /**
    * When it expires (UTC), when it does.
    */
   expires_at?: string,
   /**
-   * When it was declared no longer true (UTC), when it was (an `as_of` of `"all"` or
-   * before then reads it).
+   * When it was declared no longer true (UTC), when it was.
    */
   invalid_at?: string,
   /**
    * Why it was, when it was.
    */
   invalid_reason?: string,
-  /**
-   * The caller's metadata, when the memory has some.
-   */
-  metadata?: Record<string, unknown>,
 };
 
 /**
@@ -1382,8 +1381,7 @@ export type ListedMemory = {
    */
   expires_at?: string,
   /**
-   * When it was declared no longer true (UTC), when it was (only an `as_of` before then,
-   * or `"all"`, lists it).
+   * When it was declared no longer true (UTC), when it was.
    */
   invalid_at?: string,
   /**
@@ -1639,22 +1637,21 @@ export type RecalledMessage = {
    */
   timestamp: string,
   /**
+   * Why it was returned.
+   */
+  match_reason: MatchReason,
+  /**
    * When it expires (UTC), when it does.
    */
   expires_at?: string,
   /**
-   * When it was declared no longer true (UTC), when it was: only a read at an earlier
-   * `as_of`, or `"all"`, returns it then.
+   * When it was declared no longer true (UTC), when it was.
    */
   invalid_at?: string,
   /**
    * Why it was, when it was.
    */
   invalid_reason?: string,
-  /**
-   * Why it was returned.
-   */
-  match_reason: MatchReason,
 };
 
 /**
@@ -1734,6 +1731,18 @@ export type Claim = {
    * How other rows of the item relate to it.
    */
   roles?: Array<Role>,
+  /**
+   * When it expires (UTC), when it does.
+   */
+  expires_at?: string,
+  /**
+   * When it was declared no longer true (UTC), when it was.
+   */
+  invalid_at?: string,
+  /**
+   * Why it was, when it was.
+   */
+  invalid_reason?: string,
 };
 
 /**
@@ -2076,20 +2085,6 @@ export type HistoryResponse = {
 };
 
 /**
- * The entity a timeline is of.
- */
-export type HistoryEntity = {
-  /**
-   * Its id.
-   */
-  id: number,
-  /**
-   * Its canonical name.
-   */
-  name: string,
-};
-
-/**
  * One relation of a timeline.
  */
 export type HistoryRelation = {
@@ -2149,6 +2144,20 @@ export type HistoryRelation = {
    * Why it was closed.
    */
   closed_reason?: string,
+};
+
+/**
+ * The entity a timeline is of.
+ */
+export type HistoryEntity = {
+  /**
+   * Its id.
+   */
+  id: number,
+  /**
+   * Its canonical name.
+   */
+  name: string,
 };
 
 /**

@@ -596,6 +596,15 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                     "as_of": {
                       "type": "string"
                     },
+                    "expires_at": {
+                      "type": "string"
+                    },
+                    "invalid_at": {
+                      "type": "string"
+                    },
+                    "invalid_reason": {
+                      "type": "string"
+                    },
                     "why": {
                       "type": "string"
                     },

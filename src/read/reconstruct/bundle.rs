@@ -144,9 +144,7 @@ mod tests {
             metadata: None,
             context: Default::default(),
             span: None,
-            expires_at: String::new(),
-            invalid_at: String::new(),
-            invalid_reason: String::new(),
+            end: Default::default(),
         }
     }
 

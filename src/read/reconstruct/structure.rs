@@ -108,6 +108,7 @@ pub fn structure<'a>(members: Vec<Member<'a>>, reached: Vec<Member<'a>>, max_evi
         .map(|r| Claim {
             reference: r.record.at.to_string(),
             as_of: r.record.timestamp.clone(),
+            end: r.record.end.clone(),
             why: r.why.map(Why::to_string),
             hops: (!r.path.is_empty()).then_some(r.path.len() as i64),
             path: r.path.to_vec(),
