@@ -94,7 +94,10 @@ fn offered() -> Vec<Typed> {
 }
 
 /// The declarations of `src/wasm/types.d.ts`: the types listed here in this order, then
-/// whatever else the table's operations reach (a new operation's types need no line here).
+/// whatever else the table's operations reach. Every declared type has its line in
+/// [`listed`] (`every_declared_type_is_listed`): ts-rs's derive visits a type's
+/// dependencies in an order that differs from one build to the next, so a type found only
+/// by reaching could land anywhere among its siblings.
 fn declarations() -> Vec<String> {
     let mut d = Declarations::default();
     listed(&mut d);
@@ -114,6 +117,10 @@ fn listed(d: &mut Declarations) {
     d.visit::<Associations>();
     d.visit::<MentionRef>();
     d.visit::<Retract>();
+    d.visit::<PredicateDeclaration>();
+    d.visit::<Invalidation>();
+    d.visit::<RelationInvalidation>();
+    d.visit::<RecordInvalidation>();
     d.visit::<DeclaredBy>();
     d.visit::<Turn>();
     d.visit::<StoreOptions>();
@@ -122,14 +129,17 @@ fn listed(d: &mut Declarations) {
     d.visit::<EpisodeOptions>();
     d.visit::<DeclareOptions>();
     d.visit::<TraverseOptions>();
+    d.visit::<HistoryOptions>();
     d.visit::<GetContentsOptions>();
     d.visit::<DeleteMemoryOptions>();
     d.visit::<DeleteEpisodeOptions>();
     d.visit::<DeleteEntityOptions>();
+    d.visit::<PurgeExpiredOptions>();
     d.visit::<RecallOptions>();
     d.visit::<ReconstructOptions>();
     d.visit::<ListEntitiesOptions>();
     d.visit::<ListMemoriesOptions>();
+    d.visit::<ListAgentsOptions>();
     d.visit::<UpdateMemoryOptions>();
     d.visit::<DeleteAgentDataOptions>();
     d.visit::<ExportMemoriesOptions>();
@@ -141,6 +151,8 @@ fn listed(d: &mut Declarations) {
     d.visit::<DeclaredEntity>();
     d.visit::<DeclareReport>();
     d.visit::<Retracted>();
+    d.visit::<Conflict>();
+    d.visit::<Invalidated>();
     d.visit::<StoreResponse>();
     d.visit::<StoredItem>();
     d.visit::<StoreManyResponse>();
@@ -151,6 +163,9 @@ fn listed(d: &mut Declarations) {
     d.visit::<Bounds>();
     d.visit::<TraverseReason>();
     d.visit::<TraverseResponse>();
+    d.visit::<HistoryEntity>();
+    d.visit::<HistoryRelation>();
+    d.visit::<HistoryResponse>();
     d.visit::<ContentItem>();
     d.visit::<GetContentsResponse>();
     d.visit::<DeleteResponse>();
@@ -158,8 +173,11 @@ fn listed(d: &mut Declarations) {
     d.visit::<ListEntitiesResponse>();
     d.visit::<ListedMemory>();
     d.visit::<ListMemoriesResponse>();
+    d.visit::<ListedAgent>();
+    d.visit::<ListAgentsResponse>();
     d.visit::<UpdateMemoryResponse>();
     d.visit::<DeleteAgentDataResponse>();
+    d.visit::<PurgeExpiredResponse>();
     d.visit::<ExportMemoriesResponse>();
     d.visit::<ImportMemoriesResponse>();
     d.visit::<BacklogRecord>();
@@ -610,6 +628,17 @@ fn check(path: &str, generated: &str) -> Option<String> {
     }
     let current = std::fs::read_to_string(&full).unwrap_or_default();
     (current != generated).then(|| format!("{path} is out of date; run `UPDATE_GENERATED=1 cargo test --lib generated`"))
+}
+
+/// Every type the operations reach is declared by its own line in [`listed`], so the
+/// file's order never rests on the order ts-rs visits dependencies in.
+#[test]
+fn every_declared_type_is_listed() {
+    let mut d = Declarations::default();
+    listed(&mut d);
+    let listed = d.declared.clone();
+    let reached: Vec<String> = declarations().into_iter().skip(listed.len()).collect();
+    assert!(reached.is_empty(), "declared but not listed in `listed`: {reached:?}");
 }
 
 #[test]

@@ -135,6 +135,66 @@ export type Retract = {
 };
 
 /**
+ * A predicate's arity for the call's project and channel.
+ */
+export type PredicateDeclaration = {
+  /**
+   * The predicate, compared as relations store it (normalized); at most 256 characters.
+   */
+  name: string,
+  /**
+   * `true`: a subject holds one object at a time, and a second is a conflict;
+   * `false`: any number (the default of every predicate).
+   */
+  single: boolean,
+};
+
+/**
+ * One relation or record to invalidate: `{ relation_id, at?, reason }` or
+ * `{ ref, at?, reason }`.
+ */
+export type Invalidation = RelationInvalidation | RecordInvalidation;
+
+/**
+ * A relation that stopped holding: its `valid_to` becomes `at`, and who closed it, when
+ * and why are kept with it.
+ */
+export type RelationInvalidation = {
+  /**
+   * The relation's id, as declarations and reads return it.
+   */
+  relation_id: number,
+  /**
+   * When it stopped holding, ISO-8601, after its `valid_from` and before an end it
+   * already has; omitted: now.
+   */
+  at?: string,
+  /**
+   * Why, 1–256 characters.
+   */
+  reason: string,
+};
+
+/**
+ * A record that stopped being true: reads at or after `at` leave it out, `"all"` shows it
+ * with its reason.
+ */
+export type RecordInvalidation = {
+  /**
+   * The record, `"mem:<id>"` or `"ep:<id>"`.
+   */
+  ref: string,
+  /**
+   * When it stopped being true, ISO-8601, before an invalidation it already has; omitted: now.
+   */
+  at?: string,
+  /**
+   * Why, 1–256 characters.
+   */
+  reason: string,
+};
+
+/**
  * Who made a declaration.
  */
 export type DeclaredBy = "agent" | "operator";
@@ -441,6 +501,40 @@ export type TraverseOptions = {
 };
 
 /**
+ * An entity's timeline: every relation between it and another entity, whether it holds
+ * now or was closed (with who closed it, when and why), in time order — by when it began
+ * to hold, or was declared when that is not known — then by id. Paged.
+ */
+export type HistoryOptions = {
+  /**
+   * Whose memory this is. Agents never read each other's records. At most 256 characters.
+   */
+  agent_id: string,
+  /**
+   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
+   * pool. At most 256 characters.
+   */
+  project_id?: string,
+  /**
+   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
+   * 256 characters.
+   */
+  channel?: string,
+  /**
+   * A declared name or alias of the entity, at most 256 characters.
+   */
+  entity: string,
+  /**
+   * Relations per page, 1–100 (default 50).
+   */
+  limit?: number,
+  /**
+   * Relations to skip.
+   */
+  offset?: number,
+};
+
+/**
  * Fetches the full text of records by ref (`"mem:<id>"` or `"ep:<id>"`), as recall,
  * reconstruct and traverse return them. A ref that names no record of this agent comes
  * back in `missing`.
@@ -503,6 +597,19 @@ export type DeleteEntityOptions = {
    * The entity's id.
    */
   entity_id: number,
+};
+
+/**
+ * Deletes the agent's memories and episodes whose `expires_at` has passed (at or before
+ * the clock's now), in every project and channel, with every mention and relation that
+ * depends on them. Reads already leave expired records out; this takes them away. A record
+ * invalidated (rather than expired) stays: it is history, read with `as_of`.
+ */
+export type PurgeExpiredOptions = {
+  /**
+   * The agent whose expired records are deleted.
+   */
+  agent_id: string,
 };
 
 /**
@@ -717,6 +824,22 @@ export type ListMemoriesOptions = {
    * its interval. Omitted: the current state (what ended before now is left out).
    */
   as_of?: string,
+};
+
+/**
+ * A page of the agents that hold anything in the memory (a record, an entity or a
+ * relation), by `agent_id` in byte order, each with how many of each it holds. Every
+ * agent is listed: it is the memory owner's call, not a tool offered to a model.
+ */
+export type ListAgentsOptions = {
+  /**
+   * Agents to skip.
+   */
+  offset?: number,
+  /**
+   * Agents per page, 1–1000 (default 100).
+   */
+  limit?: number,
 };
 
 /**
@@ -941,6 +1064,47 @@ export type Retracted = {
    * Mentions removed.
    */
   mentions: number,
+};
+
+/**
+ * A declared relation beside a current one with the same subject and single-valued
+ * predicate and another object.
+ */
+export type Conflict = {
+  /**
+   * The relation declared.
+   */
+  relation_id: number,
+  /**
+   * The current relation it may contradict.
+   */
+  conflicts_with: number,
+  /**
+   * Their subject: an entity's name, or a record's ref.
+   */
+  subject: string,
+  /**
+   * Their predicate, normalized.
+   */
+  predicate: string,
+  /**
+   * The current relation's object: an entity's name, or a record's ref.
+   */
+  object: string,
+};
+
+/**
+ * What an invalidation closed.
+ */
+export type Invalidated = {
+  /**
+   * Ids of the relations closed, in call order.
+   */
+  relations: Array<number>,
+  /**
+   * Refs of the records invalidated, in call order.
+   */
+  records: Array<string>,
 };
 
 /**
@@ -1201,6 +1365,109 @@ export type TraverseResponse = {
 };
 
 /**
+ * The entity a timeline is of.
+ */
+export type HistoryEntity = {
+  /**
+   * Its id.
+   */
+  id: number,
+  /**
+   * Its canonical name.
+   */
+  name: string,
+};
+
+/**
+ * One relation of a timeline.
+ */
+export type HistoryRelation = {
+  /**
+   * Its id.
+   */
+  id: number,
+  /**
+   * The subject entity's id.
+   */
+  subject: number,
+  /**
+   * The subject entity's name.
+   */
+  subject_name: string,
+  /**
+   * The predicate, normalized.
+   */
+  predicate: string,
+  /**
+   * The object entity's id.
+   */
+  object: number,
+  /**
+   * The object entity's name.
+   */
+  object_name: string,
+  /**
+   * Who declared it.
+   */
+  declared_by: DeclaredBy,
+  /**
+   * When it was declared.
+   */
+  declared_at: string,
+  /**
+   * The record that evidences it, when there is one.
+   */
+  anchor_ref?: string,
+  /**
+   * When it began to hold (absent: since always).
+   */
+  valid_from?: string,
+  /**
+   * When it stopped holding (absent: it still holds).
+   */
+  valid_to?: string,
+  /**
+   * Who closed it by an invalidation.
+   */
+  closed_by?: DeclaredBy,
+  /**
+   * When it was closed.
+   */
+  closed_at?: string,
+  /**
+   * Why it was closed.
+   */
+  closed_reason?: string,
+};
+
+/**
+ * The response of `history`.
+ */
+export type HistoryResponse = {
+  /**
+   * The entity the name resolves to (the first, by id, when it names one in several
+   * buckets the call reads: the timeline has the relations of each).
+   */
+  entity?: HistoryEntity,
+  /**
+   * One page of relations, by when each began to hold (or was declared), then id.
+   */
+  relations: Array<HistoryRelation>,
+  /**
+   * Relations on the entity in all.
+   */
+  total: number,
+  /**
+   * The `offset` of the next page, when there is one.
+   */
+  next_offset?: number,
+  /**
+   * `no_such_entity` when the name resolves to nothing the call can read.
+   */
+  reason?: TraverseReason,
+};
+
+/**
  * One record of `get_contents`.
  */
 export type ContentItem = {
@@ -1418,6 +1685,50 @@ export type ListMemoriesResponse = {
 };
 
 /**
+ * One agent of `list_agents`, its counts over every project and channel.
+ */
+export type ListedAgent = {
+  /**
+   * Its id.
+   */
+  agent_id: string,
+  /**
+   * Memories it holds.
+   */
+  memories: number,
+  /**
+   * Episodes it holds.
+   */
+  episodes: number,
+  /**
+   * Entities it registered.
+   */
+  entities: number,
+  /**
+   * Relations it declared.
+   */
+  relations: number,
+};
+
+/**
+ * The response of `list_agents`.
+ */
+export type ListAgentsResponse = {
+  /**
+   * One page, by `agent_id`.
+   */
+  agents: Array<ListedAgent>,
+  /**
+   * Agents in all.
+   */
+  total: number,
+  /**
+   * The `offset` of the next page, when there is one.
+   */
+  next_offset?: number,
+};
+
+/**
  * The response of `update_memory`.
  */
 export type UpdateMemoryResponse = {
@@ -1459,6 +1770,29 @@ export type DeleteAgentDataResponse = {
    * Relations deleted.
    */
   deleted_relations: number,
+};
+
+/**
+ * The response of `purge_expired`: how many rows of each kind went (zeros when nothing had
+ * expired).
+ */
+export type PurgeExpiredResponse = {
+  /**
+   * Memories deleted.
+   */
+  memories: number,
+  /**
+   * Episodes deleted.
+   */
+  episodes: number,
+  /**
+   * Mentions of them deleted.
+   */
+  mentions: number,
+  /**
+   * Relations deleted: those anchored on them, or with one of them as an end.
+   */
+  relations: number,
 };
 
 /**
@@ -1920,338 +2254,4 @@ export type ReconstructResponse = {
    * Steps of the reconstruction, with `trace: true`.
    */
   trace?: Trace,
-};
-
-/**
- * A declared relation beside a current one with the same subject and single-valued
- * predicate and another object.
- */
-export type Conflict = {
-  /**
-   * The relation declared.
-   */
-  relation_id: number,
-  /**
-   * The current relation it may contradict.
-   */
-  conflicts_with: number,
-  /**
-   * Their subject: an entity's name, or a record's ref.
-   */
-  subject: string,
-  /**
-   * Their predicate, normalized.
-   */
-  predicate: string,
-  /**
-   * The current relation's object: an entity's name, or a record's ref.
-   */
-  object: string,
-};
-
-/**
- * One relation or record to invalidate: `{ relation_id, at?, reason }` or
- * `{ ref, at?, reason }`.
- */
-export type Invalidation = RelationInvalidation | RecordInvalidation;
-
-/**
- * A record that stopped being true: reads at or after `at` leave it out, `"all"` shows it
- * with its reason.
- */
-export type RecordInvalidation = {
-  /**
-   * The record, `"mem:<id>"` or `"ep:<id>"`.
-   */
-  ref: string,
-  /**
-   * When it stopped being true, ISO-8601, before an invalidation it already has; omitted: now.
-   */
-  at?: string,
-  /**
-   * Why, 1–256 characters.
-   */
-  reason: string,
-};
-
-/**
- * A relation that stopped holding: its `valid_to` becomes `at`, and who closed it, when
- * and why are kept with it.
- */
-export type RelationInvalidation = {
-  /**
-   * The relation's id, as declarations and reads return it.
-   */
-  relation_id: number,
-  /**
-   * When it stopped holding, ISO-8601, after its `valid_from` and before an end it
-   * already has; omitted: now.
-   */
-  at?: string,
-  /**
-   * Why, 1–256 characters.
-   */
-  reason: string,
-};
-
-/**
- * A predicate's arity for the call's project and channel.
- */
-export type PredicateDeclaration = {
-  /**
-   * The predicate, compared as relations store it (normalized); at most 256 characters.
-   */
-  name: string,
-  /**
-   * `true`: a subject holds one object at a time, and a second is a conflict;
-   * `false`: any number (the default of every predicate).
-   */
-  single: boolean,
-};
-
-/**
- * What an invalidation closed.
- */
-export type Invalidated = {
-  /**
-   * Ids of the relations closed, in call order.
-   */
-  relations: Array<number>,
-  /**
-   * Refs of the records invalidated, in call order.
-   */
-  records: Array<string>,
-};
-
-/**
- * An entity's timeline: every relation between it and another entity, whether it holds
- * now or was closed (with who closed it, when and why), in time order — by when it began
- * to hold, or was declared when that is not known — then by id. Paged.
- */
-export type HistoryOptions = {
-  /**
-   * Whose memory this is. Agents never read each other's records. At most 256 characters.
-   */
-  agent_id: string,
-  /**
-   * Omitted: every project; `""`: the global pool only; `"X"`: project X and the global
-   * pool. At most 256 characters.
-   */
-  project_id?: string,
-  /**
-   * Omitted or `""`: every channel; `"X"`: channel X and channel-global records. At most
-   * 256 characters.
-   */
-  channel?: string,
-  /**
-   * A declared name or alias of the entity, at most 256 characters.
-   */
-  entity: string,
-  /**
-   * Relations per page, 1–100 (default 50).
-   */
-  limit?: number,
-  /**
-   * Relations to skip.
-   */
-  offset?: number,
-};
-
-/**
- * The response of `history`.
- */
-export type HistoryResponse = {
-  /**
-   * The entity the name resolves to (the first, by id, when it names one in several
-   * buckets the call reads: the timeline has the relations of each).
-   */
-  entity?: HistoryEntity,
-  /**
-   * One page of relations, by when each began to hold (or was declared), then id.
-   */
-  relations: Array<HistoryRelation>,
-  /**
-   * Relations on the entity in all.
-   */
-  total: number,
-  /**
-   * The `offset` of the next page, when there is one.
-   */
-  next_offset?: number,
-  /**
-   * `no_such_entity` when the name resolves to nothing the call can read.
-   */
-  reason?: TraverseReason,
-};
-
-/**
- * One relation of a timeline.
- */
-export type HistoryRelation = {
-  /**
-   * Its id.
-   */
-  id: number,
-  /**
-   * The subject entity's id.
-   */
-  subject: number,
-  /**
-   * The subject entity's name.
-   */
-  subject_name: string,
-  /**
-   * The predicate, normalized.
-   */
-  predicate: string,
-  /**
-   * The object entity's id.
-   */
-  object: number,
-  /**
-   * The object entity's name.
-   */
-  object_name: string,
-  /**
-   * Who declared it.
-   */
-  declared_by: DeclaredBy,
-  /**
-   * When it was declared.
-   */
-  declared_at: string,
-  /**
-   * The record that evidences it, when there is one.
-   */
-  anchor_ref?: string,
-  /**
-   * When it began to hold (absent: since always).
-   */
-  valid_from?: string,
-  /**
-   * When it stopped holding (absent: it still holds).
-   */
-  valid_to?: string,
-  /**
-   * Who closed it by an invalidation.
-   */
-  closed_by?: DeclaredBy,
-  /**
-   * When it was closed.
-   */
-  closed_at?: string,
-  /**
-   * Why it was closed.
-   */
-  closed_reason?: string,
-};
-
-/**
- * The entity a timeline is of.
- */
-export type HistoryEntity = {
-  /**
-   * Its id.
-   */
-  id: number,
-  /**
-   * Its canonical name.
-   */
-  name: string,
-};
-
-/**
- * A page of the agents that hold anything in the memory (a record, an entity or a
- * relation), by `agent_id` in byte order, each with how many of each it holds. Every
- * agent is listed: it is the memory owner's call, not a tool offered to a model.
- */
-export type ListAgentsOptions = {
-  /**
-   * Agents to skip.
-   */
-  offset?: number,
-  /**
-   * Agents per page, 1–1000 (default 100).
-   */
-  limit?: number,
-};
-
-/**
- * The response of `list_agents`.
- */
-export type ListAgentsResponse = {
-  /**
-   * One page, by `agent_id`.
-   */
-  agents: Array<ListedAgent>,
-  /**
-   * Agents in all.
-   */
-  total: number,
-  /**
-   * The `offset` of the next page, when there is one.
-   */
-  next_offset?: number,
-};
-
-/**
- * One agent of `list_agents`, its counts over every project and channel.
- */
-export type ListedAgent = {
-  /**
-   * Its id.
-   */
-  agent_id: string,
-  /**
-   * Memories it holds.
-   */
-  memories: number,
-  /**
-   * Episodes it holds.
-   */
-  episodes: number,
-  /**
-   * Entities it registered.
-   */
-  entities: number,
-  /**
-   * Relations it declared.
-   */
-  relations: number,
-};
-
-/**
- * Deletes the agent's memories and episodes whose `expires_at` has passed (at or before
- * the clock's now), in every project and channel, with every mention and relation that
- * depends on them. Reads already leave expired records out; this takes them away. A record
- * invalidated (rather than expired) stays: it is history, read with `as_of`.
- */
-export type PurgeExpiredOptions = {
-  /**
-   * The agent whose expired records are deleted.
-   */
-  agent_id: string,
-};
-
-/**
- * The response of `purge_expired`: how many rows of each kind went (zeros when nothing had
- * expired).
- */
-export type PurgeExpiredResponse = {
-  /**
-   * Memories deleted.
-   */
-  memories: number,
-  /**
-   * Episodes deleted.
-   */
-  episodes: number,
-  /**
-   * Mentions of them deleted.
-   */
-  mentions: number,
-  /**
-   * Relations deleted: those anchored on them, or with one of them as an end.
-   */
-  relations: number,
 };
