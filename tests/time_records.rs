@@ -105,7 +105,7 @@ fn expiring() -> common::Fixture {
 #[test]
 fn recall_leaves_out_what_ended_by_now_and_shows_it_at_an_earlier_instant() {
     let mut f = expiring();
-    let mut recall = |f: &mut common::Fixture, extra: Value| {
+    let recall = |f: &mut common::Fixture, extra: Value| {
         let mut args = json!({"agent_id": "a", "query": "ledger"});
         args.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
         f.ok("recall", args)
