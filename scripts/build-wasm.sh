@@ -25,21 +25,21 @@ mkdir -p "$(dirname "$opt")"
 # `--low-memory-unused` lets it fold constant offsets into loads and stores, which is exact
 # unless an address wraps past 4 GiB into the first KiB (a bug in any case); `--converge`
 # repeats the passes while they still shrink the module. BENCHMARKS.md has what each saves.
-# `-ocimfs 50`: a function with one caller is inlined into it only when it has at most 50
+# `-ocimfs 40`: a function with one caller is inlined into it only when it has at most 40
 # instructions (by default, whatever its size). The larger ones are mostly instances of
 # generic code (the B-tree's, iterators', serde's): kept apart, their near-identical bodies
 # repeat as gzip needs, which they no longer do inlined into callers that number their
 # locals each its own way. 100 saved 13 KB of gzip ("Under 700 KB again"), 50 another 8.6 KB
 # for 1.4 % more instructions per reconstruct at most (BENCHMARKS-HISTORY.md, "Room for facts
-# in time"); lower bounds save more and cost more (40: 1.9 KB more; 30 and 10: "Under 700 KB
-# again"). The flags are kept beside the output, so that changing them runs wasm-opt again
-# on an unchanged module.
+# in time"), 40 another 1.8 KB with facts in time ("Under the budget with facts in time");
+# lower bounds save more and cost more (30, 20 and 10: the same sections). The flags are
+# kept beside the output, so that changing them runs wasm-opt again on an unchanged module.
 # `--merge-similar-functions` first: functions whose bodies differ only in constants (the
 # instances of one generic function for types of different sizes, the B-tree's most of all)
 # become one that takes the constants as parameters, each caller passing its own. 1.5 KB
 # less gzip; run after `-Oz` instead, it adds 1.9 KB (BENCHMARKS-HISTORY.md, "Float
 # formatting stays").
-oz=(--merge-similar-functions -Oz --low-memory-unused --converge -ocimfs 50)
+oz=(--merge-similar-functions -Oz --low-memory-unused --converge -ocimfs 40)
 if ! [ "$opt" -nt "$raw" ] || [ "$(cat "$opt.flags" 2>/dev/null)" != "${oz[*]}" ]; then
   wasm-opt "${oz[@]}" "$raw" -o "$opt"
   echo "${oz[*]}" > "$opt.flags"

@@ -22,7 +22,8 @@ pub fn history(conn: &Connection, opts: &HistoryOptions) -> Result<HistoryRespon
         response.reason = Some(TraverseReason::NoSuchEntity);
         return Ok(response);
     };
-    let name = names_of(conn, &[first])?.remove(&first).unwrap_or_default();
+    // taken, not removed: no B-tree rebalancing code in the module (graph/traverse.rs)
+    let name = names_of(conn, &[first])?.get_mut(&first).map(std::mem::take).unwrap_or_default();
     response.entity = Some(HistoryEntity { id: first, name });
 
     let (r, s, o) = (scope.clause("r"), scope.clause("s"), scope.clause("o"));
