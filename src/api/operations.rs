@@ -7,8 +7,10 @@
 //! the `generate` test), from which the package's methods, its scoped handles, its embedding
 //! of texts and its OPFS worker's list of reads come. Adding an operation takes its file in
 //! this module (options and response types), a row here, and its method on `Memory`; then
-//! its types' line in the public surface (`src/lib.rs`) and its row in the npm README's
-//! table (`www/README.md`), which `tests/docs.rs` asks for. `list_agents` was added so.
+//! its types' line in the public surface (`src/lib.rs`), a line per type in the generated
+//! declarations' list (`listed` in `src/api/generate.rs`, which its test asks for) and its
+//! row in the npm README's table (`www/README.md`), which `tests/docs.rs` asks for.
+//! `list_agents`, `history` and `purge_expired` were added so.
 
 /// Which isolation axes (SPEC §2) an operation's options carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
