@@ -1,6 +1,6 @@
 //! `history`: an entity's timeline, every relation on it, current or closed (issue 39).
 
-use super::{in_range, scoped_options, text, Validity, MAX_NAME};
+use super::{in_range, scoped_options, text, MAX_NAME};
 use crate::api::error::Result;
 use serde::Serialize;
 
@@ -50,33 +50,18 @@ pub struct HistoryEntity {
     pub name: String,
 }
 
-/// One relation of a timeline.
+/// One relation of a timeline: the relation as traverse returns it, and its ends' names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
 pub struct HistoryRelation {
-    /// Its id.
-    pub id: i64,
-    /// The subject entity's id.
-    pub subject: i64,
+    /// The relation.
+    #[serde(flatten)]
+    #[cfg_attr(test, ts(flatten))]
+    pub relation: super::TraverseRelation,
     /// The subject entity's name.
     pub subject_name: String,
-    /// The predicate, normalized.
-    pub predicate: String,
-    /// The object entity's id.
-    pub object: i64,
     /// The object entity's name.
     pub object_name: String,
-    /// Who declared it.
-    #[cfg_attr(test, ts(as = "super::DeclaredBy"), schemars(with = "super::DeclaredBy"))]
-    pub declared_by: String,
-    /// When it was declared.
-    pub declared_at: String,
-    /// The record that evidences it, when there is one.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub anchor_ref: String,
-    /// When it held, and who closed it.
-    #[serde(flatten)]
-    pub validity: Validity,
 }
 
 /// The response of `history`.

@@ -7,7 +7,7 @@ use crate::api::error::Result;
 use crate::api::{HistoryEntity, HistoryOptions, HistoryRelation, HistoryResponse, TraverseReason};
 use crate::base::normalize::normalize;
 use crate::graph::entities::{names_of, starts};
-use crate::graph::reads::{edge, EDGE_COLUMNS};
+use crate::graph::reads::{edge, relation, touching, EDGE_COLUMNS};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
 
@@ -26,56 +26,27 @@ pub fn history(conn: &Connection, opts: &HistoryOptions) -> Result<HistoryRespon
     let name = names_of(conn, &[first])?.get_mut(&first).map(std::mem::take).unwrap_or_default();
     response.entity = Some(HistoryEntity { id: first, name });
 
-    let (r, s, o) = (scope.clause("r"), scope.clause("s"), scope.clause("o"));
-    let (marks, ids) = crate::base::in_list::padded(starts.iter().map(|&id| Value::Integer(id)));
-    // As traverse reads a hop: the relations on the entity from the endpoint indexes, then
-    // scoped by joining on their ids; the total is counted by the same statement.
-    let relations = format!(
-        "FROM (SELECT id FROM relations WHERE subject_kind = 'entity' AND subject_id IN ({marks}) \
-               UNION SELECT id FROM relations WHERE object_kind = 'entity' AND object_id IN ({marks})) AS hit \
-         CROSS JOIN relations r ON r.id = hit.id JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id \
-         WHERE {} AND {} AND {} AND r.subject_kind = 'entity' AND r.object_kind = 'entity'",
-        r.sql, s.sql, o.sql
-    );
-    let params = || -> Vec<Value> {
-        ids.iter()
-            .chain(&ids)
-            .cloned()
-            .chain(r.params.iter().cloned())
-            .chain(s.params.iter().cloned())
-            .chain(o.params.iter().cloned())
-            .collect()
-    };
+    // As traverse reads a hop; the total is counted by the same statement.
+    let from = touching(&scope, &starts);
     let sql = format!(
-        "SELECT {EDGE_COLUMNS}, s.name, o.name, count(*) OVER () {relations} \
-         ORDER BY CASE WHEN r.valid_from <> '' THEN r.valid_from ELSE r.declared_at END, r.id LIMIT ? OFFSET ?"
+        "SELECT {EDGE_COLUMNS}, s.name, o.name, count(*) OVER () {} \
+         ORDER BY CASE WHEN r.valid_from <> '' THEN r.valid_from ELSE r.declared_at END, r.id LIMIT ? OFFSET ?",
+        from.sql
     );
     let mut stmt = conn.prepare_cached(&sql)?;
-    let page = params().into_iter().chain([Value::Integer(limit), Value::Integer(offset)]);
+    let page = from.params.iter().cloned().chain([Value::Integer(limit), Value::Integer(offset)]);
     let rows = stmt.query_map(params_from_iter(page), |row| {
-        let e = edge(row)?;
-        let relation = HistoryRelation {
-            id: e.id,
-            subject: e.subject,
-            subject_name: row.get(13)?,
-            predicate: e.predicate,
-            object: e.object,
-            object_name: row.get(14)?,
-            declared_by: e.declared_by,
-            declared_at: e.declared_at,
-            anchor_ref: e.anchor_ref.map(|a| a.to_string()).unwrap_or_default(),
-            validity: e.validity,
-        };
-        Ok((relation, row.get::<_, i64>(15)?))
+        let item = HistoryRelation { relation: relation(&edge(row)?), subject_name: row.get(13)?, object_name: row.get(14)? };
+        Ok((item, row.get::<_, i64>(15)?))
     })?;
     for row in rows {
-        let (relation, total) = row?;
-        response.relations.push(relation);
+        let (item, total) = row?;
+        response.relations.push(item);
         response.total = total;
     }
     if response.relations.is_empty() && offset > 0 {
         // a page past the end has no row to carry the count
-        response.total = conn.query_row(&format!("SELECT count(*) {relations}"), params_from_iter(params()), |r| r.get(0))?;
+        response.total = conn.query_row(&format!("SELECT count(*) {}", from.sql), params_from_iter(&from.params), |r| r.get(0))?;
     }
     let end = offset + response.relations.len() as i64;
     response.next_offset = (end < response.total).then_some(end);

@@ -6,9 +6,9 @@
 
 use crate::api::error::Result;
 use crate::api::refs::{Kind, Ref};
-use crate::api::Validity;
+use crate::api::{TraverseRelation, Validity};
 use crate::base::as_of::AsOf;
-use crate::base::scope::ReadScope;
+use crate::base::scope::{Clause, ReadScope};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
 use std::collections::{BTreeMap, BTreeSet};
@@ -78,24 +78,43 @@ pub struct Neighbourhood {
     pub not_holding: BTreeSet<i64>,
 }
 
-/// The relations in `scope` with both ends entities `scope` can read that touch `frontier`,
-/// each with whether it holds at `as_of`: one statement reads both, so counting what the
-/// instant leaves out costs no second query.
-fn edges_touching(conn: &Connection, scope: &ReadScope, as_of: &AsOf, frontier: &[i64]) -> Result<Vec<(Edge, bool)>> {
-    let (holds, r, s, o) = (as_of.relation_holds("r"), scope.clause("r"), scope.clause("s"), scope.clause("o"));
-    let (marks, ids) = crate::base::in_list::padded(frontier.iter().map(|&id| Value::Integer(id)));
-    // The relations touching the frontier come from the endpoint indexes first; scoping
-    // then joins on their ids, so a hop never scans all of an agent's relations.
+/// The relations in `scope` with both ends entities `scope` can read that touch `entities`,
+/// as the `FROM … WHERE …` of a statement over them (alias `r`, their ends `s` and `o`) and its
+/// parameters: the relations touching the entities come from the endpoint indexes first;
+/// scoping then joins on their ids, so a read never scans all of an agent's relations.
+pub fn touching(scope: &ReadScope, entities: &[i64]) -> Clause {
+    let (r, s, o) = (scope.clause("r"), scope.clause("s"), scope.clause("o"));
+    let (marks, ids) = crate::base::in_list::padded(entities.iter().map(|&id| Value::Integer(id)));
     let sql = format!(
-        "SELECT {EDGE_COLUMNS}, {} \
-         FROM (SELECT id FROM relations WHERE subject_kind = 'entity' AND subject_id IN ({marks}) \
+        "FROM (SELECT id FROM relations WHERE subject_kind = 'entity' AND subject_id IN ({marks}) \
                UNION SELECT id FROM relations WHERE object_kind = 'entity' AND object_id IN ({marks})) AS hit \
          CROSS JOIN relations r ON r.id = hit.id JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id \
-         WHERE {} AND {} AND {} AND r.subject_kind = 'entity' AND r.object_kind = 'entity' ORDER BY r.id",
-        holds.sql, r.sql, s.sql, o.sql
+         WHERE {} AND {} AND {} AND r.subject_kind = 'entity' AND r.object_kind = 'entity'",
+        r.sql, s.sql, o.sql
     );
-    let params: Vec<Value> =
-        holds.params.into_iter().chain(ids.iter().chain(&ids).cloned()).chain(r.params).chain(s.params).chain(o.params).collect();
+    Clause { sql, params: ids.iter().chain(&ids).cloned().chain(r.params).chain(s.params).chain(o.params).collect() }
+}
+
+/// A relation as the reads return it (traverse, and history beside its ends' names).
+pub fn relation(e: &Edge) -> TraverseRelation {
+    TraverseRelation {
+        id: e.id,
+        subject: e.subject,
+        predicate: e.predicate.clone(),
+        object: e.object,
+        declared_by: e.declared_by.clone(),
+        declared_at: e.declared_at.clone(),
+        anchor_ref: e.anchor_ref.map(|a| a.to_string()).unwrap_or_default(),
+        validity: e.validity.clone(),
+    }
+}
+
+/// The relations touching `frontier` ([`touching`]), each with whether it holds at `as_of`:
+/// one statement reads both, so counting what the instant leaves out costs no second query.
+fn edges_touching(conn: &Connection, scope: &ReadScope, as_of: &AsOf, frontier: &[i64]) -> Result<Vec<(Edge, bool)>> {
+    let (holds, from) = (as_of.relation_holds("r"), touching(scope, frontier));
+    let sql = format!("SELECT {EDGE_COLUMNS}, {} {} ORDER BY r.id", holds.sql, from.sql);
+    let params: Vec<Value> = holds.params.into_iter().chain(from.params).collect();
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params_from_iter(params), |row| Ok((edge(row)?, row.get::<_, bool>(13)?)))?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)

@@ -10,7 +10,7 @@
 
 use crate::api::error::Result;
 use crate::api::refs::Ref;
-use crate::api::{Bounds, TraverseEntity, TraverseOptions, TraverseReason, TraverseRelation, TraverseResponse};
+use crate::api::{Bounds, TraverseEntity, TraverseOptions, TraverseReason, TraverseResponse};
 use crate::base::normalize::normalize;
 use crate::graph::entities::{aliases_of, names_of, starts};
 use crate::graph::reads::{mentioning, neighbourhood, Edge};
@@ -82,16 +82,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions, now_ms: i64) -> Resul
     response.relations = by_recency
         .into_iter()
         .filter(|e| kept_set.contains(&e.subject) && kept_set.contains(&e.object))
-        .map(|e| TraverseRelation {
-            id: e.id,
-            subject: e.subject,
-            predicate: e.predicate.clone(),
-            object: e.object,
-            declared_by: e.declared_by.clone(),
-            declared_at: e.declared_at.clone(),
-            anchor_ref: e.anchor_ref.map(|a| a.to_string()).unwrap_or_default(),
-            validity: e.validity.clone(),
-        })
+        .map(crate::graph::reads::relation)
         .collect();
 
     let mut omitted = Vec::new();

@@ -1379,21 +1379,25 @@ export type HistoryEntity = {
 };
 
 /**
- * One relation of a timeline.
+ * One relation of a timeline: the relation as traverse returns it, and its ends' names.
  */
 export type HistoryRelation = {
   /**
-   * Its id.
+   * The subject entity's name.
+   */
+  subject_name: string,
+  /**
+   * The object entity's name.
+   */
+  object_name: string,
+  /**
+   * Its id (what `retract` takes).
    */
   id: number,
   /**
    * The subject entity's id.
    */
   subject: number,
-  /**
-   * The subject entity's name.
-   */
-  subject_name: string,
   /**
    * The predicate, normalized.
    */
@@ -1402,10 +1406,6 @@ export type HistoryRelation = {
    * The object entity's id.
    */
   object: number,
-  /**
-   * The object entity's name.
-   */
-  object_name: string,
   /**
    * Who declared it.
    */

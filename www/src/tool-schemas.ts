@@ -2089,12 +2089,12 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
             "required": [
               "id",
               "subject",
-              "subject_name",
               "predicate",
               "object",
-              "object_name",
               "declared_by",
-              "declared_at"
+              "declared_at",
+              "subject_name",
+              "object_name"
             ],
             "type": "object",
             "properties": {
@@ -2104,17 +2104,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
               "subject": {
                 "type": "integer"
               },
-              "subject_name": {
-                "type": "string"
-              },
               "predicate": {
                 "type": "string"
               },
               "object": {
                 "type": "integer"
-              },
-              "object_name": {
-                "type": "string"
               },
               "declared_by": {
                 "type": "string",
@@ -2146,6 +2140,12 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                 "type": "string"
               },
               "closed_reason": {
+                "type": "string"
+              },
+              "subject_name": {
+                "type": "string"
+              },
+              "object_name": {
                 "type": "string"
               }
             }
