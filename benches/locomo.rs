@@ -47,6 +47,15 @@
 //!                           file's code: it must reproduce locomo_reference.py's numbers
 //!   --extra JSON            merge these options into every reconstruct call (OFF PROTOCOL:
 //!                           for experiments only; the table is marked `extra` when used)
+//!   --rerank-vectors FILE   rerank each question's first --rerank-depth candidates (default
+//!                           20) through `Memory::reconstruct_reranked` by the cosine of the
+//!                           question's and the candidate's vectors in this cache (a second
+//!                           embedder as the second stage); the table is marked `rerank`
+//!   --rerank-scores FILE    the same with a cross-encoder's scores: `{question: {text: score}}`
+//!                           for every question and candidate text (a miss stops the run)
+//!   --rerank-depth N        candidates the reranker scores (1-100, default 20)
+//!   --rerank-prior W        adds W × (1 − i/n) to the score of the i-th of n candidates:
+//!                           retrieval's order as a prior beside the second stage (default 0)
 //!   --arm control|oracle|extractor
 //!                           what the run declares (design §8; default control). control
 //!                           declares nothing and checks invariant 2 in the run: every
@@ -63,7 +72,7 @@
 #[path = "locomo/arms.rs"]
 mod arms;
 
-use associative_memory::{format_iso, parse_iso, FixedClock, Memory};
+use associative_memory::{format_iso, parse_iso, FixedClock, Memory, ReconstructOptions};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
@@ -268,6 +277,56 @@ impl Vectors {
     }
 }
 
+// ---- the reranker --------------------------------------------------------------------
+
+/// What scores the candidates of `--rerank-vectors` / `--rerank-scores`.
+enum Rerank {
+    /// The cosine of the question's and the text's vectors (unit vectors: the dot product).
+    Vectors(Vectors),
+    /// A cross-encoder's score per question and text.
+    Scores(HashMap<String, HashMap<String, f64>>),
+}
+
+/// The run's reranker and depth, set once from the arguments.
+static RERANK: std::sync::OnceLock<Option<(Rerank, usize)>> = std::sync::OnceLock::new();
+
+/// `--rerank-prior`.
+static PRIOR: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+
+impl Rerank {
+    fn score(&self, question: &str, text: &str) -> f64 {
+        match self {
+            Rerank::Vectors(v) => {
+                let (q, t) = (v.get(question).unwrap_or_else(|e| fail(e)), v.get(text).unwrap_or_else(|e| fail(e)));
+                let f =
+                    |x: &Value| x.as_array().map(|a| a.iter().map(|n| n.as_f64().unwrap_or(0.0)).collect::<Vec<f64>>()).unwrap_or_default();
+                f(q).iter().zip(f(t)).map(|(a, b)| a * b).sum()
+            }
+            Rerank::Scores(m) => *m
+                .get(question)
+                .and_then(|by| by.get(text))
+                .unwrap_or_else(|| fail(format!("the rerank scores have no entry for {question:?} and {text:?}"))),
+        }
+    }
+}
+
+/// One reconstruct: through the reranker when the run has one.
+fn reconstruct(mem: &mut Memory, args: &Value) -> Result<Value, associative_memory::Error> {
+    match RERANK.get().and_then(Option::as_ref) {
+        None => mem.call("reconstruct", args),
+        Some((rerank, depth)) => {
+            let opts: ReconstructOptions =
+                serde_json::from_value(args.clone()).unwrap_or_else(|e| fail(format!("reconstruct options: {e}")));
+            let prior = PRIOR.get().copied().unwrap_or(0.0);
+            let r = mem.reconstruct_reranked(&opts, *depth, |q, candidates| {
+                let n = candidates.len() as f64;
+                candidates.iter().enumerate().map(|(i, (_, text))| rerank.score(q, text) + prior * (1.0 - i as f64 / n)).collect()
+            })?;
+            Ok(serde_json::to_value(r).expect("a response serializes"))
+        }
+    }
+}
+
 // ---- the two engines ------------------------------------------------------------------
 
 enum Engine {
@@ -418,7 +477,7 @@ fn ask(
         }
         merge_extra(&mut args, extra);
         let t0 = Instant::now();
-        let r = mem.call("reconstruct", &args);
+        let r = reconstruct(mem, &args);
         recon_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
         answers.push(match r {
             Ok(v) => Ok(v),
@@ -543,6 +602,7 @@ struct Options {
     reference: Option<PathBuf>,
     per_question: Option<PathBuf>,
     extra: Option<Map<String, Value>>,
+    rerank: Option<(Rerank, usize)>,
     engine: Engine,
     arm: Arm,
 }
@@ -556,6 +616,7 @@ fn parse_args() -> Result<Options, String> {
         reference: None,
         per_question: None,
         extra: None,
+        rerank: None,
         engine: Engine::Ours,
         arm: Arm::Control,
     };
@@ -578,6 +639,24 @@ fn parse_args() -> Result<Options, String> {
                 let v: Value = serde_json::from_str(&value()?).map_err(|e| format!("--extra is not JSON: {e}"))?;
                 let Value::Object(m) = v else { return Err("--extra must be a JSON object".into()) };
                 o.extra = Some(m);
+            }
+            "--rerank-vectors" => o.rerank = Some((Rerank::Vectors(Vectors::load(Path::new(&value()?))?), o.rerank.map_or(20, |r| r.1))),
+            "--rerank-scores" => {
+                let path = value()?;
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                let m = serde_json::from_str(&text).map_err(|e| format!("{path} is not {{question: {{text: score}}}}: {e}"))?;
+                o.rerank = Some((Rerank::Scores(m), o.rerank.map_or(20, |r| r.1)));
+            }
+            "--rerank-prior" => {
+                let w: f64 = value()?.parse().map_err(|_| "--rerank-prior is a number".to_string())?;
+                let _ = PRIOR.set(w);
+            }
+            "--rerank-depth" => {
+                let n: usize = value()?.parse().map_err(|_| "--rerank-depth is a number".to_string())?;
+                match o.rerank.as_mut() {
+                    Some(r) => r.1 = n,
+                    None => return Err("--rerank-depth comes after --rerank-vectors or --rerank-scores".into()),
+                }
             }
             "--engine" => engine = value()?,
             "--arm" => {
@@ -634,7 +713,8 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn main() {
-    let o = parse_args().unwrap_or_else(|e| fail(e));
+    let mut o = parse_args().unwrap_or_else(|e| fail(e));
+    let _ = RERANK.set(o.rerank.take());
     let vectors = o.vectors.as_deref().map(|p| Vectors::load(p).unwrap_or_else(|e| fail(e)));
     let setting = if vectors.is_some() { "vectors" } else { "lexical" };
 
@@ -760,6 +840,13 @@ fn main() {
     if let Some(extra) = &o.extra {
         out.insert("extra".into(), Value::Object(extra.clone()));
     }
+    if let Some((rerank, depth)) = RERANK.get().and_then(Option::as_ref) {
+        let by = match rerank {
+            Rerank::Vectors(_) => "vectors",
+            Rerank::Scores(_) => "scores",
+        };
+        out.insert("rerank".into(), json!({"by": by, "depth": depth, "prior": PRIOR.get().copied().unwrap_or(0.0)}));
+    }
     out.insert("data".into(), json!(o.data.display().to_string()));
     out.insert("files".into(), json!(files));
     out.insert("errors".into(), json!(errors));
@@ -782,7 +869,11 @@ fn main() {
         "LoCoMo NDCG@10 ({}, {setting}, {} arm{}; {} files, {} questions, {errors} errors, {wall_s:.1} s)",
         out["engine"].as_str().unwrap(),
         o.arm.name(),
-        if o.extra.is_some() { ", OFF-PROTOCOL --extra" } else { "" },
+        match (o.extra.is_some(), RERANK.get().and_then(Option::as_ref).map(|r| r.1)) {
+            (true, _) => ", OFF-PROTOCOL --extra".to_string(),
+            (false, Some(depth)) => format!(", reranked (depth {depth})"),
+            _ => String::new(),
+        },
         files.len(),
         all.len()
     );

@@ -89,7 +89,7 @@ pub use api::list_entities::{ListEntitiesOptions, ListEntitiesResponse, ListedEn
 pub use api::list_memories::{ListMemoriesOptions, ListMemoriesResponse, ListedMemory, LIST_MEMORIES_LIMIT};
 pub use api::operations::{tool_names, Embedding, Operation, Scope, OPERATIONS};
 pub use api::purge_expired::{PurgeExpiredOptions, PurgeExpiredResponse};
-pub use api::recall::{MatchReason, Message, RecallOptions, RecallResponse, RECALL_LIMIT};
+pub use api::recall::{MatchReason, Message, RecallOptions, RecallResponse, RerankScore, MAX_RERANK, RECALL_LIMIT};
 pub use api::reconstruct::{
     reconstruct_bounds, Applied, Claim, Cues, Excerpt, Item, QuoteBasis, ReconstructBounds, ReconstructOptions, ReconstructResponse, Role,
     Shortfall, Trace, MAX_CUE_TERMS,

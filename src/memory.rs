@@ -386,6 +386,50 @@ impl Memory {
         reconstruct::reconstruct(&self.conn, &self.vectors, &self.lexical, &self.names, declared, opts, self.clock.now_ms())
     }
 
+    /// `recall`, reranked: `rerank(query, candidates)` scores the first `depth` messages of
+    /// recall's order (at most [`MAX_RERANK`], each its ref and text) with one number each,
+    /// and recall then ranks by them (`rerank` on [`RecallOptions`]). The package's `rerank`
+    /// hook does the same in JavaScript.
+    pub fn recall_reranked(
+        &self,
+        opts: &RecallOptions,
+        depth: usize,
+        rerank: impl FnOnce(&str, &[(String, String)]) -> Vec<f64>,
+    ) -> Result<RecallResponse> {
+        let limit = opts.limit().max(depth.min(MAX_RERANK) as i64).min(RECALL_LIMIT.1);
+        let first = self.recall(&RecallOptions { limit: Some(limit), rerank: None, ..opts.clone() })?;
+        let candidates: Vec<(String, String)> =
+            first.messages.into_iter().take(depth.min(MAX_RERANK)).map(|m| (m.reference, m.content)).collect();
+        let scores = scored(&opts.query, candidates, rerank)?;
+        self.recall(&RecallOptions { rerank: Some(scores), ..opts.clone() })
+    }
+
+    /// `reconstruct`, reranked: `rerank(query, candidates)` scores the first `depth` of its
+    /// candidates (at most [`MAX_RERANK`], each its ref and text, in `trace`'s order), and
+    /// reconstruct then ranks its candidates, and so its items, by them (`rerank` on
+    /// [`ReconstructOptions`]). The package's `rerank` hook does the same in JavaScript.
+    pub fn reconstruct_reranked(
+        &self,
+        opts: &ReconstructOptions,
+        depth: usize,
+        rerank: impl FnOnce(&str, &[(String, String)]) -> Vec<f64>,
+    ) -> Result<ReconstructResponse> {
+        let first = self.reconstruct(&ReconstructOptions { trace: Some(true), rerank: None, ..opts.clone() })?;
+        let refs: Vec<Ref> = first
+            .trace
+            .map(|t| t.candidate_refs)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|r| Ref::parse(r))
+            .take(depth.min(MAX_RERANK))
+            .collect();
+        let read = records::Reader::new(&self.conn, &opts.scope()).read_many(refs.iter().copied())?;
+        let candidates: Vec<(String, String)> =
+            refs.iter().filter_map(|r| read.get(r)).map(|r| (r.at.to_string(), r.content.clone())).collect();
+        let scores = scored(&opts.query, candidates, rerank)?;
+        self.reconstruct(&ReconstructOptions { rerank: Some(scores), ..opts.clone() })
+    }
+
     /// A plain dot-product loop of `query` over every stored vector of its dimension, with
     /// no scope, ranking or row reads: the floor the vector arm is measured against
     /// (`plain_scan_ms` in the scale bench). Returns the sum of the products.
@@ -778,4 +822,25 @@ fn tune(conn: &Connection) -> Result<()> {
     conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
     conn.set_prepared_statement_cache_capacity(64);
     crate::storage::records::register_source_id(conn)
+}
+
+/// A reranker's scores for `candidates` as the `rerank` option takes them; a reranker that
+/// gives another number of scores, or one that is not finite, is `invalid_value`.
+fn scored(
+    query: &str,
+    candidates: Vec<(String, String)>,
+    rerank: impl FnOnce(&str, &[(String, String)]) -> Vec<f64>,
+) -> Result<Vec<RerankScore>> {
+    let scores = if candidates.is_empty() { Vec::new() } else { rerank(query, &candidates) };
+    if scores.len() != candidates.len() || scores.iter().any(|s| !s.is_finite()) {
+        return Err(Error::Invalid {
+            field: "rerank".into(),
+            reason: format!(
+                "the reranker gave {} scores for {} candidates; it must give one finite number each",
+                scores.len(),
+                candidates.len()
+            ),
+        });
+    }
+    Ok(candidates.into_iter().zip(scores).map(|((reference, _), score)| RerankScore { reference, score }).collect())
 }

@@ -135,6 +135,7 @@ fn listed(d: &mut Declarations) {
     d.visit::<DeleteEpisodeOptions>();
     d.visit::<DeleteEntityOptions>();
     d.visit::<PurgeExpiredOptions>();
+    d.visit::<RerankScore>();
     d.visit::<RecallOptions>();
     d.visit::<ReconstructOptions>();
     d.visit::<ListEntitiesOptions>();
@@ -343,14 +344,14 @@ fn annotations(op: &Operation) -> Value {
 
 /// A tool's arguments: the options schema without the embedding fields the table says the
 /// package fills from its `embed` (a model cannot write a vector, and they are a tenth of
-/// the tool list), and without the sentences that repeat a `maxLength` in words (the
+/// the tool list) nor a query's `rerank` (filled from the package's `rerank` hook), and without the sentences that repeat a `maxLength` in words (the
 /// TypeScript docs keep them: a type has no `maxLength`).
 fn input_schema(op: &Typed) -> Value {
     let mut schema = (op.types.schema)();
-    let embedded = match op.embedding {
-        Some(Embedding::Content) => ["embedding", "embedding_model"],
-        Some(Embedding::Query) => ["query_embedding", "query_embedding_model"],
-        Some(Embedding::Items) | None => ["", ""],
+    let embedded: &[&str] = match op.embedding {
+        Some(Embedding::Content) => &["embedding", "embedding_model"],
+        Some(Embedding::Query) => &["query_embedding", "query_embedding_model", "rerank"],
+        Some(Embedding::Items) | None => &[],
     };
     if let Some(properties) = schema["properties"].as_object_mut() {
         properties.retain(|name, _| !embedded.contains(&name.as_str()));

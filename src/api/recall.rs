@@ -2,12 +2,15 @@
 
 use super::{embedding, in_range, nonempty, optional_text, scoped_options, text, MAX_ID, MAX_QUERY};
 use crate::api::error::Result;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Messages recall returns: by default, and at most.
 pub const RECALL_LIMIT: (i64, i64) = (10, 100);
+
+/// Reranker scores one recall or reconstruct may carry: as many candidates as either reads.
+pub const MAX_RERANK: usize = 100;
 
 scoped_options! {
     read,
@@ -38,7 +41,61 @@ scoped_options! {
         /// then not read); omitted or `""`: no filter. At most 256 characters.
         #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
         pub source_id: Option<String>,
+        /// Scores a reranker gave candidates of this query (the package's `rerank` hook
+        /// fills it): see `RerankScore`.
+        #[cfg_attr(test, schemars(length(max = MAX_RERANK)))]
+        pub rerank: Option<Vec<RerankScore>>,
     }
+}
+
+/// A reranker's score for one candidate of a query, on `recall` and `reconstruct`: the
+/// candidates scored are ordered by score, highest first (a tie keeps retrieval's order),
+/// ahead of those not scored, before the cut to `limit` (recall) or to the candidate depth
+/// (reconstruct, whose items then follow the new order). A ref that is not a candidate
+/// changes nothing. At most 100.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(test, derive(schemars::JsonSchema, ts_rs::TS))]
+pub struct RerankScore {
+    /// The candidate, `mem:<id>` or `ep:<id>`, as recall returns it and reconstruct's
+    /// `trace` lists it.
+    #[serde(rename = "ref")]
+    #[cfg_attr(test, schemars(length(max = crate::api::MAX_REF)))]
+    pub reference: String,
+    /// Its score: higher ranks first. A finite number.
+    pub score: f64,
+}
+
+/// `rerank` checked: at most [`MAX_RERANK`] scores, each of a ref as reads name records and
+/// a finite number; then the refs and scores.
+pub(super) fn rerank(given: &Option<Vec<RerankScore>>) -> Result<Vec<(crate::api::refs::Ref, f64)>> {
+    let given = given.as_deref().unwrap_or_default();
+    if given.len() > MAX_RERANK {
+        return Err(crate::api::error::Error::OutOfRange {
+            field: "rerank".into(),
+            range: format!("at most {MAX_RERANK} scores"),
+            got: given.len().to_string(),
+        });
+    }
+    let mut out = Vec::with_capacity(given.len());
+    for (i, s) in given.iter().enumerate() {
+        text(&format!("rerank[{i}].ref"), &s.reference, crate::api::MAX_REF)?;
+        let Some(at) = crate::api::refs::Ref::parse(&s.reference) else {
+            return Err(crate::api::error::Error::Invalid {
+                field: format!("rerank[{i}].ref"),
+                reason: "is not a ref (`mem:<id>` or `ep:<id>`)".into(),
+            });
+        };
+        if !s.score.is_finite() {
+            return Err(crate::api::error::Error::WrongType {
+                field: format!("rerank[{i}].score"),
+                expected: "a finite number",
+                got: "a number that is not finite".into(),
+            });
+        }
+        out.push((at, s.score));
+    }
+    Ok(out)
 }
 
 impl RecallOptions {
@@ -47,7 +104,13 @@ impl RecallOptions {
         self.validate_scope()?;
         let embedding = (self.query_embedding.as_deref(), self.query_embedding_model.as_deref());
         super::recall::query(&self.query, self.source_id.as_deref(), embedding)?;
+        rerank(&self.rerank)?;
         in_range("limit", self.limit, 1, RECALL_LIMIT.1)
+    }
+
+    /// The reranker's scores, by ref; call after [`Self::validate`].
+    pub fn rerank(&self) -> Vec<(crate::api::refs::Ref, f64)> {
+        rerank(&self.rerank).unwrap_or_default()
     }
 
     /// The query vector and its model, when given.
@@ -103,6 +166,10 @@ pub struct MatchReason {
     /// The row's rank in each arm that ranked it (`lexical`, `episodes`, `vector`).
     #[cfg_attr(test, ts(type = "{ lexical?: number; episodes?: number; vector?: number }"))]
     pub ranks: BTreeMap<&'static str, usize>,
+    /// The reranker's score, when the call's `rerank` scored it (it then ranks by this).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub rerank: Option<f64>,
 }
 
 /// One row of `recall`.

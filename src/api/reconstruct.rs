@@ -71,6 +71,10 @@ scoped_options! {
         /// `""`: no filter. At most 256 characters.
         #[cfg_attr(test, schemars(length(max = crate::api::MAX_ID)))]
         pub source_id: Option<String>,
+        /// Scores a reranker gave candidates of this query (the package's `rerank` hook
+        /// fills it from `trace`'s candidates): see `RerankScore`.
+        #[cfg_attr(test, schemars(length(max = super::recall::MAX_RERANK)))]
+        pub rerank: Option<Vec<super::RerankScore>>,
     }
 }
 
@@ -98,6 +102,7 @@ impl ReconstructOptions {
         self.validate_scope()?;
         let embedding = (self.query_embedding.as_deref(), self.query_embedding_model.as_deref());
         super::recall::query(&self.query, self.source_id.as_deref(), embedding)?;
+        super::recall::rerank(&self.rerank)?;
         for (field, value, min) in self.bounds() {
             in_range(field, value, min, i64::MAX)?;
         }
@@ -144,6 +149,11 @@ impl ReconstructOptions {
     /// The source filter, `""` for none.
     pub fn source_id(&self) -> &str {
         self.source_id.as_deref().unwrap_or_default()
+    }
+
+    /// The reranker's scores, by ref; call after [`Self::validate`].
+    pub fn rerank(&self) -> Vec<(crate::api::refs::Ref, f64)> {
+        super::recall::rerank(&self.rerank).unwrap_or_default()
     }
 }
 

@@ -207,6 +207,8 @@ pub struct Request<'a> {
     pub vectors: &'a VectorIndex,
     /// The lexical arms' text.
     pub lexical: &'a LexicalIndex,
+    /// A reranker's scores for candidates (`rerank`): those scored rank first, by score.
+    pub rerank: Vec<(Ref, f64)>,
 }
 
 impl<'a> Request<'a> {
@@ -221,7 +223,18 @@ impl<'a> Request<'a> {
         vectors: &'a VectorIndex,
         lexical: &'a LexicalIndex,
     ) -> Self {
-        Request { scope, source_id, terms: terms(query), extra_terms: Vec::new(), query_embedding, depth, deep, vectors, lexical }
+        Request {
+            scope,
+            source_id,
+            terms: terms(query),
+            extra_terms: Vec::new(),
+            query_embedding,
+            depth,
+            deep,
+            vectors,
+            lexical,
+            rerank: Vec::new(),
+        }
     }
 }
 
@@ -443,19 +456,32 @@ pub fn retrieve(conn: &Connection, req: &Request, keep: usize, as_of: &AsOf) -> 
     crate::base::sort::sort_by(&mut admitted, |a, b| b.1 .0.total_cmp(&a.1 .0));
     let reader = Reader::new(conn, req.scope);
     let mut hits: Vec<(Record, MatchReason)> = Vec::new();
+    // With a reranker's scores, the rows it scored are read too, wherever the cut falls:
+    // they may rank ahead of it.
+    let scored = |at: &Ref| req.rerank.iter().find(|(r, _)| r == at).map(|&(_, s)| s);
+    let mut pending = admitted.iter().filter(|(at, _)| scored(at).is_some()).count();
     for (at, (score, ranks)) in admitted {
-        if keep == 0 || hits.get(keep - 1).is_some_and(|(_, last)| last.score > score) {
+        if keep == 0 || pending == 0 && hits.get(keep - 1).is_some_and(|(_, last)| last.score > score) {
             break;
         }
         // Every arm ranks records of the call's scope only, from indexes kept in step with
         // the database, so each reads; one that did not would be left out, not answered.
         let Some(record) = reader.read(at)? else { continue };
         let ranks = crate::base::sort::map_from(arms.iter().zip(ranks).filter(|&(_, rank)| rank > 0).map(|(&(arm, _), rank)| (arm, rank)));
-        hits.push((record, MatchReason { signal, score, ranks }));
+        let rerank = scored(&at);
+        pending -= usize::from(rerank.is_some());
+        hits.push((record, MatchReason { signal, score, ranks, rerank }));
     }
     crate::base::sort::sort_by(&mut hits, |(x, a), (y, b)| {
         b.score.total_cmp(&a.score).then_with(|| y.timestamp.cmp(&x.timestamp)).then(x.at.cmp(&y.at))
     });
+    if !req.rerank.is_empty() {
+        // stable: a tie, and every row not scored, keeps the order above
+        crate::base::sort::sort_by(&mut hits, |(_, a), (_, b)| match (a.rerank, b.rerank) {
+            (Some(x), Some(y)) => y.total_cmp(&x),
+            (x, y) => y.is_some().cmp(&x.is_some()),
+        });
+    }
     hits.truncate(keep);
     let (admitted, reasons) = hits.into_iter().unzip();
     Ok(Retrieval { gated, admitted, reasons, skipped: found.skipped, not_holding: at.count })
@@ -471,8 +497,10 @@ pub fn recall(
 ) -> Result<crate::api::RecallResponse> {
     let (scope, limit) = (opts.scope(), opts.limit() as usize);
     let depth = limit.max(20);
-    let request =
-        Request::new(&scope, opts.source_id(), &opts.query, opts.query_vector(), depth, opts.deep.unwrap_or(false), vectors, lexical);
+    let request = Request {
+        rerank: opts.rerank(),
+        ..Request::new(&scope, opts.source_id(), &opts.query, opts.query_vector(), depth, opts.deep.unwrap_or(false), vectors, lexical)
+    };
     let retrieval = retrieve(conn, &request, limit, &opts.as_of(now_ms))?;
     let messages = retrieval
         .admitted

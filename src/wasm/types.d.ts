@@ -613,6 +613,25 @@ export type PurgeExpiredOptions = {
 };
 
 /**
+ * A reranker's score for one candidate of a query, on `recall` and `reconstruct`: the
+ * candidates scored are ordered by score, highest first (a tie keeps retrieval's order),
+ * ahead of those not scored, before the cut to `limit` (recall) or to the candidate depth
+ * (reconstruct, whose items then follow the new order). A ref that is not a candidate
+ * changes nothing. At most 100.
+ */
+export type RerankScore = {
+  /**
+   * The candidate, `mem:<id>` or `ep:<id>`, as recall returns it and reconstruct's
+   * `trace` lists it.
+   */
+  ref: string,
+  /**
+   * Its score: higher ranks first. A finite number.
+   */
+  score: number,
+};
+
+/**
  * Searches the memory for the records that answer a query: lexical matching, and
  * vector similarity when a query embedding is given, fused into one order. Returns
  * messages with their ref, text, source, time and why each matched. Declared
@@ -661,6 +680,11 @@ export type RecallOptions = {
    * then not read); omitted or `""`: no filter. At most 256 characters.
    */
   source_id?: string,
+  /**
+   * Scores a reranker gave candidates of this query (the package's `rerank` hook
+   * fills it): see `RerankScore`.
+   */
+  rerank?: Array<RerankScore>,
   /**
    * The instant to read the memory at, ISO-8601: only relations whose validity holds
    * it and records not expired or invalidated by then. `"all"`: everything, each with
@@ -738,6 +762,11 @@ export type ReconstructOptions = {
    * `""`: no filter. At most 256 characters.
    */
   source_id?: string,
+  /**
+   * Scores a reranker gave candidates of this query (the package's `rerank` hook
+   * fills it from `trace`'s candidates): see `RerankScore`.
+   */
+  rerank?: Array<RerankScore>,
   /**
    * The instant to read the memory at, ISO-8601: only relations whose validity holds
    * it and records not expired or invalidated by then. `"all"`: everything, each with
@@ -1948,6 +1977,10 @@ export type MatchReason = {
    * The row's rank in each arm that ranked it (`lexical`, `episodes`, `vector`).
    */
   ranks: { lexical?: number; episodes?: number; vector?: number },
+  /**
+   * The reranker's score, when the call's `rerank` scored it (it then ranks by this).
+   */
+  rerank?: number,
 };
 
 /**

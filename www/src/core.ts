@@ -3,7 +3,7 @@
 // points (index.ts, node.ts, workerd.ts) differ only in where the .wasm comes from, and
 // node.ts in which of the package's two modules (engine.ts).
 
-import type { EmbeddingBacklogResponse, StoreItem, StoreManyOptions, StoreManyResponse, ExportMemoriesResponse, ImportMemoriesOptions, ImportMemoriesResponse, DeleteAgentDataResponse } from './types.js';
+import type { GetContentsResponse, RecallResponse, ReconstructResponse, RerankScore, EmbeddingBacklogResponse, StoreItem, StoreManyOptions, StoreManyResponse, ExportMemoriesResponse, ImportMemoriesOptions, ImportMemoriesResponse, DeleteAgentDataResponse } from './types.js';
 import { OPERATIONS, type Agented, type HandleMethods, type Operation, type OperationMethods, type OperationName, type Operations, type Scoped } from './operations.js';
 import type { Key, Progress } from './rpc.js';
 import { localBackend, opfsBackend, remoteBackend, type Backend } from './backend.js';
@@ -27,6 +27,18 @@ export interface NamedEmbed {
   model: string;
   embed: Embed;
 }
+
+/** A candidate a reranker scores: a record's ref and its text. */
+export interface RerankCandidate {
+  ref: string;
+  content: string;
+}
+
+/**
+ * Scores `candidates` for `query`, one finite number each, higher ranking first: for
+ * example a cross-encoder's relevance. The same scores give the same order.
+ */
+export type Rerank = (query: string, candidates: RerankCandidate[]) => Promise<ArrayLike<number>> | ArrayLike<number>;
 
 /** Where a memory's database lives. */
 export type Storage = 'memory' | 'opfs' | 'file' | 'remote' | 'durable-object';
@@ -75,6 +87,16 @@ export interface OpenOptions {
    * `embedding_model`, sent with queries as `query_embedding_model`).
    */
   embed?: Embed | NamedEmbed;
+  /**
+   * Called on every recall and reconstruct that carries no `rerank` of its own, with the
+   * query and its first `rerankDepth` candidates (retrieval's order, with their texts): the
+   * call then ranks the candidates it scored by its scores, ahead of the rest, before the
+   * cut (recall's `limit`; reconstruct's items follow the new order). It costs one more
+   * engine call (reconstruct: two, to read the candidates' texts), and the reranker's time.
+   */
+  rerank?: Rerank;
+  /** Candidates `rerank` is given: 1–100, default 20 (reconstruct has `top_k` of them at most). */
+  rerankDepth?: number;
   /**
    * Encrypts the memory at rest (SQLite3 Multiple Ciphers, ChaCha20-Poly1305): 32 raw
    * bytes, used as the key as they are (a passkey's PRF output, a key the app keeps), or
@@ -207,10 +229,10 @@ function notLoadable(e: unknown): unknown {
 export async function openMemory(options: OpenOptions = {}): Promise<AssociativeMemory> {
   const { storage = 'memory', name = 'default', clock, embed, key, url, token, path } = options;
   for (const option of Object.keys(options)) {
-    if (!['storage', 'name', 'clock', 'embed', 'key', 'url', 'token', 'path'].includes(option)) throw memoryError('unknown_option', `openMemory has no option ${JSON.stringify(option)}`, option);
+    if (!['storage', 'name', 'clock', 'embed', 'rerank', 'rerankDepth', 'key', 'url', 'token', 'path'].includes(option)) throw memoryError('unknown_option', `openMemory has no option ${JSON.stringify(option)}`, option);
   }
   checkKey(key, true);
-  const embedder = checkEmbed(embed);
+  const embedder = { ...checkEmbed(embed), ...checkRerank(options.rerank, options.rerankDepth) };
   let backend: Backend;
   if (storage === 'remote') {
     for (const [field, value] of [['url', url], ['token', token]] as const) {
@@ -263,6 +285,16 @@ function arrays(options: Record<string, unknown>): Record<string, unknown> {
   return options;
 }
 
+/** `rerank` and its depth, or a typed error naming what is wrong. */
+function checkRerank(rerank: unknown, depth: unknown): { rerank?: { rerank: Rerank; depth: number } } {
+  if (rerank !== undefined && typeof rerank !== 'function') throw memoryError('invalid_value', 'rerank must be a function (query, candidates) => scores', 'rerank');
+  if (depth !== undefined && (!Number.isInteger(depth) || (depth as number) < 1 || (depth as number) > 100)) {
+    throw memoryError('out_of_range', `rerankDepth must be an integer of 1–100, got ${JSON.stringify(depth)}`, 'rerankDepth');
+  }
+  if (depth !== undefined && rerank === undefined) throw memoryError('invalid_value', 'rerankDepth is for rerank, which is not given', 'rerankDepth');
+  return rerank === undefined ? {} : { rerank: { rerank: rerank as Rerank, depth: (depth as number | undefined) ?? 20 } };
+}
+
 /** `embed` as a function and its model's name, or a typed error naming what is wrong. */
 function checkEmbed(embed: unknown): { embed: Embed; model?: string } | undefined {
   if (embed === undefined || typeof embed === 'function') return embed === undefined ? undefined : { embed: embed as Embed };
@@ -313,18 +345,20 @@ export class AssociativeMemory {
   #closed = false;
   readonly #embed?: Embed;
   readonly #model?: string;
+  readonly #rerank?: { rerank: Rerank; depth: number };
   /** Where the database lives: `'memory'`, `'opfs'`, `'file'`, `'remote'`, or a Durable Object's storage. */
   readonly storage: Storage;
   /** The OPFS memory's name, the file's absolute path, the remote memory's URL, or the Durable Object's id; undefined in memory. */
   readonly name?: string;
 
   /** @internal Use `openMemory` (or, in a Durable Object, `MemoryObject`). */
-  constructor(backend: Backend, storage: Storage, name: string | undefined, embedder?: { embed: Embed; model?: string }) {
+  constructor(backend: Backend, storage: Storage, name: string | undefined, hooks?: { embed?: Embed; model?: string; rerank?: { rerank: Rerank; depth: number } }) {
     this.#backend = backend;
     this.storage = storage;
     this.name = name;
-    this.#embed = embedder?.embed;
-    this.#model = embedder?.model;
+    this.#embed = hooks?.embed;
+    this.#model = hooks?.model;
+    this.#rerank = hooks?.rerank;
   }
 
   /** `vector` as the engine takes it, with the model's name in `field` when `embed` has one. */
@@ -347,7 +381,35 @@ export class AssociativeMemory {
       if (!vector) throw memoryError('invalid_value', 'embed returned no vector', 'embed');
       this.#embedded(args, embedding.into, vector);
     }
+    if (this.#rerank && (tool === 'recall' || tool === 'reconstruct') && args.rerank === undefined && typeof args.query === 'string') {
+      args.rerank = await this.#scores(tool, args, this.#rerank);
+    }
     return this.#backend.call(tool, args);
+  }
+
+  /** The `rerank` hook's scores for the first candidates of a recall or reconstruct. */
+  async #scores(tool: string, args: Record<string, unknown>, { rerank, depth }: { rerank: Rerank; depth: number }): Promise<RerankScore[]> {
+    let candidates: RerankCandidate[];
+    if (tool === 'recall') {
+      const limit = Math.max(typeof args.limit === 'number' ? args.limit : 10, depth);
+      const first = (await this.#backend.call(tool, { ...args, limit })) as RecallResponse;
+      candidates = first.messages.slice(0, depth).map((m) => ({ ref: m.ref, content: m.content }));
+    } else {
+      const first = (await this.#backend.call(tool, { ...args, trace: true })) as ReconstructResponse;
+      const refs = (first.trace?.candidate_refs ?? []).slice(0, depth);
+      const texts = new Map<string, string>();
+      for (let i = 0; i < refs.length; i += 20) {
+        const read = { agent_id: args.agent_id, refs: refs.slice(i, i + 20), ...(args.as_of === undefined ? {} : { as_of: args.as_of }) };
+        for (const item of ((await this.#backend.call('get_contents', read)) as GetContentsResponse).items) texts.set(item.ref, item.content);
+      }
+      candidates = refs.flatMap((ref) => (texts.has(ref) ? [{ ref, content: texts.get(ref)! }] : []));
+    }
+    if (candidates.length === 0) return [];
+    const scores = Array.from(await rerank(args.query as string, candidates));
+    if (scores.length !== candidates.length || scores.some((score) => typeof score !== 'number' || !Number.isFinite(score))) {
+      throw memoryError('invalid_value', `rerank returned ${scores.length} scores for ${candidates.length} candidates; it must return one finite number each`, 'rerank');
+    }
+    return candidates.map((c, i) => ({ ref: c.ref, score: scores[i]! }));
   }
 
   /**

@@ -449,6 +449,9 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
                       "minimum": 0
                     },
                     "type": "object"
+                  },
+                  "rerank": {
+                    "type": "number"
                   }
                 }
               }

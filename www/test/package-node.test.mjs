@@ -276,6 +276,49 @@ for (const storage of ['memory', 'file', 'remote']) describe(`the packed package
     assert.deepEqual(hits.messages.map((m) => m.ref), ['mem:1', 'mem:2']);
   });
 
+  it('calls rerank on recall and reconstruct, with the first candidates and their texts, and ranks by its scores', async () => {
+    const memory = await open();
+    const bot = memory.agent('r');
+    const texts = ['ledger ledger ledger', 'the ledger service', 'ledger retry incident', 'ledger reconciliation nightly', 'a note on the ledger and the wallet'];
+    for (const content of texts) await bot.store({ content });
+    const plain = await bot.recall({ query: 'ledger' });
+    const plainItems = await bot.reconstruct({ query: 'ledger', trace: true });
+    const seen = [];
+    // the longest text first: the reranker's order, not retrieval's
+    const reranked = await open({ rerank: (query, candidates) => { seen.push({ query, candidates }); return candidates.map((c) => c.content.length); }, rerankDepth: 4 });
+    const one = reranked.agent('r');
+    for (const content of texts) await one.store({ content });
+    const got = await one.recall({ query: 'ledger', limit: 2 });
+    assert.equal(seen[0].query, 'ledger');
+    assert.deepEqual(seen[0].candidates.map((c) => c.ref), plain.messages.slice(0, 4).map((m) => m.ref), 'the first rerankDepth candidates, past limit');
+    assert.deepEqual(seen[0].candidates.map((c) => c.content), plain.messages.slice(0, 4).map((m) => m.content));
+    const byLength = [...seen[0].candidates].sort((a, b) => b.content.length - a.content.length);
+    assert.deepEqual(got.messages.map((m) => m.ref), byLength.slice(0, 2).map((c) => c.ref));
+    assert.equal(got.messages[0].match_reason.rerank, byLength[0].content.length);
+    // reconstruct: its candidates, read with their texts, and items in the reranker's order
+    const items = await one.reconstruct({ query: 'ledger', trace: true });
+    assert.deepEqual(seen[1].candidates.map((c) => c.ref), plainItems.trace.candidate_refs.slice(0, 4));
+    assert.ok(seen[1].candidates.every((c) => texts.includes(c.content)));
+    assert.equal(items.items[0].head_ref, [...seen[1].candidates].sort((a, b) => b.content.length - a.content.length)[0].ref);
+    // scores given by the caller are the caller's: the hook is not called
+    const calls = seen.length;
+    await one.recall({ query: 'ledger', rerank: [{ ref: plain.messages[0].ref, score: 1 }] });
+    assert.equal(seen.length, calls);
+    // a reranker that gives another number of scores, or not numbers, is refused by name
+    const broken = await open({ rerank: () => [1] });
+    await broken.store({ agent_id: 'r', content: 'ledger one' });
+    await broken.store({ agent_id: 'r', content: 'ledger two' });
+    await rejects(broken.recall({ agent_id: 'r', query: 'ledger' }), 'invalid_value', 'rerank');
+    const nan = await open({ rerank: (_, c) => c.map(() => Number.NaN) });
+    await nan.store({ agent_id: 'r', content: 'ledger one' });
+    await rejects(nan.recall({ agent_id: 'r', query: 'ledger' }), 'invalid_value', 'rerank');
+    await rejects(open({ rerank: 'a cross-encoder' }), 'invalid_value', 'rerank');
+    await rejects(open({ rerank: () => [], rerankDepth: 101 }), 'out_of_range', 'rerankDepth');
+    await rejects(open({ rerankDepth: 5 }), 'invalid_value', 'rerankDepth');
+    // the tools do not offer `rerank` to a model: the hook fills it
+    assert.ok(!('rerank' in memory.tools({ format: 'mcp' }).find((t) => t.name === 'recall').inputSchema.properties));
+  });
+
   it('names each vector\'s model: two embedders of one dimension never mix, and reembed moves a memory to the new one', async () => {
     // Two fake models of one dimension whose vectors for the same text have nothing in common.
     const oldModel = { model: 'old-model', embed: (texts) => texts.map((t) => [t.length, 1, 0, 0]) };

@@ -156,6 +156,7 @@ impl Call<'_> {
         let deep = opts.deep.unwrap_or(false);
         let request = Request {
             extra_terms: cue.normalized_terms.clone(),
+            rerank: opts.rerank(),
             ..Request::new(
                 &self.scope,
                 opts.source_id(),
