@@ -230,30 +230,6 @@ impl<K: Ord, V> Extend<(K, V)> for SortedMap<K, V> {
     }
 }
 
-/// Written as a map, entries in key order: what `BTreeMap`'s `Serialize` writes.
-impl<K: serde::Serialize, V: serde::Serialize> serde::Serialize for SortedMap<K, V> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.keys.iter().zip(&self.values))
-    }
-}
-
-/// The schema of the `BTreeMap` it stands for.
-#[cfg(test)]
-impl<K: schemars::JsonSchema, V: schemars::JsonSchema> schemars::JsonSchema for SortedMap<K, V> {
-    fn inline_schema() -> bool {
-        <std::collections::BTreeMap<K, V> as schemars::JsonSchema>::inline_schema()
-    }
-    fn schema_id() -> std::borrow::Cow<'static, str> {
-        <std::collections::BTreeMap<K, V> as schemars::JsonSchema>::schema_id()
-    }
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        <std::collections::BTreeMap<K, V> as schemars::JsonSchema>::schema_name()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        <std::collections::BTreeMap<K, V> as schemars::JsonSchema>::json_schema(generator)
-    }
-}
-
 impl<K: Ord, V, const N: usize> From<[(K, V); N]> for SortedMap<K, V> {
     fn from(entries: [(K, V); N]) -> Self {
         entries.into_iter().collect()

@@ -179,7 +179,7 @@ pub fn list(conn: &Connection, opts: &ListEntitiesOptions, now_ms: i64) -> Resul
         })
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let mut aliases = aliases_of(conn, &rows.iter().map(|e| e.id).collect::<Vec<_>>())?;
-    // taken, not removed: no B-tree rebalancing code in the module (graph/traverse.rs)
+    // taken, not removed: the map is dropped whole (graph/traverse.rs)
     let entities: Vec<ListedEntity> =
         rows.into_iter().map(|e| ListedEntity { aliases: aliases.get_mut(&e.id).map(std::mem::take).unwrap_or_default(), ..e }).collect();
     let end = offset + entities.len() as i64;

@@ -59,10 +59,11 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions, now_ms: i64) -> Resul
     let mut names = names_of(conn, &kept)?;
     let mut mentioned = mentioning(conn, &scope, &as_of, opts.source_id(), &kept, limit)?;
     let mut mentions_cut = false;
-    // Each value is taken out in place (`get_mut` and `mem::take`), not removed: a B-tree's
-    // `remove` brings its rebalancing code into the wasm module for each key and value type,
-    // and these maps are dropped whole after the loop (BENCHMARKS-HISTORY.md, "Under the
-    // budget with facts in time"). The same in history, list_entities, reconstruct, export.
+    // Each value is taken out in place (`get_mut` and `mem::take`), not removed: these maps
+    // are dropped whole after the loop, and a removal would move the sorted list's later
+    // entries (as a B-tree's `remove` brought its rebalancing code into the wasm module:
+    // BENCHMARKS-HISTORY.md, "Under the budget with facts in time"). The same in history,
+    // list_entities, reconstruct, export.
     for &id in &kept {
         let name = names.get_mut(&id).map(std::mem::take).unwrap_or_default();
         let (mentions, total) = mentioned.get_mut(&id).map(std::mem::take).unwrap_or_default();

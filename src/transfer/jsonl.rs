@@ -91,7 +91,7 @@ pub fn export(conn: &Connection, opts: &ExportMemoriesOptions, now: &str) -> Res
     let mut entities = Vec::new();
     for row in rows {
         let (id, project, channel, name, by, at) = row?;
-        // taken, not removed: no B-tree rebalancing code in the module (graph/traverse.rs)
+        // taken, not removed: the map is dropped whole (graph/traverse.rs)
         let names = aliases.get_mut(&id).map(std::mem::take).unwrap_or_default();
         entities.push(json!({"_type": "entity", "id": id, "agent_id": agent, "project_id": project, "channel": channel, "name": name,
             "declared_by": by, "created_at": at, "aliases": names}));

@@ -114,7 +114,7 @@ pub fn graph(
     let reached: Vec<i64> = n.distance.keys().copied().collect();
     let mut mentioned = mentioning(conn, scope, as_of, source_id, &reached, (bound + pool.len() + 1) as i64)?;
     for entity in reached {
-        // taken, not removed: no B-tree rebalancing code in the module (graph/traverse.rs)
+        // taken, not removed: the map is dropped whole (graph/traverse.rs)
         let (refs, _) = mentioned.get_mut(&entity).map(std::mem::take).unwrap_or_default();
         let outside: Vec<Ref> = refs.into_iter().filter(|r| !pool.contains(r)).collect();
         if outside.len() > bound {
