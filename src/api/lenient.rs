@@ -10,11 +10,11 @@
 //! levels, and the length of every list or object it cut, by path, for the report.
 
 use super::MAX_ITEMS;
+use crate::base::sorted::SortedMap;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 
 /// The fields of one object kept.
 pub const MAX_FIELDS: usize = 8;
@@ -36,11 +36,11 @@ pub struct Lenient {
 /// The length, as written, of each list or object of a [`Lenient`] that was cut, by path
 /// (`entities[3].aliases`).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Cut(BTreeMap<String, usize>);
+pub struct Cut(SortedMap<String, usize>);
 
 impl Cut {
     /// No cut: for a value made here, within its bounds.
-    pub const NONE: &'static Cut = &Cut(BTreeMap::new());
+    pub const NONE: &'static Cut = &Cut(SortedMap::new());
 
     /// The length as written of the list or object at `path`, of which `kept` were kept.
     pub fn len(&self, path: &str, kept: usize) -> usize {
@@ -54,7 +54,7 @@ impl Cut {
 
     /// These cuts, their paths under `prefix` (the field the value was read from).
     pub fn under(&self, prefix: &str) -> Cut {
-        Cut(crate::base::sort::map_from(self.0.iter().map(|(path, n)| (join(prefix, path), *n))))
+        Cut(SortedMap::from_iter(self.0.iter().map(|(path, n)| (join(prefix, path), *n))))
     }
 
     /// Adds `other`'s cuts.
@@ -74,7 +74,7 @@ fn join(prefix: &str, path: &str) -> String {
 
 impl<'de> Deserialize<'de> for Lenient {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let cut = RefCell::new(BTreeMap::new());
+        let cut = RefCell::new(SortedMap::new());
         let value = Bounded { depth: 0, path: String::new(), cut: &cut }.deserialize(deserializer)?;
         Ok(Lenient { value, cut: Cut(cut.into_inner()) })
     }
@@ -84,7 +84,7 @@ impl<'de> Deserialize<'de> for Lenient {
 struct Bounded<'c> {
     depth: usize,
     path: String,
-    cut: &'c RefCell<BTreeMap<String, usize>>,
+    cut: &'c RefCell<SortedMap<String, usize>>,
 }
 
 impl Bounded<'_> {

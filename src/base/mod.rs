@@ -1,6 +1,6 @@
 //! The leaf utilities every layer shares, importing nothing of the engine's: the clock and
 //! its ISO-8601 spelling, the instant a read sees facts at, the isolation clause (the one place read scopes become SQL), the
-//! deterministic sorts, the best-k selection, padded SQL `IN` lists, NFKC normalization, and the dot product of
+//! deterministic sorts, the sorted-list maps and sets of one call, the best-k selection, padded SQL `IN` lists, NFKC normalization, and the dot product of
 //! two vectors.
 
 pub(crate) mod as_of;
@@ -14,3 +14,4 @@ pub(crate) mod scope;
 #[cfg(test)]
 pub(crate) mod seeded;
 pub(crate) mod sort;
+pub(crate) mod sorted;

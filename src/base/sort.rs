@@ -10,10 +10,11 @@
 //!
 //! Collecting into a `BTreeMap` or `BTreeSet` sorts too (then builds the tree from the
 //! sorted items), with another instance of the stable sort for each item type: in wasm the
-//! engine builds its maps and sets by inserting instead ([`map_from`], [`set_from`]).
+//! engine builds its maps by inserting instead ([`map_from`]); the maps and sets a call
+//! builds are sorted lists (`crate::base::sorted`), which insert.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// `v.sort_by(cmp)`: stable.
 pub(crate) fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
@@ -58,14 +59,6 @@ pub(crate) fn map_from<K: Ord, V>(entries: impl IntoIterator<Item = (K, V)>) -> 
     return inserted(entries);
     #[cfg(not(target_arch = "wasm32"))]
     return entries.into_iter().collect();
-}
-
-/// `items.collect::<BTreeSet<_>>()`, as [`map_from`].
-pub(crate) fn set_from<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
-    #[cfg(target_arch = "wasm32")]
-    return inserted(items);
-    #[cfg(not(target_arch = "wasm32"))]
-    return items.into_iter().collect();
 }
 
 /// A collection of `items`, inserted one by one.

@@ -6,9 +6,9 @@ use crate::api::error::{Error, Result};
 use crate::api::{DeleteResponse, ListEntitiesOptions, ListEntitiesResponse, ListedEntity};
 use crate::base::normalize::normalize;
 use crate::base::scope::{Clause, ReadScope, WriteScope};
+use crate::base::sorted::SortedMap;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection, OptionalExtension};
-use std::collections::BTreeMap;
 
 /// A declared string and its normalized twin.
 pub(crate) struct Name {
@@ -88,8 +88,8 @@ pub fn starts(conn: &Connection, scope: &ReadScope, normalized: &str) -> Result<
 
 /// The aliases of each entity as written, in normalized order (every one of `ids` has a
 /// list), one statement per [`crate::base::in_list::MAX`] entities.
-pub fn aliases_of(conn: &Connection, ids: &[i64]) -> Result<BTreeMap<i64, Vec<String>>> {
-    let mut out: BTreeMap<i64, Vec<String>> = crate::base::sort::map_from(ids.iter().map(|&id| (id, Vec::new())));
+pub fn aliases_of(conn: &Connection, ids: &[i64]) -> Result<SortedMap<i64, Vec<String>>> {
+    let mut out: SortedMap<i64, Vec<String>> = SortedMap::from_iter(ids.iter().map(|&id| (id, Vec::new())));
     for chunk in ids.chunks(crate::base::in_list::MAX) {
         let (marks, ids) = crate::base::in_list::padded(chunk.iter().map(|&id| Value::Integer(id)));
         let sql = format!("SELECT entity_id, alias FROM entity_aliases WHERE entity_id IN ({marks}) ORDER BY entity_id, normalized");
@@ -103,8 +103,8 @@ pub fn aliases_of(conn: &Connection, ids: &[i64]) -> Result<BTreeMap<i64, Vec<St
 }
 
 /// The name of each entity as declared, one statement per [`crate::base::in_list::MAX`] entities.
-pub fn names_of(conn: &Connection, ids: &[i64]) -> Result<BTreeMap<i64, String>> {
-    let mut out = BTreeMap::new();
+pub fn names_of(conn: &Connection, ids: &[i64]) -> Result<SortedMap<i64, String>> {
+    let mut out = SortedMap::new();
     for chunk in ids.chunks(crate::base::in_list::MAX) {
         let (marks, ids) = crate::base::in_list::padded(chunk.iter().map(|&id| Value::Integer(id)));
         let mut stmt = conn.prepare_cached(&format!("SELECT id, name FROM entities WHERE id IN ({marks})"))?;
@@ -179,7 +179,7 @@ pub fn list(conn: &Connection, opts: &ListEntitiesOptions, now_ms: i64) -> Resul
         })
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let mut aliases = aliases_of(conn, &rows.iter().map(|e| e.id).collect::<Vec<_>>())?;
-    // taken, not removed: no B-tree rebalancing code in the module (graph/traverse.rs)
+    // taken, not removed: the map is dropped whole (graph/traverse.rs)
     let entities: Vec<ListedEntity> =
         rows.into_iter().map(|e| ListedEntity { aliases: aliases.get_mut(&e.id).map(std::mem::take).unwrap_or_default(), ..e }).collect();
     let end = offset + entities.len() as i64;

@@ -22,7 +22,7 @@ pub fn history(conn: &Connection, opts: &HistoryOptions) -> Result<HistoryRespon
         response.reason = Some(TraverseReason::NoSuchEntity);
         return Ok(response);
     };
-    // taken, not removed: no B-tree rebalancing code in the module (graph/traverse.rs)
+    // taken, not removed: the map is dropped whole (graph/traverse.rs)
     let name = names_of(conn, &[first])?.get_mut(&first).map(std::mem::take).unwrap_or_default();
     response.entity = Some(HistoryEntity { id: first, name });
 

@@ -9,9 +9,9 @@ use crate::api::refs::{Kind, Ref};
 use crate::api::{TraverseRelation, Validity};
 use crate::base::as_of::AsOf;
 use crate::base::scope::{Clause, ReadScope};
+use crate::base::sorted::{SortedMap, SortedSet};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// Entities one neighbourhood holds at most, whatever the hop bound: where it binds,
 /// expansion stops at that hop and the entities reached by less recent relations are
@@ -68,14 +68,14 @@ pub fn edge(row: &rusqlite::Row) -> rusqlite::Result<Edge> {
 pub struct Neighbourhood {
     /// Every relation touching an expanded entity, including those of entities at the
     /// bound, so a caller can tell that one was left unfollowed.
-    pub edges: BTreeMap<i64, Edge>,
+    pub edges: SortedMap<i64, Edge>,
     /// Entity → hops, for every entity within the bound.
-    pub distance: BTreeMap<i64, i64>,
+    pub distance: SortedMap<i64, i64>,
     /// Relation id → its position, most recently declared first, then lower id.
-    pub recency: BTreeMap<i64, usize>,
+    pub recency: SortedMap<i64, usize>,
     /// Relations touching an expanded entity that did not hold at the read's instant:
     /// neither followed nor in `edges`.
-    pub not_holding: BTreeSet<i64>,
+    pub not_holding: SortedSet<i64>,
 }
 
 /// The relations in `scope` with both ends entities `scope` can read that touch `entities`,
@@ -123,14 +123,14 @@ fn edges_touching(conn: &Connection, scope: &ReadScope, as_of: &AsOf, frontier: 
 /// Breadth first from `starts` over entity → entity relations in `scope` that hold at
 /// `as_of`, either direction.
 pub fn neighbourhood(conn: &Connection, scope: &ReadScope, as_of: &AsOf, starts: &[i64], max_hops: i64) -> Result<Neighbourhood> {
-    let mut n = Neighbourhood { distance: crate::base::sort::map_from(starts.iter().map(|&e| (e, 0))), ..Default::default() };
+    let mut n = Neighbourhood { distance: SortedMap::from_iter(starts.iter().map(|&e| (e, 0))), ..Default::default() };
     let mut frontier: Vec<i64> = n.distance.keys().copied().collect();
     for hop in 0..=max_hops {
         if frontier.is_empty() {
             break;
         }
         // entity → the most recent relation that reached it: (declared_at, -id), larger wins
-        let mut next: BTreeMap<i64, (String, i64)> = BTreeMap::new();
+        let mut next: SortedMap<i64, (String, i64)> = SortedMap::new();
         for chunk in frontier.chunks(250) {
             for (edge, holds) in edges_touching(conn, scope, as_of, chunk)? {
                 if !holds {
@@ -165,7 +165,7 @@ pub fn neighbourhood(conn: &Connection, scope: &ReadScope, as_of: &AsOf, starts:
     }
     let mut newest: Vec<&Edge> = n.edges.values().collect();
     crate::base::sort::sort_by(&mut newest, |a, b| b.declared_at.cmp(&a.declared_at).then(a.id.cmp(&b.id)));
-    n.recency = crate::base::sort::map_from(newest.iter().enumerate().map(|(pos, e)| (e.id, pos)));
+    n.recency = SortedMap::from_iter(newest.iter().enumerate().map(|(pos, e)| (e.id, pos)));
     Ok(n)
 }
 
@@ -181,13 +181,13 @@ pub fn mentioning(
     source_id: &str,
     entities: &[i64],
     limit: i64,
-) -> Result<BTreeMap<i64, (Vec<Ref>, i64)>> {
+) -> Result<SortedMap<i64, (Vec<Ref>, i64)>> {
     let (scoped, holds) = (scope.clause("t"), as_of.record_holds("t"));
     let iso = crate::base::scope::Clause {
         sql: format!("{} AND {}", scoped.sql, holds.sql),
         params: scoped.params.into_iter().chain(holds.params).collect(),
     };
-    let mut out: BTreeMap<i64, (Vec<Ref>, i64)> = BTreeMap::new();
+    let mut out: SortedMap<i64, (Vec<Ref>, i64)> = SortedMap::new();
     for chunk in entities.chunks(crate::base::in_list::MAX) {
         let (marks, ids) = crate::base::in_list::padded(chunk.iter().map(|&id| Value::Integer(id)));
         let join = |kind: Kind| {

@@ -12,10 +12,10 @@ use crate::api::error::Result;
 use crate::api::refs::Ref;
 use crate::api::{Bounds, TraverseEntity, TraverseOptions, TraverseReason, TraverseResponse};
 use crate::base::normalize::normalize;
+use crate::base::sorted::{SortedMap, SortedSet};
 use crate::graph::entities::{aliases_of, names_of, starts};
 use crate::graph::reads::{mentioning, neighbourhood, Edge};
 use rusqlite::Connection;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// Runs `traverse` at the clock's `now_ms`.
 pub fn traverse(conn: &Connection, opts: &TraverseOptions, now_ms: i64) -> Result<TraverseResponse> {
@@ -39,7 +39,7 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions, now_ms: i64) -> Resul
     let n = neighbourhood(conn, &scope, &as_of, &starts, opts.max_hops())?;
 
     // The relation that reached each entity from one hop closer, most recent first.
-    let mut reached_by: BTreeMap<i64, usize> = BTreeMap::new();
+    let mut reached_by: SortedMap<i64, usize> = SortedMap::new();
     for edge in n.edges.values() {
         for (near, far) in [(edge.subject, edge.object), (edge.object, edge.subject)] {
             if let (Some(dn), Some(df)) = (n.distance.get(&near), n.distance.get(&far)) {
@@ -53,16 +53,17 @@ pub fn traverse(conn: &Connection, opts: &TraverseOptions, now_ms: i64) -> Resul
     let mut order: Vec<i64> = n.distance.keys().copied().collect();
     crate::base::sort::sort_by_key(&mut order, |e| (n.distance[e], reached_by.get(e).map_or(-1, |&p| p as i64), *e));
     let kept: Vec<i64> = order.iter().take(limit as usize).copied().collect();
-    let kept_set: BTreeSet<i64> = crate::base::sort::set_from(kept.iter().copied());
+    let kept_set: SortedSet<i64> = SortedSet::from_iter(kept.iter().copied());
 
     let mut aliases = aliases_of(conn, &kept)?;
     let mut names = names_of(conn, &kept)?;
     let mut mentioned = mentioning(conn, &scope, &as_of, opts.source_id(), &kept, limit)?;
     let mut mentions_cut = false;
-    // Each value is taken out in place (`get_mut` and `mem::take`), not removed: a B-tree's
-    // `remove` brings its rebalancing code into the wasm module for each key and value type,
-    // and these maps are dropped whole after the loop (BENCHMARKS-HISTORY.md, "Under the
-    // budget with facts in time"). The same in history, list_entities, reconstruct, export.
+    // Each value is taken out in place (`get_mut` and `mem::take`), not removed: these maps
+    // are dropped whole after the loop, and a removal would move the sorted list's later
+    // entries (as a B-tree's `remove` brought its rebalancing code into the wasm module:
+    // BENCHMARKS-HISTORY.md, "Under the budget with facts in time"). The same in history,
+    // list_entities, reconstruct, export.
     for &id in &kept {
         let name = names.get_mut(&id).map(std::mem::take).unwrap_or_default();
         let (mentions, total) = mentioned.get_mut(&id).map(std::mem::take).unwrap_or_default();

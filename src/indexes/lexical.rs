@@ -50,7 +50,6 @@ use crate::indexes::watch::Watch;
 use rusqlite::Connection;
 use shelf::{Doc, Scratch, Table};
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 use vocabulary::Vocabulary;
 
 /// Every record's text.
@@ -130,7 +129,7 @@ impl Tables {
     }
 
     /// Reads the marked rows back from the database.
-    fn refresh(&mut self, conn: &Connection, kind: Kind, ids: &BTreeSet<i64>) -> Result<()> {
+    fn refresh(&mut self, conn: &Connection, kind: Kind, ids: &[i64]) -> Result<()> {
         if ids.is_empty() {
             return Ok(());
         }
@@ -197,7 +196,8 @@ impl LexicalIndex {
             w.episodes.clear();
             return Ok(());
         };
-        let synced = t.refresh(conn, Kind::Mem, &w.memories).and_then(|()| t.refresh(conn, Kind::Ep, &w.episodes));
+        let crate::indexes::watch::Written { memories, episodes, .. } = &mut *w;
+        let synced = t.refresh(conn, Kind::Mem, memories.sorted()).and_then(|()| t.refresh(conn, Kind::Ep, episodes.sorted()));
         if let Err(e) = synced {
             *tables = None;
             return Err(e);

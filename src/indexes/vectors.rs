@@ -40,11 +40,11 @@ use crate::api::QueryVector;
 use crate::base::best::Best;
 use crate::base::dot::dot;
 use crate::base::scope::ReadScope;
+use crate::base::sorted::SortedMap;
 use crate::indexes::buckets::Buckets;
 use crate::indexes::quantized::{dot_codes, quantize};
 use rusqlite::{Connection, OptionalExtension};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 
 /// A stored embedding's numbers: little-endian `f32`s.
 pub(crate) fn decode(blob: &[u8]) -> Vec<f32> {
@@ -115,7 +115,8 @@ impl Block {
 /// Every vector of the database, by record kind, model (`None`: not named) and dimension.
 #[derive(Debug, Default)]
 struct Arena {
-    blocks: BTreeMap<(Kind, Option<String>, usize), Block>,
+    /// A few entries (one per kind, model and dimension): a sorted list, not a B-tree of its own type.
+    blocks: SortedMap<(Kind, Option<String>, usize), Block>,
     buckets: Buckets,
 }
 
@@ -164,7 +165,7 @@ impl Arena {
             // instance's memory (which never shrinks) at up to three times the block. Counted
             // here, not by SQL's GROUP BY, whose sorter held every blob (15 MB at 10k rows).
             let table = if kind == Kind::Mem { "memories" } else { "episodes" };
-            let mut sizes: BTreeMap<(Option<String>, usize), usize> = BTreeMap::new();
+            let mut sizes: SortedMap<(Option<String>, usize), usize> = SortedMap::new();
             let mut stmt =
                 conn.prepare(&format!("SELECT embedding_model, length(embedding) / 4 FROM {table} WHERE embedding IS NOT NULL"))?;
             let mut rows = stmt.query([])?;

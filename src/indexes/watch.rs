@@ -8,18 +8,58 @@
 use crate::api::error::Result;
 use rusqlite::Connection;
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Written since last read.
 #[derive(Debug, Default)]
 pub struct Written {
-    pub memories: BTreeSet<i64>,
-    pub episodes: BTreeSet<i64>,
+    pub memories: Ids,
+    pub episodes: Ids,
     /// A row of `entities` or `entity_aliases` was inserted, updated or deleted.
     pub names: bool,
     /// A row of `relations` or `entity_mentions` was (`crate::indexes::declared`).
     pub declared: bool,
+}
+
+/// The ids of one table's rows written since last read, as the hook saw them: listed, then
+/// sorted with their repeats dropped when read, and whenever the list has doubled since it
+/// last was (so it never holds more than twice the ids it names, and the hook's cost per row
+/// stays a push and, spread over the pushes, a sort). A `BTreeSet<i64>` did the same with a
+/// B-tree of its own type in the wasm module; the rows come in any order (a purge deletes by
+/// expiry), so a sorted list inserting each would move the list on every row.
+#[derive(Debug, Default)]
+pub struct Ids {
+    ids: Vec<i64>,
+    /// How many ids the list held after its last sort.
+    sorted: usize,
+}
+
+impl Ids {
+    pub fn insert(&mut self, id: i64) {
+        self.ids.push(id);
+        if self.ids.len() >= 2 * self.sorted.max(32) {
+            self.sort();
+        }
+    }
+
+    fn sort(&mut self) {
+        crate::base::sort::sort(&mut self.ids);
+        self.ids.dedup();
+        self.sorted = self.ids.len();
+    }
+
+    /// Every id written, once, lowest first: what the `BTreeSet` iterated.
+    pub fn sorted(&mut self) -> &[i64] {
+        if self.sorted != self.ids.len() {
+            self.sort();
+        }
+        &self.ids
+    }
+
+    pub fn clear(&mut self) {
+        self.ids.clear();
+        self.sorted = 0;
+    }
 }
 
 /// Shared between the hook and the indexes.
@@ -36,10 +76,10 @@ impl Watch {
             match table {
                 "memories" => w.memories.insert(id),
                 "episodes" => w.episodes.insert(id),
-                "entities" | "entity_aliases" => std::mem::replace(&mut w.names, true),
-                "relations" | "entity_mentions" => std::mem::replace(&mut w.declared, true),
-                _ => false,
-            };
+                "entities" | "entity_aliases" => w.names = true,
+                "relations" | "entity_mentions" => w.declared = true,
+                _ => {}
+            }
         }))?;
         Ok(())
     }
@@ -100,4 +140,33 @@ pub fn watched_database() -> (Connection, Watch) {
     let watch = Watch::default();
     watch.install(&mut conn).unwrap();
     (conn, watch)
+}
+#[cfg(test)]
+mod tests {
+    use super::Ids;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Read at any point, the list names each id written since the last clear once, in
+        /// order (what the set it replaces iterated), and holds at most twice as many.
+        #[test]
+        fn ids_read_as_a_set(writes in proptest::collection::vec((-40i64..40, 0u8..8), 0..300)) {
+            let (mut ids, mut set) = (Ids::default(), std::collections::BTreeSet::new());
+            for (id, action) in writes {
+                match action {
+                    0 => prop_assert_eq!(ids.sorted().to_vec(), set.iter().copied().collect::<Vec<_>>()),
+                    1 if id % 5 == 0 => {
+                        ids.clear();
+                        set.clear();
+                    }
+                    _ => {
+                        ids.insert(id);
+                        set.insert(id);
+                    }
+                }
+                prop_assert!(ids.ids.len() <= 2 * set.len().max(32));
+            }
+            prop_assert_eq!(ids.sorted().to_vec(), set.iter().copied().collect::<Vec<_>>());
+        }
+    }
 }

@@ -111,13 +111,13 @@ use crate::api::{MatchReason, QueryVector};
 use crate::base::as_of::AsOf;
 use crate::base::normalize::normalize;
 use crate::base::scope::ReadScope;
+use crate::base::sorted::SortedMap;
 use crate::indexes::bm25::{Phrase, Stats};
 use crate::indexes::lexical::LexicalIndex;
 use crate::indexes::vectors::{Found, Search, Skipped, VectorIndex};
 use crate::storage::records::{Reader, Record};
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
-use std::collections::BTreeMap;
 
 /// The reciprocal-rank constant of the gate's fusion (every arm weighted 1).
 pub const RRF_K: f64 = 60.0;
@@ -350,7 +350,7 @@ fn vector(conn: &Connection, req: &Request, at: &At, query: QueryVector, also: &
 /// A fused row: its score and its rank in each arm, in the order of the arms fused
 /// (0 where an arm did not rank it). An array, not a map of the arms' names: a map per row
 /// was a sixteenth of a call's allocations (dhat), and only the kept rows need one.
-type Fused = BTreeMap<Ref, (f64, [usize; 3])>;
+type Fused = SortedMap<Ref, (f64, [usize; 3])>;
 
 /// The arms by the names a response gives their ranks, in the order of [`Fused`]'s ranks.
 fn named<'a>(memories: &'a Vec<Row>, episodes: &'a Vec<Row>, vectors: &'a Vec<Row>) -> [(&'static str, &'a Vec<Row>); 3] {

@@ -10,10 +10,10 @@ use crate::api::{
 use crate::base::as_of::AsOf;
 use crate::base::clock::parse_iso;
 use crate::base::scope::ReadScope;
+use crate::base::sorted::{SortedMap, SortedSet};
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
 use serde_json::{json, Value};
 use std::cell::OnceCell;
-use std::collections::{BTreeMap, BTreeSet};
 
 fn embedding_blob(v: Option<&[f32]>) -> (Option<Vec<u8>>, Option<i64>) {
     match v {
@@ -289,9 +289,9 @@ impl<'c> Reader<'c> {
 
     /// The records `refs` name that are in the scope, by ref: one statement per kind (per
     /// [`crate::base::in_list::MAX`] ids), for a call that knows every record it reads.
-    pub fn read_many(&self, refs: impl IntoIterator<Item = Ref>) -> Result<BTreeMap<Ref, Record>> {
-        let refs: BTreeSet<Ref> = crate::base::sort::set_from(refs);
-        let mut out = BTreeMap::new();
+    pub fn read_many(&self, refs: impl IntoIterator<Item = Ref>) -> Result<SortedMap<Ref, Record>> {
+        let refs: SortedSet<Ref> = SortedSet::from_iter(refs);
+        let mut out = SortedMap::new();
         for kind in [Kind::Mem, Kind::Ep] {
             let ids: Vec<rusqlite::types::Value> =
                 refs.iter().filter(|r| r.kind == kind).map(|r| rusqlite::types::Value::Integer(r.id)).collect();

@@ -28,6 +28,7 @@ use crate::api::read::{as_int, from_json, type_name};
 use crate::api::refs::{Kind, Ref};
 use crate::api::*;
 use crate::base::scope::WriteScope;
+use crate::base::sorted::SortedMap;
 use crate::graph::associations::Declarer;
 use rusqlite::Connection;
 use serde_json::{json, Map, Value};
@@ -66,7 +67,8 @@ pub fn export(conn: &Connection, opts: &ExportMemoriesOptions, now: &str) -> Res
         times(line, r, 9, RECORD_TIMES)
     })?;
     let episodes: Vec<Value> = episodes.collect::<rusqlite::Result<_>>()?;
-    let mut aliases: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    // In entity order, so each is appended to the sorted list (`SortedMap`: no B-tree of its own).
+    let mut aliases: SortedMap<i64, Vec<String>> = SortedMap::new();
     let mut stmt = conn.prepare(
         "SELECT a.entity_id, a.alias FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE e.agent_id = ? ORDER BY a.entity_id, a.rowid",
     )?;
@@ -89,7 +91,7 @@ pub fn export(conn: &Connection, opts: &ExportMemoriesOptions, now: &str) -> Res
     let mut entities = Vec::new();
     for row in rows {
         let (id, project, channel, name, by, at) = row?;
-        // taken, not removed: no B-tree rebalancing code in the module (graph/traverse.rs)
+        // taken, not removed: the map is dropped whole (graph/traverse.rs)
         let names = aliases.get_mut(&id).map(std::mem::take).unwrap_or_default();
         entities.push(json!({"_type": "entity", "id": id, "agent_id": agent, "project_id": project, "channel": channel, "name": name,
             "declared_by": by, "created_at": at, "aliases": names}));

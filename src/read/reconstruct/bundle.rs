@@ -8,8 +8,8 @@
 
 use super::Why;
 use crate::api::refs::{Kind, Ref};
+use crate::base::sorted::SortedMap;
 use crate::storage::records::Record;
-use std::collections::BTreeMap;
 
 /// The adjacency window, from the first row of a burst.
 pub const ADJACENCY_SECONDS: i64 = 60;
@@ -24,12 +24,12 @@ pub struct Bundling {
     /// Clusters in item order.
     pub clusters: Vec<Vec<usize>>,
     /// Member index → why it was bundled.
-    pub why: BTreeMap<usize, Why>,
+    pub why: SortedMap<usize, Why>,
 }
 
 struct Union {
     parent: Vec<usize>,
-    why: BTreeMap<usize, Why>,
+    why: SortedMap<usize, Why>,
 }
 
 impl Union {
@@ -54,7 +54,7 @@ impl Union {
 
 /// Stage 2 over candidates in relevance order.
 pub fn bundle(members: &[Record], links: &[Link]) -> Bundling {
-    let mut u = Union { parent: (0..members.len()).collect(), why: BTreeMap::new() };
+    let mut u = Union { parent: (0..members.len()).collect(), why: SortedMap::new() };
     let episode = |m: &Record| m.at.kind == Kind::Ep;
     for (e, ep) in members.iter().enumerate().filter(|(_, m)| episode(m)) {
         let Some((start, end)) = ep.span else { continue };
@@ -80,7 +80,7 @@ pub fn bundle(members: &[Record], links: &[Link]) -> Bundling {
         .collect();
     // (source type and id, project and channel) → members, for the adjacency key
     type Burst<'m> = (&'m (String, String), &'m (String, String));
-    let mut by_source: BTreeMap<Burst, Vec<usize>> = BTreeMap::new();
+    let mut by_source: SortedMap<Burst, Vec<usize>> = SortedMap::new();
     for (i, m) in members.iter().enumerate() {
         if let (Some(source), Some(_)) = (&keys[i], m.ts()) {
             if !source.1.is_empty() {
@@ -99,13 +99,13 @@ pub fn bundle(members: &[Record], links: &[Link]) -> Bundling {
             }
         }
     }
-    let index: BTreeMap<Ref, usize> = crate::base::sort::map_from(members.iter().enumerate().map(|(i, m)| (m.at, i)));
+    let index: SortedMap<Ref, usize> = SortedMap::from_iter(members.iter().enumerate().map(|(i, m)| (m.at, i)));
     for (subject, predicate, object) in links {
         if let (Some(&s), Some(&o)) = (index.get(subject), index.get(object)) {
             u.union(s, o, &Why::Relation(predicate.clone()));
         }
     }
-    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut groups: SortedMap<usize, Vec<usize>> = SortedMap::new();
     for i in 0..members.len() {
         let root = u.find(i);
         groups.entry(root).or_default().push(i);
@@ -163,6 +163,6 @@ mod tests {
         ];
         let b = bundle(&members, &[]);
         assert_eq!(b.clusters, [vec![0, 1], vec![2], vec![3], vec![4], vec![5]]);
-        assert_eq!(b.why, BTreeMap::from([(0, Why::Adjacent), (1, Why::Adjacent)]));
+        assert_eq!(b.why, SortedMap::from([(0, Why::Adjacent), (1, Why::Adjacent)]));
     }
 }

@@ -8,9 +8,9 @@ use crate::api::error::Result;
 use crate::api::MAX_CUE_TERMS;
 use crate::base::normalize::normalize;
 use crate::base::scope::ReadScope;
+use crate::base::sorted::SortedMap;
 use crate::indexes::names::{Form, NameIndex};
 use rusqlite::Connection;
-use std::collections::BTreeMap;
 
 /// What stage 1 found in a query.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -37,7 +37,7 @@ fn matched(all: &[&Form], query: &str) -> Cue {
     let mut consumed: Vec<(usize, usize)> = Vec::new();
     // entity → the normalized forms the query matched it by, in match order
     let mut matched: Vec<(i64, String)> = Vec::new();
-    let mut matched_forms: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    let mut matched_forms: SortedMap<i64, Vec<String>> = SortedMap::new();
     for form in all {
         if form.normalized.is_empty() {
             continue;
@@ -58,14 +58,14 @@ fn matched(all: &[&Form], query: &str) -> Cue {
         }
     }
     // each matched entity's forms, in the order of `all`
-    let mut forms: BTreeMap<i64, Vec<&Form>> = crate::base::sort::map_from(matched.iter().map(|(entity, _)| (*entity, Vec::new())));
+    let mut forms: SortedMap<i64, Vec<&Form>> = SortedMap::from_iter(matched.iter().map(|(entity, _)| (*entity, Vec::new())));
     for form in all {
         if let Some(own) = forms.get_mut(&form.entity) {
             own.push(form);
         }
     }
     let mut cue = Cue::default();
-    let mut given = std::collections::BTreeSet::new();
+    let mut given = crate::base::sorted::SortedSet::new();
     for (entity, name) in matched {
         cue.entities.push(name);
         let own = &matched_forms[&entity];

@@ -9,24 +9,24 @@ use crate::api::refs::Ref;
 use crate::api::Applied;
 use crate::base::as_of::AsOf;
 use crate::base::scope::ReadScope;
+use crate::base::sorted::{SortedMap, SortedSet};
 use crate::graph::reads::{mentioning, neighbourhood};
 use crate::storage::records::Record;
 use rusqlite::types::Value;
 use rusqlite::{params_from_iter, Connection};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// The records at `refs`, in the order given (the readable ones: the walk lists nothing
 /// else), taken from `read`: what one [`Reader::read_many`](crate::storage::records::Reader::read_many)
 /// read for every item of a call. One row in one place is the walk's to hold (it never
 /// reaches a ref twice), not this lookup's.
-pub fn records(read: &BTreeMap<Ref, Record>, refs: impl IntoIterator<Item = Ref>) -> Vec<Record> {
+pub fn records(read: &SortedMap<Ref, Record>, refs: impl IntoIterator<Item = Ref>) -> Vec<Record> {
     refs.into_iter().filter_map(|r| read.get(&r).cloned()).collect()
 }
 
 /// Declared record → record relations in scope whose both ends are in `pool` and that hold
 /// at `as_of`, by id; and the ids of those that do not (read by the same statement).
-pub fn links(conn: &Connection, scope: &ReadScope, as_of: &AsOf, pool: &BTreeSet<Ref>) -> Result<(Vec<Link>, BTreeSet<i64>)> {
-    let mut not_holding = BTreeSet::new();
+pub fn links(conn: &Connection, scope: &ReadScope, as_of: &AsOf, pool: &SortedSet<Ref>) -> Result<(Vec<Link>, SortedSet<i64>)> {
+    let mut not_holding = SortedSet::new();
     if pool.is_empty() {
         return Ok((Vec::new(), not_holding));
     }
@@ -69,7 +69,7 @@ pub fn graph(
     source_id: &str,
     bounds: &Applied,
     starts: &[Ref],
-    pool: &BTreeSet<Ref>,
+    pool: &SortedSet<Ref>,
 ) -> Result<walk::Graph> {
     let mut graph = walk::Graph::default();
     let iso = scope.clause("e");
@@ -88,7 +88,7 @@ pub fn graph(
     if graph.mentions.is_empty() {
         return Ok(graph);
     }
-    let mentioned: Vec<i64> = crate::base::sort::set_from(graph.mentions.values().flatten().copied()).into_iter().collect();
+    let mentioned: Vec<i64> = SortedSet::from_iter(graph.mentions.values().flatten().copied()).into_iter().collect();
     let n = neighbourhood(conn, scope, as_of, &mentioned, bounds.max_hops as i64)?;
     graph.not_holding = n.not_holding;
     for edge in n.edges.values().filter(|e| e.subject != e.object) {
@@ -114,7 +114,7 @@ pub fn graph(
     let reached: Vec<i64> = n.distance.keys().copied().collect();
     let mut mentioned = mentioning(conn, scope, as_of, source_id, &reached, (bound + pool.len() + 1) as i64)?;
     for entity in reached {
-        // taken, not removed: no B-tree rebalancing code in the module (graph/traverse.rs)
+        // taken, not removed: the map is dropped whole (graph/traverse.rs)
         let (refs, _) = mentioned.get_mut(&entity).map(std::mem::take).unwrap_or_default();
         let outside: Vec<Ref> = refs.into_iter().filter(|r| !pool.contains(r)).collect();
         if outside.len() > bound {

@@ -16,6 +16,7 @@ use crate::api::refs::Ref;
 use crate::api::{Applied, Cues, ReconstructBounds, ReconstructOptions, ReconstructResponse, Shortfall, Trace};
 use crate::base::as_of::AsOf;
 use crate::base::scope::ReadScope;
+use crate::base::sorted::{SortedMap, SortedSet};
 use crate::indexes::declared::Declared;
 use crate::indexes::lexical::LexicalIndex;
 use crate::indexes::names::NameIndex;
@@ -23,7 +24,6 @@ use crate::indexes::vectors::VectorIndex;
 use crate::read::recall::{retrieve, Request};
 use crate::storage::records::Record;
 use rusqlite::Connection;
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use structure::{Draft, Member};
 
@@ -112,8 +112,8 @@ struct Found {
 }
 
 impl Found {
-    fn pool(&self) -> BTreeSet<Ref> {
-        crate::base::sort::set_from(self.records.iter().map(|r| r.at))
+    fn pool(&self) -> SortedSet<Ref> {
+        SortedSet::from_iter(self.records.iter().map(|r| r.at))
     }
 }
 
@@ -123,9 +123,9 @@ struct Bundled {
     /// Clusters of candidate indexes, in item order.
     clusters: Vec<Vec<usize>>,
     /// Candidate index → why it was bundled.
-    why: BTreeMap<usize, Why>,
+    why: SortedMap<usize, Why>,
     /// Record → record relations between candidates that did not hold at the instant.
-    not_holding: BTreeSet<i64>,
+    not_holding: SortedSet<i64>,
 }
 
 impl Bundled {
@@ -141,7 +141,7 @@ struct Walked {
     reached: Vec<Vec<(Record, walk::Reached)>>,
     cuts: Vec<walk::Cuts>,
     /// Entity → entity relations around the walk that did not hold at the instant.
-    not_holding: BTreeSet<i64>,
+    not_holding: SortedSet<i64>,
 }
 
 impl Call<'_> {

@@ -21,25 +21,25 @@
 
 use super::Why;
 use crate::api::refs::{Kind, Ref};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::base::sorted::{SortedMap, SortedSet};
 
 /// The declared graph around a reconstruction's candidates, as loaded for the walk.
 #[derive(Debug, Default, Clone)]
 pub struct Graph {
     /// Candidate → the entities it is declared to mention.
-    pub mentions: BTreeMap<Ref, Vec<i64>>,
+    pub mentions: SortedMap<Ref, Vec<i64>>,
     /// Entity → every relation on it, most recently declared first.
-    pub adjacency: BTreeMap<i64, Vec<Step>>,
+    pub adjacency: SortedMap<i64, Vec<Step>>,
     /// Entity → the readable records that mention it, lowest id first (at most the
     /// reading bound).
-    pub records: BTreeMap<i64, Vec<Ref>>,
+    pub records: SortedMap<i64, Vec<Ref>>,
     /// Entities that had more records than the reading bound.
-    pub records_cut: BTreeSet<i64>,
+    pub records_cut: SortedSet<i64>,
     /// Entities reached whose own relations were not loaded (the loader's bound).
-    pub unexpanded: BTreeSet<i64>,
+    pub unexpanded: SortedSet<i64>,
     /// Relations around the entities expanded that did not hold at the read's instant:
     /// not in `adjacency`, only counted in the response's `bounds`.
-    pub not_holding: BTreeSet<i64>,
+    pub not_holding: SortedSet<i64>,
 }
 
 /// One relation as seen from one of its ends. Field order is the order the walk prefers
@@ -80,14 +80,14 @@ pub struct Cuts {
 }
 
 /// Walks from each item's candidates (refs, in item order) over `graph` up to `max_hops`.
-pub fn walk(items: &[Vec<Ref>], pool: &BTreeSet<Ref>, graph: &Graph, max_hops: usize) -> (Vec<Vec<Reached>>, Vec<Cuts>) {
-    let mut taken: BTreeSet<Ref> = BTreeSet::new();
+pub fn walk(items: &[Vec<Ref>], pool: &SortedSet<Ref>, graph: &Graph, max_hops: usize) -> (Vec<Vec<Reached>>, Vec<Cuts>) {
+    let mut taken: SortedSet<Ref> = SortedSet::new();
     let mut reached_by_item = Vec::with_capacity(items.len());
     let mut cuts_by_item = Vec::with_capacity(items.len());
     for refs in items {
-        let mut distance: BTreeMap<i64, usize> = BTreeMap::new();
+        let mut distance: SortedMap<i64, usize> = SortedMap::new();
         // entity → (the step that reached it, the entity it was taken from)
-        let mut via: BTreeMap<i64, (&Step, i64)> = BTreeMap::new();
+        let mut via: SortedMap<i64, (&Step, i64)> = SortedMap::new();
         for r in refs {
             for &entity in graph.mentions.get(r).into_iter().flatten() {
                 distance.insert(entity, 0);
@@ -98,7 +98,7 @@ pub fn walk(items: &[Vec<Ref>], pool: &BTreeSet<Ref>, graph: &Graph, max_hops: u
             if frontier.is_empty() {
                 break; // nothing left to expand: the hop bound cannot be what stops the walk
             }
-            let mut next: BTreeMap<i64, (&Step, i64)> = BTreeMap::new();
+            let mut next: SortedMap<i64, (&Step, i64)> = SortedMap::new();
             for &entity in &frontier {
                 for step in graph.adjacency.get(&entity).into_iter().flatten() {
                     if !distance.contains_key(&step.other) && next.get(&step.other).is_none_or(|(s, _)| step.recency < s.recency) {
@@ -115,7 +115,7 @@ pub fn walk(items: &[Vec<Ref>], pool: &BTreeSet<Ref>, graph: &Graph, max_hops: u
         let unfollowed = frontier.iter().any(|e| graph.adjacency.get(e).into_iter().flatten().any(|s| !distance.contains_key(&s.other)));
         let mut cuts = Cuts { max_hops: unfollowed || distance.keys().any(|e| graph.unexpanded.contains(e)), reading: false };
         // ref → (hops, recency, record id, episode first, entity): the written order
-        let mut best: BTreeMap<Ref, (usize, usize, i64, bool, i64)> = BTreeMap::new();
+        let mut best: SortedMap<Ref, (usize, usize, i64, bool, i64)> = SortedMap::new();
         for (&entity, &hops) in &distance {
             if hops == 0 {
                 continue;
@@ -186,7 +186,7 @@ mod tests {
     #[test]
     fn reading_hops_start_at_one() {
         // mem:4 mentions the candidate's own entity: not evidence
-        let pool = BTreeSet::from([m(1)]);
+        let pool = SortedSet::from([m(1)]);
         let (reached, cuts) = walk(&[vec![m(1)]], &pool, &graph(), 2);
         assert_eq!(refs(&reached[0]), vec![("mem:2".to_string(), 1), ("mem:3".to_string(), 2)]);
         assert!(!cuts[0].max_hops);
@@ -196,9 +196,9 @@ mod tests {
     #[test]
     fn reading_direction_either_end() {
         let mut g = graph();
-        g.mentions.clear();
+        g.mentions = SortedMap::new();
         g.mentions.insert(m(3), vec![3]);
-        let pool = BTreeSet::from([m(3)]);
+        let pool = SortedSet::from([m(3)]);
         let (reached, _) = walk(&[vec![m(3)]], &pool, &g, 2);
         assert_eq!(refs(&reached[0]), vec![("mem:2".to_string(), 1), ("mem:1".to_string(), 2), ("mem:4".to_string(), 2)]);
         assert_eq!(reached[0][0].why, Why::Relation("member_of".into()));
@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn the_hop_bound_cuts_and_says_so() {
-        let pool = BTreeSet::from([m(1)]);
+        let pool = SortedSet::from([m(1)]);
         let (reached, cuts) = walk(&[vec![m(1)]], &pool, &graph(), 1);
         assert_eq!(refs(&reached[0]), vec![("mem:2".to_string(), 1)]);
         assert!(cuts[0].max_hops);
@@ -218,7 +218,7 @@ mod tests {
 
     #[test]
     fn an_unbounded_hop_count_ends_when_nothing_is_left_to_expand() {
-        let pool = BTreeSet::from([m(1)]);
+        let pool = SortedSet::from([m(1)]);
         let (reached, cuts) = walk(&[vec![m(1)]], &pool, &graph(), usize::MAX);
         assert_eq!(refs(&reached[0]), vec![("mem:2".to_string(), 1), ("mem:3".to_string(), 2)]);
         assert!(!cuts[0].max_hops);
@@ -229,7 +229,7 @@ mod tests {
         let mut g = graph();
         g.mentions.insert(m(9), vec![1]);
         // mem:2 is a candidate itself: never evidence; mem:3 goes to the first item only
-        let pool = BTreeSet::from([m(1), m(2), m(9)]);
+        let pool = SortedSet::from([m(1), m(2), m(9)]);
         let (reached, _) = walk(&[vec![m(1)], vec![m(9)]], &pool, &g, 2);
         assert_eq!(refs(&reached[0]), vec![("mem:3".to_string(), 2)]);
         assert!(reached[1].is_empty());
@@ -239,7 +239,7 @@ mod tests {
     fn reading_is_bounded_and_says_so() {
         let mut g = graph();
         g.records_cut.insert(2);
-        let pool = BTreeSet::from([m(1)]);
+        let pool = SortedSet::from([m(1)]);
         let (_, cuts) = walk(&[vec![m(1)]], &pool, &g, 1);
         assert!(cuts[0].reading);
     }
