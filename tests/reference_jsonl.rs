@@ -146,12 +146,6 @@ fn a_malformed_record_names_its_line_and_writes_nothing() {
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn the_reference_imports_our_export() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let venv = std::env::var("CPERSONA_VENV")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|_| std::path::PathBuf::from(std::env::var("HOME").expect("HOME is set")).join(".cache/cpersona-venv"));
-    let python = venv.join("bin/python");
-    assert!(python.exists(), "{} is missing: run scripts/setup.sh (it makes the reference's venv)", python.display());
     let mut f = fixture();
     f.ok(
         "store",
@@ -162,25 +156,7 @@ fn the_reference_imports_our_export() {
     f.ok("store", json!({"agent_id": "a", "content": "Café at Straße Süd pays through the ledger.", "project_id": "p1"}));
     f.ok("archive_episode", json!({"agent_id": "a", "summary": "Ledger retro", "history": [{"role": "user", "content": "what broke?", "timestamp": "2026-01-02T00:00:00Z"}]}));
     let export = f.ok("export_memories", json!({"agent_id": "a"}));
-    let dir = std::env::temp_dir().join(format!("am-ours-there-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("ours.jsonl");
-    std::fs::write(&file, export["jsonl"].as_str().unwrap()).unwrap();
-    let scenario = json!({"agent_id": "z", "ops": [
-        {"op": "tool", "name": "import_memories", "args": {"input_path": file.to_str().unwrap(), "target_agent_id": "z"}},
-        {"op": "tool", "name": "list_memories", "args": {"agent_id": "z"}},
-        {"op": "traverse", "entity": "森海斗", "max_hops": 1},
-    ]});
-    let scenario_file = dir.join("scenario.json");
-    std::fs::write(&scenario_file, scenario.to_string()).unwrap();
-    let out = std::process::Command::new(&python)
-        .arg(root.join("../shared/conformance/cpersona_driver.py"))
-        .arg(&scenario_file)
-        .output()
-        .expect("the reference driver runs");
-    std::fs::remove_dir_all(&dir).ok();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let lines: Vec<Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines = common::reference_after_import(export["jsonl"].as_str().unwrap(), "森海斗");
     let imported = &lines[0]["result"];
     assert_eq!(imported["ok"], true, "{imported}");
     let mut contents: Vec<String> =

@@ -40,3 +40,36 @@ impl Fixture {
         t["entities"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap().to_owned()).collect()
     }
 }
+
+/// What the reference implementation answers after importing `jsonl` (an export of ours)
+/// for agent `z`: one line per op, through ../shared/conformance/cpersona_driver.py and the
+/// venv `scripts/setup.sh` makes (`$CPERSONA_VENV`, else ~/.cache/cpersona-venv): the
+/// import, `list_memories`, then a traverse from `entity` at one hop.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn reference_after_import(jsonl: &str, entity: &str) -> Vec<Value> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let venv = std::env::var("CPERSONA_VENV")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| std::path::PathBuf::from(std::env::var("HOME").expect("HOME is set")).join(".cache/cpersona-venv"));
+    let python = venv.join("bin/python");
+    assert!(python.exists(), "{} is missing: run scripts/setup.sh (it makes the reference's venv)", python.display());
+    let dir = std::env::temp_dir().join(format!("am-reference-import-{}-{entity}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("export.jsonl");
+    std::fs::write(&file, jsonl).unwrap();
+    let scenario = serde_json::json!({"agent_id": "z", "ops": [
+        {"op": "tool", "name": "import_memories", "args": {"input_path": file.to_str().unwrap(), "target_agent_id": "z"}},
+        {"op": "tool", "name": "list_memories", "args": {"agent_id": "z"}},
+        {"op": "traverse", "entity": entity, "max_hops": 1},
+    ]});
+    let scenario_file = dir.join("scenario.json");
+    std::fs::write(&scenario_file, scenario.to_string()).unwrap();
+    let out = std::process::Command::new(&python)
+        .arg(root.join("../shared/conformance/cpersona_driver.py"))
+        .arg(&scenario_file)
+        .output()
+        .expect("the reference driver runs");
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
