@@ -128,6 +128,29 @@ fn past_bound(items: &[Value], cut: &Cut, path: &str, max: usize, what: &str, re
     }
 }
 
+/// Item `label` of a declaration list as an object, or `None` once it is dropped: not an
+/// object (`shape` says what it must be), or cut on reading for its fields. Each field
+/// besides `fields` is dropped as unknown (`takes` says what the item takes).
+fn object<'v>(
+    item: &'v Value,
+    label: &str,
+    (fields, shape, takes): (&[&str], &str, &str),
+    cut: &Cut,
+    report: &mut DeclareReport,
+) -> Option<&'v Map<String, Value>> {
+    let Some(obj) = item.as_object() else {
+        report.drops.add(label, shape);
+        return None;
+    };
+    if too_many_fields(cut, label, takes, report) {
+        return None;
+    }
+    for key in obj.keys().filter(|k| !fields.contains(&k.as_str())) {
+        report.drops.add(format_args!("{label}.{key}"), format_args!("unknown field; {takes}"));
+    }
+    Some(obj)
+}
+
 /// Drops an object cut on reading: it had more fields than any declaration takes.
 fn too_many_fields(cut: &Cut, path: &str, takes: &str, report: &mut DeclareReport) -> bool {
     match cut.at(path) {
@@ -300,16 +323,8 @@ impl Declarer<'_> {
         const TAKES: &str = "relations take subject, predicate, object, valid_from and valid_to";
         const FIELDS: [&str; 5] = ["subject", "predicate", "object", "valid_from", "valid_to"];
         let label = format!("relations[{index}]");
-        let Some(obj) = item.as_object() else {
-            report.drops.add(label, "must be an object with subject, predicate and object");
-            return Ok(());
-        };
-        if too_many_fields(cut, &label, TAKES, report) {
-            return Ok(());
-        }
-        for key in obj.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
-            report.drops.add(format_args!("{label}.{key}"), format_args!("unknown field; {TAKES}"));
-        }
+        let shape = (&FIELDS[..], "must be an object with subject, predicate and object", TAKES);
+        let Some(obj) = object(item, &label, shape, cut, report) else { return Ok(()) };
         let predicate = match name(obj.get("predicate")) {
             Ok(p) => p.normalized,
             Err(reason) => {
@@ -436,16 +451,8 @@ impl Declarer<'_> {
         const TAKES: &str = "predicates take name and single";
         for (index, item) in items.iter().take(MAX_ITEMS).enumerate() {
             let label = format!("predicates[{index}]");
-            let Some(obj) = item.as_object() else {
-                report.drops.add(label, "must be an object with name and single");
-                continue;
-            };
-            if too_many_fields(cut, &label, TAKES, report) {
-                continue;
-            }
-            for key in obj.keys().filter(|k| *k != "name" && *k != "single") {
-                report.drops.add(format_args!("{label}.{key}"), format_args!("unknown field; {TAKES}"));
-            }
+            let shape = (&["name", "single"][..], "must be an object with name and single", TAKES);
+            let Some(obj) = object(item, &label, shape, cut, report) else { continue };
             let predicate = match name(obj.get("name")) {
                 Ok(p) => p.normalized,
                 Err(reason) => {
@@ -478,16 +485,8 @@ impl Declarer<'_> {
         let mut done = Invalidated::default();
         for (index, item) in items.iter().take(MAX_ITEMS).enumerate() {
             let label = format!("invalidate[{index}]");
-            let Some(obj) = item.as_object() else {
-                report.drops.add(label, "must be an object with relation_id or ref, and reason");
-                continue;
-            };
-            if too_many_fields(cut, &label, TAKES, report) {
-                continue;
-            }
-            for key in obj.keys().filter(|k| !["relation_id", "ref", "at", "reason"].contains(&k.as_str())) {
-                report.drops.add(format_args!("{label}.{key}"), format_args!("unknown field; {TAKES}"));
-            }
+            let shape = (&["relation_id", "ref", "at", "reason"][..], "must be an object with relation_id or ref, and reason", TAKES);
+            let Some(obj) = object(item, &label, shape, cut, report) else { continue };
             let at = match instant(obj.get("at")) {
                 Ok(at) => at.unwrap_or_else(|| self.now.to_owned()),
                 Err(reason) => {
