@@ -6,6 +6,7 @@
 //! Usage: `cargo bench --bench pages [-- --workload PATH] [-- --encrypted]`
 
 #[path = "../tests/common/page_store.rs"]
+#[allow(dead_code)] // the tests use all of it, this bench a part
 mod page_store;
 #[path = "../tests/common/replay.rs"]
 mod replay;

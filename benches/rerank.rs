@@ -69,11 +69,7 @@ fn main() {
                 }
             }
         }
-        let mean = times.each_ref().map(|t| t.iter().sum::<f64>() / t.len() as f64);
-        let median = times.each_mut().map(|t| {
-            t.sort_by(f64::total_cmp);
-            t[t.len() / 2]
-        });
+        let (mean, median) = scale::means_and_medians(&mut times);
         println!(
             "{}",
             json!({"n": n, "rounds": rounds,

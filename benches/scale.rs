@@ -197,6 +197,18 @@ impl Lexicon {
     }
 }
 
+/// Each list's mean and median (each list sorted in place): what the option ÷ default benches
+/// (`time.rs`, `rerank.rs`) print.
+#[allow(dead_code)] // used by the benches that include this file, not by its own main
+pub(crate) fn means_and_medians<const N: usize>(times: &mut [Vec<f64>; N]) -> ([f64; N], [f64; N]) {
+    let mean = times.each_ref().map(|t| t.iter().sum::<f64>() / t.len() as f64);
+    let median = times.each_mut().map(|t| {
+        t.sort_by(f64::total_cmp);
+        t[t.len() / 2]
+    });
+    (mean, median)
+}
+
 /// The i-th memory's content and speaker; memories come from one stream, so the first n of
 /// a larger size are the memories of the smaller size.
 pub(crate) fn memories(lex: &Lexicon, n: usize) -> Vec<(String, String)> {
