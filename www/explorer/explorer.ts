@@ -1250,6 +1250,6 @@ function fatal(err: unknown): void {
 }
 
 // For tests and the console: the page's objects (the public API's own).
-(window as any).__explorer = { view, history: undoHistory, get memory() { return memory; }, get agent() { return agent; } };
+(window as any).__explorer = { view, history: undoHistory, records: links, get memory() { return memory; }, get agent() { return agent; } };
 
 loadDemo().catch(fatal);

@@ -29,7 +29,7 @@ export interface MemoriesHost {
 }
 
 /** One listed record: a memory (editable) or, in search results, an episode. */
-interface Row { ref: string; kind: 'mem' | 'ep'; id: number; content: string; timestamp: string; source?: Source; where?: string }
+interface Row { ref: string; kind: 'mem' | 'ep'; id: number; content: string; timestamp: string; source?: Source; where?: string; expires_at?: string }
 
 /** Memories per page of the newest-first list. */
 const PAGE = 50;
@@ -83,7 +83,7 @@ export function mountMemories(root: HTMLElement, host: MemoriesHost): MemoriesVi
       if (q) {
         const res = await agent.recall({ query: q, limit: SEARCH_LIMIT, deep: true, ...scopeOf(f) });
         if (mine !== seq) return;
-        const found = res.messages.map((m) => ({ ...parseRef(m.ref), ref: m.ref, content: m.content, timestamp: m.timestamp, source: m.source }));
+        const found = res.messages.map((m) => ({ ...parseRef(m.ref), ref: m.ref, content: m.content, timestamp: m.timestamp, source: m.source, expires_at: m.expires_at }));
         rows = found.filter((r) => inRange(f, r.timestamp));
         hiddenByDates = found.length - rows.length;
         total = rows.length;
@@ -169,6 +169,7 @@ export function mountMemories(root: HTMLElement, host: MemoriesHost): MemoriesVi
         h('time', { datetime: row.timestamp }, shortTime(row.timestamp)),
         row.source ? h('span', {}, sourceText(row.source)) : null,
         row.where ? h('span', {}, row.where) : null,
+        row.expires_at ? h('span', { class: 'tag', dataset: { testid: 'memory-expires' }, title: 'From then on reads leave it out' }, `expires ${shortTime(row.expires_at)}`) : null,
         actions),
       text, chips, rowError);
 
@@ -221,7 +222,7 @@ function parseRef(ref: string): { kind: 'mem' | 'ep'; id: number } {
   return { kind: kind === 'ep' ? 'ep' : 'mem', id: Number(id) };
 }
 
-function listed(m: { id: number; content: string; timestamp: string; source: Source; project_id: string; channel: string }): Row {
+function listed(m: { id: number; content: string; timestamp: string; source: Source; project_id: string; channel: string; expires_at?: string }): Row {
   const where = [m.project_id && `project ${m.project_id}`, m.channel && `channel ${m.channel}`].filter(Boolean).join(' · ');
-  return { ref: `mem:${m.id}`, kind: 'mem', id: m.id, content: m.content, timestamp: m.timestamp, source: m.source, where: where || undefined };
+  return { ref: `mem:${m.id}`, kind: 'mem', id: m.id, content: m.content, timestamp: m.timestamp, source: m.source, where: where || undefined, expires_at: m.expires_at };
 }

@@ -1,6 +1,6 @@
 // Records linked to the graph: every ref the page shows (`mem:163`, `ep:4`) is a button that
-// opens the record whole (text, time, source, project and channel, the entities mentioning
-// it); memories carry chips of those entities, each a click from the graph; reconstruct's
+// opens the record whole (text, time, source, project and channel, when it expires or since
+// when it no longer holds, the entities mentioning it), ended or not; memories carry chips of those entities, each a click from the graph; reconstruct's
 // claims show their text.
 //
 // Which entities mention a record: the package has no call from a record to its entities
@@ -121,7 +121,8 @@ export function mountRecords(host: RecordHost): RecordLinks {
     close.focus();
     try {
       // Without the index (its export failed), the record still opens: project and channel read "unknown".
-      const [res, where] = await Promise.all([agent.getContents({ refs: [ref] }), index.whereOf(agent, ref).catch(() => undefined)]);
+      // Read at all time: a record that expired or was invalidated opens too, saying so.
+      const [res, where] = await Promise.all([agent.getContents({ refs: [ref], as_of: 'all' }), index.whereOf(agent, ref).catch(() => undefined)]);
       if (mine !== seq) return;
       const item = res.items[0];
       if (!item) {
@@ -131,12 +132,14 @@ export function mountRecords(host: RecordHost): RecordLinks {
       const chipBox = h('div', { class: 'chips', dataset: { testid: 'record-entities' } });
       title.textContent = `${ref.startsWith('ep:') ? 'Episode' : 'Memory'} ${ref}`;
       body.replaceChildren(
+        ...ended(item),
         h('p', { class: 'record-text', dataset: { testid: 'record-content' } }, item.content),
         h('dl', { class: 'facts' },
           h('dt', {}, 'time'), h('dd', { dataset: { testid: 'record-dialog-time' } }, h('time', { datetime: item.timestamp }, `${shortTime(item.timestamp)} UTC`)),
           h('dt', {}, 'source'), h('dd', { dataset: { testid: 'record-dialog-source' } }, sourceText(item.source) || 'none'),
           h('dt', {}, 'project'), h('dd', { dataset: { testid: 'record-project' } }, where ? where.project_id || 'global pool' : 'unknown'),
           h('dt', {}, 'channel'), h('dd', { dataset: { testid: 'record-channel' } }, where ? where.channel || 'every channel' : 'unknown'),
+          ...ends(item),
           ...metadata(item)),
         h('h3', {}, 'Entities mentioning it'), chipBox);
       await chips(ref, chipBox);
@@ -175,6 +178,26 @@ export function mountRecords(host: RecordHost): RecordLinks {
       return texts;
     },
   };
+}
+
+/** When the record stops holding, as rows: its expiry, and since when and why it is no longer true. */
+function ends(item: ContentItem): HTMLElement[] {
+  return [
+    ...(item.expires_at ? [h('dt', {}, 'expires'), h('dd', { dataset: { testid: 'record-expires' } }, h('time', { datetime: item.expires_at }, `${shortTime(item.expires_at)} UTC`))] : []),
+    ...(item.invalid_at ? [h('dt', {}, 'no longer true'), h('dd', { dataset: { testid: 'record-invalid' } },
+      h('time', { datetime: item.invalid_at }, `since ${shortTime(item.invalid_at)} UTC`), item.invalid_reason ? `: ${item.invalid_reason}` : '')] : []),
+  ];
+}
+
+/** A notice, when the record no longer holds now: reads leave it out, and it stays as history. */
+function ended(item: ContentItem): HTMLElement[] {
+  const now = Date.now();
+  const at = (t?: string) => (t && Date.parse(t) <= now ? t : undefined);
+  const invalid = at(item.invalid_at);
+  const expired = at(item.expires_at);
+  if (!invalid && !expired) return [];
+  const why = invalid ? `invalidated on ${shortTime(invalid)} UTC${item.invalid_reason ? ` (${item.invalid_reason})` : ''}` : `expired on ${shortTime(expired)} UTC`;
+  return [h('p', { class: 'notice', role: 'status', dataset: { testid: 'record-ended' } }, `No longer holds: ${why}. Reads leave it out unless they ask for all time; it is kept as history.`)];
 }
 
 /** The record's metadata, one row per key, when it has some. */

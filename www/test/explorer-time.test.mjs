@@ -4,7 +4,8 @@
 // graph is not now; a relation that ended is drawn dashed, labelled until when, and its
 // details say who closed it and why; an entity's timeline lists its relations, current and
 // closed, oldest first, a page at a time; a relation invalidated from the page with a reason
-// leaves the current graph, stays at all time, and its undo brings it back as it was.
+// leaves the current graph, stays at all time, and its undo brings it back as it was; a
+// memory that expires says when, and one that no longer holds opens saying since when and why.
 //
 //   node --test www/test/explorer-time.test.mjs      # after scripts/build-wasm.sh
 //
@@ -192,6 +193,40 @@ describe('explorer facts in time', { skip: existsSync(PKG) ? false : `no package
     await p.locator('[data-testid="timeline-item"][data-closed="true"]').scrollIntoViewIfNeeded();
     await shot(p, 'timeline-phone');
     await p.close();
+  });
+
+  it('shows when a memory expires, and opens one that no longer holds saying since when and why', async () => {
+    const p = await open();
+    const refs = await p.evaluate(async () => {
+      const a = window.__explorer.agent;
+      const soon = await a.store({ content: 'Okapi badges for the visitors, valid until the end of the century', expires_at: '2099-01-01T00:00:00Z' });
+      const gone = await a.store({ content: 'Okapi night shift rota for the ledger on-call' });
+      await a.declareAssociations({ invalidate: [{ ref: `mem:${gone.id}`, reason: 'Replaced by the new rota' }] });
+      return { soon: `mem:${soon.id}`, gone: `mem:${gone.id}` };
+    });
+    await p.click('[data-testid="tab-memories"]');
+    await p.fill('[data-testid="memories-query"]', 'Okapi');
+    await p.click('[data-testid="memories-search"]');
+    const tag = `[data-testid="memory"][data-ref="${refs.soon}"] [data-testid="memory-expires"]`;
+    await p.waitForSelector(tag);
+    assert.equal(await p.textContent(tag), 'expires 2099-01-01 00:00');
+    assert.equal(await p.locator(`[data-testid="memory"][data-ref="${refs.gone}"]`).count(), 0, 'recall leaves out what no longer holds');
+    await shot(p, 'memory-expires');
+    // The invalidated memory opens whole (read at all time), saying since when and why.
+    await p.evaluate((r) => window.__explorer.records.open(r), refs.gone);
+    await p.waitForSelector('dialog[data-testid="record-dialog"][open] [data-testid="record-ended"]');
+    assert.match(await p.textContent('[data-testid="record-ended"]'), /^No longer holds: invalidated on \d{4}-\d\d-\d\d \d\d:\d\d UTC \(Replaced by the new rota\)\./);
+    assert.match(await p.textContent('[data-testid="record-invalid"]'), /^since \d{4}-\d\d-\d\d \d\d:\d\d UTC: Replaced by the new rota$/);
+    assert.equal(await p.textContent('[data-testid="record-content"]'), 'Okapi night shift rota for the ledger on-call');
+    await shot(p, 'record-ended');
+    await p.click('[data-testid="record-close"]');
+    // One that expires later: its expiry, and no notice.
+    await p.evaluate((r) => window.__explorer.records.open(r), refs.soon);
+    await p.waitForFunction((r) => document.querySelector('dialog[data-testid="record-dialog"]').dataset.ref === r && document.querySelector('[data-testid="record-expires"]'), refs.soon);
+    assert.equal(await p.textContent('[data-testid="record-expires"]'), '2099-01-01 00:00 UTC');
+    assert.equal(await p.locator('[data-testid="record-ended"]').count(), 0);
+    await p.close();
+    assert.deepEqual(problems, []);
   });
 
   it('invalidates a relation from the page with a reason, and undoes it', async () => {
