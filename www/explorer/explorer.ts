@@ -481,7 +481,10 @@ async function declare(e: ViewEntity, predicate: string, object: string, anchor:
     if (res.dropped.length || !res.relations.length) throw new Error(`not declared: ${res.dropped.map((d) => `${d.item} (${d.reason})`).join(', ')}`);
     // The object may be outside the drawing: the subject's one-hop neighbourhood brings it in.
     if (!view.state().entities.find((x) => x.id === e.id)?.expanded) await view.expand(e.id);
-    await afterWrite(`Declared ${e.name} —${predicate}→ ${object}${anchor ? ` (anchor ${anchor})` : ''}.`, { entity: e.id });
+    // A single-valued predicate that already held another object: both are kept, and the
+    // operator is told which to invalidate (the engine resolves no conflict).
+    const conflicts = (res.conflicts ?? []).map((c) => ` It may contradict ${c.subject} —${c.predicate}→ ${c.object} (relation ${c.conflicts_with}), which still holds: invalidate the one that no longer does.`);
+    await afterWrite(`Declared ${e.name} —${predicate}→ ${object}${anchor ? ` (anchor ${anchor})` : ''}.${conflicts.join('')}`, { entity: e.id });
   } catch (err) { fail(err); }
 }
 

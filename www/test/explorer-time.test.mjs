@@ -5,7 +5,8 @@
 // details say who closed it and why; an entity's timeline lists its relations, current and
 // closed, oldest first, a page at a time; a relation invalidated from the page with a reason
 // leaves the current graph, stays at all time, and its undo brings it back as it was; a
-// memory that expires says when, and one that no longer holds opens saying since when and why.
+// memory that expires says when, and one that no longer holds opens saying since when and why;
+// a declaration of a single-valued predicate names the current relation it may contradict.
 //
 //   node --test www/test/explorer-time.test.mjs      # after scripts/build-wasm.sh
 //
@@ -225,6 +226,27 @@ describe('explorer facts in time', { skip: existsSync(PKG) ? false : `no package
     await p.waitForFunction((r) => document.querySelector('dialog[data-testid="record-dialog"]').dataset.ref === r && document.querySelector('[data-testid="record-expires"]'), refs.soon);
     assert.equal(await p.textContent('[data-testid="record-expires"]'), '2099-01-01 00:00 UTC');
     assert.equal(await p.locator('[data-testid="record-ended"]').count(), 0);
+    await p.close();
+    assert.deepEqual(problems, []);
+  });
+
+  it('says which current relation a declaration of a single-valued predicate may contradict', async () => {
+    const p = await open();
+    // Ledger Service is the panel's entity when the page opens.
+    await p.waitForFunction(() => document.querySelector('#panel').dataset.name === 'Ledger Service');
+    const current = await p.evaluate(async () => {
+      const a = window.__explorer.agent;
+      await a.declareAssociations({ predicates: [{ name: 'budget_owner', single: true }] });
+      const r = await a.declareAssociations({ associations: { relations: [{ subject: 'Ledger Service', predicate: 'budget_owner', object: 'Wallet Team' }] } });
+      return r.relations[0];
+    });
+    await p.fill('[data-testid="predicate-input"]', 'budget_owner');
+    await p.fill('[data-testid="object-input"]', 'Payments Guild');
+    await p.click('[data-testid="declare-btn"]');
+    await p.waitForFunction(() => document.querySelector('#panel [data-testid="notice"]')?.textContent.startsWith('Declared Ledger Service —budget_owner→ Payments Guild.'));
+    assert.equal(await p.textContent('#panel [data-testid="notice"]'),
+      `Declared Ledger Service —budget_owner→ Payments Guild. It may contradict Ledger Service —budget_owner→ Wallet Team (relation ${current}), which still holds: invalidate the one that no longer does.`);
+    await shot(p, 'conflict');
     await p.close();
     assert.deepEqual(problems, []);
   });
