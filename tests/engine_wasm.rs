@@ -31,6 +31,8 @@ mod recall;
 mod reference_jsonl;
 #[path = "relations_in_time.rs"]
 mod relations_in_time;
+#[path = "rerank.rs"]
+mod rerank;
 #[path = "schemas.rs"]
 mod schemas;
 #[path = "store_many.rs"]
