@@ -52,6 +52,7 @@ pub use storage::file::FileSystem;
 pub use storage::file::StdFileSystem;
 pub use storage::pages::{PageStore, CHUNK as PAGE_CHUNK};
 pub use storage::schema::SCHEMA_VERSION;
+pub use storage::sync::{LogEntry, PendingChange, SyncStatus, MAX_DEVICE};
 
 // What every operation shares: how it fails, names a record and scopes a call, the limits
 // on what it takes (declarations read within theirs), and the normalization names are

@@ -19,12 +19,14 @@ use crate::indexes::names::NameIndex;
 use crate::indexes::vectors::VectorIndex;
 use crate::indexes::watch::{Kept, Watch};
 use crate::read::{recall, reconstruct};
+use crate::storage::changes::Session;
 use crate::storage::cipher::{self, Key};
 use crate::storage::data;
 use crate::storage::pages::{self, PageStore};
 use crate::storage::records;
 use crate::storage::schema::migrate;
 use crate::storage::scratch::Scratch;
+use crate::storage::sync::{self, LogEntry, PendingChange, SyncStatus};
 use rusqlite::{Connection, MAIN_DB};
 use serde::Serialize;
 use serde_json::Value;
@@ -32,6 +34,10 @@ use serde_json::Value;
 /// An associative memory: records, the declared graph over them, and the operations on
 /// both. Open one per database; it is not shared between threads.
 pub struct Memory {
+    /// A memory that syncs (`crate::storage::sync`): the session recording this device's
+    /// writes, whose changeset each write keeps as a pending change before it commits.
+    /// Declared before the connection, so it is dropped first.
+    capture: Option<Session>,
     pub(crate) conn: Connection,
     clock: Box<dyn Clock>,
     /// The vector arm's in-memory index (`crate::indexes::vectors`), kept current by the writes below.
@@ -166,7 +172,8 @@ impl Memory {
         let watch = Watch::default();
         watch.install(&mut conn)?;
         let (lexical, names, declared) = (LexicalIndex::new(watch.clone()), NameIndex::new(watch.clone()), Declared::kept(watch.clone()));
-        Ok(Memory { conn, clock, vectors: VectorIndex::default(), lexical, names, declared, watch, key, _held: None })
+        let capture = capture_for(&conn)?;
+        Ok(Memory { capture, conn, clock, vectors: VectorIndex::default(), lexical, names, declared, watch, key, _held: None })
     }
 
     /// The memory kept in `store` (`crate::storage::pages`: a Durable Object's storage, through
@@ -263,6 +270,7 @@ impl Memory {
         let now = self.now();
         let tx = self.conn.savepoint()?;
         let (id, associations) = store_in(&tx, opts, &now)?;
+        keep_changes(&mut self.capture, &tx)?;
         tx.commit()?;
         if opts.embedding.is_some() {
             self.vectors.stored(&self.conn, Kind::Mem, id);
@@ -287,6 +295,7 @@ impl Memory {
             items.push(StoredItem { id, associations });
             progress(i + 1, total);
         }
+        keep_changes(&mut self.capture, &tx)?;
         tx.commit()?;
         for (item, stored) in opts.items.iter().zip(&items) {
             if item.embedding.is_some() {
@@ -312,6 +321,7 @@ impl Memory {
         let tx = self.conn.savepoint()?;
         let out = crate::transfer::jsonl::import(&tx, opts, &now)?;
         if !out.dry_run {
+            keep_changes(&mut self.capture, &tx)?;
             tx.commit()?;
         }
         Ok(out)
@@ -323,6 +333,7 @@ impl Memory {
         let now = self.now();
         let tx = self.conn.savepoint()?;
         let response = records::archive_episode(&tx, opts, &now)?;
+        keep_changes(&mut self.capture, &tx)?;
         tx.commit()?;
         if opts.embedding.is_some() {
             self.vectors.stored(&self.conn, Kind::Ep, response.episode_id);
@@ -361,6 +372,7 @@ impl Memory {
                 Some(declarer.retract(relations, mentions, &cut, &mut report)?)
             }
         };
+        keep_changes(&mut self.capture, &tx)?;
         tx.commit()?;
         Ok(DeclareResponse { ok: true, result: "declared", report, retracted, invalidated })
     }
@@ -560,9 +572,61 @@ impl Memory {
         Ok(SetEmbeddingsResponse { ok: true, updated: updated.len(), missing })
     }
 
+    /// Starts syncing this memory as device `device` (1 to [`sync::MAX_DEVICE`], the
+    /// number the relay gave this device): from now on each write keeps what it changed as
+    /// a pending change ([`Memory::sync_pending`]), new records take ids this device alone
+    /// makes (`device × 2^32 + n`), and new entities and relations ids their keys derive, so
+    /// that two devices' writes never collide. Existing rows keep their ids. Starting again
+    /// as the same device does nothing; another number is `invalid_value` (field `device`).
+    pub fn sync_start(&mut self, device: u32) -> Result<()> {
+        let tx = self.conn.savepoint()?;
+        sync::start(&tx, device)?;
+        tx.commit()?;
+        if self.capture.is_none() {
+            self.capture = capture_for(&self.conn)?;
+        }
+        Ok(())
+    }
+
+    /// This memory's sync (`None` when it does not sync).
+    pub fn sync_status(&self) -> Result<Option<SyncStatus>> {
+        sync::status(&self.conn)
+    }
+
+    /// This device's changes the log has not taken yet, in the order to push them.
+    pub fn sync_pending(&self) -> Result<Vec<PendingChange>> {
+        sync::pending(&self.conn)
+    }
+
+    /// Brings entries of the log in, in one transaction: entries at or below the applied
+    /// position are skipped (a repeat), the rest must follow it without a gap
+    /// (`invalid_value`, field `entries[i].position`, and nothing applied). This device's
+    /// pending changes are undone, the entries applied in order (the later change wins; a
+    /// declaration whose endpoint is gone goes), those of its changes the log took are no
+    /// longer pending, and the others are applied again on top. Returns how many entries
+    /// were applied. The indexes follow.
+    pub fn sync_apply(&mut self, entries: &[LogEntry]) -> Result<u64> {
+        let Some(capture) = &self.capture else {
+            return Err(Error::Invalid { field: "entries".into(), reason: "cannot be applied: this memory does not sync".into() });
+        };
+        capture.enable(false);
+        let tx = self.conn.savepoint()?;
+        let applied = sync::apply_log(&tx, entries).and_then(|n| {
+            tx.commit()?;
+            Ok(n)
+        });
+        // What was applied is not this device's change; a fresh session records the next.
+        self.capture = capture_for(&self.conn)?;
+        if applied.as_ref().is_ok_and(|&n| n > 0) {
+            self.vectors.clear();
+        }
+        applied
+    }
+
     fn in_transaction<T>(&mut self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         let tx = self.conn.savepoint()?;
         let out = f(&tx)?;
+        keep_changes(&mut self.capture, &tx)?;
         tx.commit()?;
         Ok(out)
     }
@@ -645,6 +709,9 @@ impl Memory {
     /// (`src/transfer/import.rs`). Only then is the result copied over this one, so bad bytes
     /// change nothing; a refusal is `not_a_memory` saying what was wrong.
     ///
+    /// The memory imported does not sync, whatever the bytes' did; a memory that syncs
+    /// refuses an import (`invalid_value`, field `bytes`).
+    ///
     /// Bytes that are not a plain SQLite database, imported into a memory with a key, are
     /// taken for its own export and decrypted with its key ([`Error::WrongKey`] when it does
     /// not open them); another key's bytes take [`Memory::import_encrypted`].
@@ -658,6 +725,13 @@ impl Memory {
     }
 
     fn import_plain(&mut self, bytes: &[u8]) -> Result<()> {
+        if self.capture.is_some() {
+            // Replacing every row at once is no change the other devices could apply.
+            return Err(Error::Invalid {
+                field: "bytes".into(),
+                reason: "cannot replace a memory that syncs: import them into a memory that does not".into(),
+            });
+        }
         // An encrypted file takes pages only from another encrypted database: the rows
         // are rebuilt in one, under the memory's key.
         let encrypted_file = self.key.as_ref().filter(|_| !self.in_memory());
@@ -671,6 +745,9 @@ impl Memory {
             }
         };
         let scratch = crate::transfer::import::rebuild(bytes, fresh, PAGE_SIZE)?;
+        // A device's sync is its own: the memory imported does not sync (its device number
+        // and pending changes would be another device's).
+        scratch.execute_batch("DELETE FROM sync_state; DELETE FROM sync_pending")?;
         // The database is replaced below: the indexes are rebuilt from it on next use.
         self.vectors.clear();
         self.lexical.clear();
@@ -843,4 +920,28 @@ fn scored(
         });
     }
     Ok(candidates.into_iter().zip(scores).map(|((reference, _), score)| RerankScore { reference, score }).collect())
+}
+
+/// The session that records this device's writes, for a memory that syncs.
+fn capture_for(conn: &Connection) -> Result<Option<Session>> {
+    Ok(match sync::state(conn)? {
+        Some(_) => Some(Session::new(conn)?),
+        None => None,
+    })
+}
+
+/// Keeps what the write in `tx` changed as this device's next pending change (a memory that
+/// syncs), before it commits, so the write and its change commit together; the session
+/// then starts over.
+fn keep_changes(capture: &mut Option<Session>, tx: &Connection) -> Result<()> {
+    let Some(session) = capture else { return Ok(()) };
+    if session.is_empty() {
+        return Ok(());
+    }
+    let change = session.changeset(tx)?;
+    if !change.is_empty() {
+        sync::record(tx, &change)?;
+    }
+    *capture = Some(Session::new(tx)?);
+    Ok(())
 }

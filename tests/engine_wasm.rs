@@ -37,6 +37,8 @@ mod rerank;
 mod schemas;
 #[path = "store_many.rs"]
 mod store_many;
+#[path = "sync.rs"]
+mod sync;
 #[path = "targets.rs"]
 mod targets;
 #[path = "time_records.rs"]

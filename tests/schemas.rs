@@ -3,7 +3,7 @@
 //!
 //! `tests/fixtures/schemas/` holds what the engine of each earlier version wrote, natively,
 //! for the writes of `images::populated` (`tests/common/images.rs`): the database file
-//! (`v1.db`, `v2.db`, `v3.db`), the bytes `export()` gave (`v3.export`) and the JSONL
+//! (`v1.db` to `v5.db`), the bytes `export()` gave (`v3.export`, `v5.export`) and the JSONL
 //! `export_memories` gave for agent `a` (`v2.jsonl`, `v3.jsonl`; version 1 had no JSONL
 //! export). `tests/fixtures/schemas/generate.rs` is the program that wrote them and says
 //! from which commits; the files are never rewritten, since no later engine can write them.
@@ -24,6 +24,9 @@ const V1_DB: &[u8] = include_bytes!("fixtures/schemas/v1.db");
 const V2_DB: &[u8] = include_bytes!("fixtures/schemas/v2.db");
 const V3_DB: &[u8] = include_bytes!("fixtures/schemas/v3.db");
 const V3_EXPORT: &[u8] = include_bytes!("fixtures/schemas/v3.export");
+const V4_DB: &[u8] = include_bytes!("fixtures/schemas/v4.db");
+const V5_DB: &[u8] = include_bytes!("fixtures/schemas/v5.db");
+const V5_EXPORT: &[u8] = include_bytes!("fixtures/schemas/v5.export");
 const V2_JSONL: &str = include_str!("fixtures/schemas/v2.jsonl");
 const V3_JSONL: &str = include_str!("fixtures/schemas/v3.jsonl");
 
@@ -97,7 +100,7 @@ fn same_as_today(m: &mut Memory, what: &str) {
 #[test]
 #[cfg_attr(target_arch = "wasm32", ignore = "opens a database file: wasm32-unknown-unknown has no file system")]
 fn files_of_every_earlier_version_open_as_the_same_writes_made_today() {
-    for (version, bytes) in [(1, V1_DB), (2, V2_DB), (3, V3_DB)] {
+    for (version, bytes) in [(1, V1_DB), (2, V2_DB), (3, V3_DB), (4, V4_DB), (5, V5_DB)] {
         let stored: i64 = i64::from(u32::from_be_bytes(bytes[60..64].try_into().unwrap()));
         assert_eq!(stored, version, "v{version}.db holds schema version {version}");
         let path = std::env::temp_dir().join(format!("am-schema-v{version}-{}.db", std::process::id()));
@@ -113,7 +116,15 @@ fn files_of_every_earlier_version_open_as_the_same_writes_made_today() {
 
 #[test]
 fn exports_of_every_earlier_version_import_as_the_same_writes_made_today() {
-    for (what, bytes) in [("v1.db", V1_DB), ("v2.db", V2_DB), ("v3.db", V3_DB), ("v3.export", V3_EXPORT)] {
+    for (what, bytes) in [
+        ("v1.db", V1_DB),
+        ("v2.db", V2_DB),
+        ("v3.db", V3_DB),
+        ("v3.export", V3_EXPORT),
+        ("v4.db", V4_DB),
+        ("v5.db", V5_DB),
+        ("v5.export", V5_EXPORT),
+    ] {
         let mut m = Memory::open_in_memory_with_clock(clock()).unwrap();
         m.call("store", &json!({"agent_id": "z", "content": "replaced by the import"})).unwrap();
         m.import(bytes).unwrap_or_else(|e| panic!("{what}: {e}"));

@@ -608,13 +608,32 @@ impl Declarer<'_> {
             anchor_id,
             valid_from
         ];
-        self.conn.prepare_cached(
-            "INSERT OR IGNORE INTO relations (agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_kind, anchor_id, \
-             declared_by, declared_at, valid_from, valid_to, closed_by, closed_at, closed_reason) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )?
-        .execute(params![s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor_kind, anchor_id, self.declared_by, self.now,
-            valid_from, valid_to, closed_by, closed_at, closed_reason])?;
+        use crate::base::derived_id::{derived_id, syncs, Part};
+        let id = derived_id(
+            "relations",
+            &[
+                Part::Text(&s.agent_id),
+                Part::Text(&s.project_id),
+                Part::Text(&s.channel),
+                Part::Text(subject.0),
+                Part::Int(subject.1),
+                Part::Text(predicate),
+                Part::Text(object.0),
+                Part::Int(object.1),
+                Part::Text(anchor_kind),
+                Part::Int(anchor_id),
+                Part::Text(valid_from),
+            ],
+        );
+        self.conn.prepare_cached(concat!(
+            "INSERT OR IGNORE INTO relations (id, agent_id, project_id, channel, subject_kind, subject_id, predicate, object_kind, object_id, anchor_kind, \
+             anchor_id, declared_by, declared_at, valid_from, valid_to, closed_by, closed_at, closed_reason) \
+             VALUES (CASE WHEN ",
+            syncs!(),
+            " THEN ? END, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        ))?
+        .execute(params![id, s.agent_id, s.project_id, s.channel, subject.0, subject.1, predicate, object.0, object.1, anchor_kind, anchor_id, self.declared_by,
+            self.now, valid_from, valid_to, closed_by, closed_at, closed_reason])?;
         let kept = self
             .conn
             .prepare_cached(

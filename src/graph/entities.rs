@@ -69,10 +69,17 @@ pub fn register(conn: &Connection, scope: &WriteScope, name: &Name, declared_by:
     if let Some(id) = resolve(conn, scope, normalized, exact)? {
         return Ok((id, false));
     }
-    conn.prepare_cached(
-        "INSERT INTO entities (agent_id, project_id, channel, name, normalized, declared_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    )?
-    .execute(rusqlite::params![scope.agent_id, scope.project_id, scope.channel, name, normalized, declared_by, now])?;
+    use crate::base::derived_id::{derived_id, syncs, Part};
+    let id = derived_id(
+        "entities",
+        &[Part::Text(&scope.agent_id), Part::Text(&scope.project_id), Part::Text(&scope.channel), Part::Text(normalized)],
+    );
+    conn.prepare_cached(concat!(
+        "INSERT INTO entities (id, agent_id, project_id, channel, name, normalized, declared_by, created_at) VALUES (CASE WHEN ",
+        syncs!(),
+        " THEN ? END, ?, ?, ?, ?, ?, ?, ?)"
+    ))?
+    .execute(rusqlite::params![id, scope.agent_id, scope.project_id, scope.channel, name, normalized, declared_by, now])?;
     Ok((conn.last_insert_rowid(), true))
 }
 

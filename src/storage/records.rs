@@ -41,10 +41,11 @@ pub fn insert_memory(conn: &Connection, opts: &StoreOptions, now: &str) -> Resul
     let (blob, dim) = embedding_blob(opts.embedding.as_deref());
     let timestamp = opts.timestamp.as_deref().and_then(canonical_time);
     conn.prepare_cached(
-        "INSERT INTO memories (agent_id, project_id, channel, content, source, timestamp, created_at, metadata, embedding, embedding_dim, \
-         embedding_model, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO memories (id, agent_id, project_id, channel, content, source, timestamp, created_at, metadata, embedding, embedding_dim, \
+         embedding_model, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )?
     .execute(params![
+        super::sync::new_record_id(conn)?,
         s.agent_id,
         s.project_id,
         s.channel,
@@ -118,10 +119,11 @@ pub fn archive_episode(conn: &Connection, opts: &EpisodeOptions, now: &str) -> R
     let stamps: Vec<&str> = history.iter().filter_map(|t| t.timestamp.as_deref()).collect();
     let (blob, dim) = embedding_blob(opts.embedding.as_deref());
     conn.prepare_cached(
-        "INSERT INTO episodes (agent_id, project_id, channel, summary, keywords, history, start_time, end_time, created_at, embedding, \
-         embedding_dim, embedding_model, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO episodes (id, agent_id, project_id, channel, summary, keywords, history, start_time, end_time, created_at, embedding, \
+         embedding_dim, embedding_model, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )?
     .execute(params![
+        super::sync::new_record_id(conn)?,
         s.agent_id,
         s.project_id,
         s.channel,

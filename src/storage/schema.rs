@@ -9,7 +9,7 @@ use crate::api::error::{Error, Result};
 use rusqlite::Connection;
 
 /// The schema version this library writes.
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// Version 1: records, their trigram FTS indexes, the four association tables of
 /// design §1 exactly, and the cascade triggers.
@@ -358,8 +358,29 @@ CREATE TABLE predicates (
 ) WITHOUT ROWID;
 "#;
 
+/// Version 6: sync (`crate::storage::changes`). A memory that syncs has one row in
+/// `sync_state`: this device's number, the counter its record ids are made of
+/// (`device × 2^32 + next_record`), the next sequence number of its own changes, and the
+/// last position of the log it has applied. `sync_pending` holds its changes the log has not
+/// yet taken, in order: each as captured (what is sent) and, once they were applied again on
+/// top of newer changes from the log, what applying them did (what undoing them undoes).
+/// Neither table is synced. A memory that does not sync has no row: nothing else changes.
+const V6: &str = r#"
+CREATE TABLE sync_state (
+    device      INTEGER NOT NULL,
+    next_record INTEGER NOT NULL,
+    next_seq    INTEGER NOT NULL,
+    applied     INTEGER NOT NULL
+);
+CREATE TABLE sync_pending (
+    seq    INTEGER PRIMARY KEY,
+    change BLOB NOT NULL,
+    effect BLOB
+);
+"#;
+
 /// Every migration, in order: `MIGRATIONS[n]` takes version `n` to `n + 1`.
-const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
+const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
 
 /// Brings the database on `conn` to [`SCHEMA_VERSION`], in one transaction.
 ///

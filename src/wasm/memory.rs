@@ -403,6 +403,66 @@ impl JsMemory {
         self.inner.plain_vector_scan(query).map_err(to_js_error)
     }
 
+    /// Starts syncing this memory as device `device` (1 to 2^21 − 1, the number a relay
+    /// gave this device): each write then keeps its changes as a pending change, new
+    /// records take this device's ids, new entities and relations their keys'.
+    #[wasm_bindgen(js_name = syncStart)]
+    pub fn sync_start(&mut self, device: u32) -> Result<(), JsValue> {
+        self.inner.sync_start(device).map_err(to_js_error)
+    }
+
+    /// This memory's sync, `{ device, applied, pending }`; `undefined` when it does not sync.
+    #[wasm_bindgen(js_name = syncStatus, unchecked_return_type = "{ device: number; applied: number; pending: number } | undefined")]
+    pub fn sync_status(&self) -> Result<JsValue, JsValue> {
+        let Some(status) = self.inner.sync_status().map_err(to_js_error)? else { return Ok(JsValue::UNDEFINED) };
+        let o = js_sys::Object::new();
+        for (key, value) in [("device", f64::from(status.device)), ("applied", status.applied as f64), ("pending", status.pending as f64)] {
+            js_sys::Reflect::set(&o, &key.into(), &value.into())?;
+        }
+        Ok(o.into())
+    }
+
+    /// This device's changes the log has not taken yet, `{ seq, change }` in the order to
+    /// push them.
+    #[wasm_bindgen(js_name = syncPending, unchecked_return_type = "{ seq: number; change: Uint8Array }[]")]
+    pub fn sync_pending(&self) -> Result<js_sys::Array, JsValue> {
+        let out = js_sys::Array::new();
+        for p in self.inner.sync_pending().map_err(to_js_error)? {
+            let o = js_sys::Object::new();
+            js_sys::Reflect::set(&o, &"seq".into(), &(p.seq as f64).into())?;
+            js_sys::Reflect::set(&o, &"change".into(), &js_sys::Uint8Array::from(&p.change[..]).into())?;
+            out.push(&o);
+        }
+        Ok(out)
+    }
+
+    /// Brings entries of the log in, `{ position, device, seq, change }` in position order,
+    /// in one transaction; returns how many were applied (repeats are skipped; a gap is
+    /// `invalid_value` and applies nothing).
+    #[wasm_bindgen(js_name = syncApply)]
+    pub fn sync_apply(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "{ position: number; device: number; seq: number; change: Uint8Array }[]")]
+        entries: js_sys::Array,
+    ) -> Result<f64, JsValue> {
+        let mut log = Vec::with_capacity(entries.length() as usize);
+        for (i, entry) in entries.iter().enumerate() {
+            let wrong = |key: &str, expected: &'static str, v: &JsValue| {
+                to_js_error(Error::WrongType { field: format!("entries[{i}].{key}"), expected, got: format!("{v:?}") })
+            };
+            let number = |key: &str, max: f64| -> Result<f64, JsValue> {
+                let v = js_sys::Reflect::get(&entry, &key.into())?;
+                v.as_f64().filter(|n| n.fract() == 0.0 && (0.0..=max).contains(n)).ok_or_else(|| wrong(key, "a whole number in range", &v))
+            };
+            let change = js_sys::Reflect::get(&entry, &"change".into())?;
+            let change = change.dyn_ref::<js_sys::Uint8Array>().ok_or_else(|| wrong("change", "a Uint8Array", &change))?.to_vec();
+            const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+            let (position, device, seq) = (number("position", MAX_SAFE)?, number("device", f64::from(u32::MAX))?, number("seq", MAX_SAFE)?);
+            log.push(crate::LogEntry { position: position as u64, device: device as u32, seq: seq as u64, change });
+        }
+        self.inner.sync_apply(&log).map(|n| n as f64).map_err(to_js_error)
+    }
+
     /// Replaces this memory's content with bytes from `export` (encrypted ones with their
     /// `key`, by default the memory's own); bad bytes, or a key that does not decrypt them
     /// (`wrong_key`), change nothing. A memory without a key takes encrypted bytes only

@@ -1,0 +1,164 @@
+//! Sync's state in the database (schema version 6): this device's number, its pending
+//! changes, the log position it has applied, and the one procedure that brings the log in
+//! (`apply_log`).
+//!
+//! The model (issue 42, after LiveStore's): a relay orders every device's changes into one
+//! log. Each device's database is the log applied in order, from the same start, with the
+//! change policy of [`Policy::Log`], plus its own changes the log has not taken yet on top.
+//! To bring newer entries in, a device undoes its pending changes (what they did here,
+//! exactly), applies the entries, and applies its pending changes again on top, recording
+//! what they did this time. Every step is a function of the database and the log, so two
+//! devices that applied the same log hold the same rows.
+
+use super::changes::{self, Policy, Session};
+use crate::api::error::{Error, Result};
+use rusqlite::{Connection, OptionalExtension};
+
+/// The highest device number: a record's id is `device × 2^32 + n`, below 2^53.
+pub const MAX_DEVICE: u32 = (1 << 21) - 1;
+
+/// A memory's sync: who this device is, how far into the log it is, and how many of its
+/// changes the log has not taken yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyncStatus {
+    /// This device's number (1 to [`MAX_DEVICE`]), which the relay gives it.
+    pub device: u32,
+    /// The last log position applied (0: none).
+    pub applied: u64,
+    /// This device's changes the log has not taken yet.
+    pub pending: u64,
+}
+
+/// One entry of the log: a device's change at the position the relay gave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogEntry {
+    /// Its position in the log, from 1, without gaps.
+    pub position: u64,
+    /// The device that made it.
+    pub device: u32,
+    /// Its number among that device's changes, from 1.
+    pub seq: u64,
+    /// The changeset.
+    pub change: Vec<u8>,
+}
+
+/// A change of this device's the log has not taken yet: what it pushes, in `seq` order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingChange {
+    /// Its number among this device's changes, from 1.
+    pub seq: u64,
+    /// The changeset, as it was captured.
+    pub change: Vec<u8>,
+}
+
+/// The device number and applied position of a memory that syncs; `None` when it does not.
+pub(crate) fn state(conn: &Connection) -> Result<Option<(u32, u64)>> {
+    let row = conn.query_row("SELECT device, applied FROM sync_state", [], |r| Ok((r.get(0)?, r.get::<_, i64>(1)?))).optional()?;
+    Ok(row.map(|(device, applied)| (device, applied as u64)))
+}
+
+/// The status of a memory that syncs.
+pub(crate) fn status(conn: &Connection) -> Result<Option<SyncStatus>> {
+    let Some((device, applied)) = state(conn)? else { return Ok(None) };
+    let pending: i64 = conn.query_row("SELECT count(*) FROM sync_pending", [], |r| r.get(0))?;
+    Ok(Some(SyncStatus { device, applied, pending: pending as u64 }))
+}
+
+/// Starts sync as device `device`. Starting it again as the same device does nothing;
+/// another device number is refused: a memory's device does not change.
+pub(crate) fn start(conn: &Connection, device: u32) -> Result<()> {
+    if device == 0 || device > MAX_DEVICE {
+        return Err(Error::OutOfRange { field: "device".into(), range: format!("1 to {MAX_DEVICE}"), got: device.to_string() });
+    }
+    match state(conn)? {
+        Some((d, _)) if d == device => Ok(()),
+        Some((d, _)) => Err(Error::Invalid { field: "device".into(), reason: format!("cannot change: this memory syncs as device {d}") }),
+        None => {
+            conn.execute("INSERT INTO sync_state (device, next_record, next_seq, applied) VALUES (?, 1, 1, 0)", [device])?;
+            Ok(())
+        }
+    }
+}
+
+/// The id of a new record of a memory that syncs (`device × 2^32 + n`, `n` this device's
+/// counter, never reused); `None` when it does not (SQLite's counter gives it).
+pub(crate) fn new_record_id(conn: &Connection) -> Result<Option<i64>> {
+    let next = conn
+        .prepare_cached("UPDATE sync_state SET next_record = next_record + 1 RETURNING device, next_record - 1")?
+        .query_row([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
+        .optional()?;
+    match next {
+        None => Ok(None),
+        Some((_, n)) if n >= 1 << 32 => Err(Error::Storage("this device has made 2^32 records: its ids are spent".into())),
+        Some((device, n)) => Ok(Some((device << 32) + n)),
+    }
+}
+
+/// Keeps `change`, captured by this device, as its next pending change.
+pub(crate) fn record(conn: &Connection, change: &[u8]) -> Result<()> {
+    let seq: i64 = conn.query_row("UPDATE sync_state SET next_seq = next_seq + 1 RETURNING next_seq - 1", [], |r| r.get(0))?;
+    conn.execute("INSERT INTO sync_pending (seq, change) VALUES (?, ?)", rusqlite::params![seq, change])?;
+    Ok(())
+}
+
+/// This device's changes the log has not taken, in order.
+pub(crate) fn pending(conn: &Connection) -> Result<Vec<PendingChange>> {
+    let mut stmt = conn.prepare("SELECT seq, change FROM sync_pending ORDER BY seq")?;
+    let rows = stmt.query_map([], |r| Ok(PendingChange { seq: r.get::<_, i64>(0)? as u64, change: r.get(1)? }))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Brings the log's `entries` in (those past the applied position; the rest were applied
+/// before): undoes the pending changes, applies the entries in order, drops the pending
+/// changes the log took, and applies the rest again. The caller holds the transaction.
+/// Entries must follow the applied position without a gap; otherwise nothing is applied.
+/// Returns how many entries were applied.
+pub(crate) fn apply_log(conn: &Connection, entries: &[LogEntry]) -> Result<u64> {
+    let Some((device, applied)) = state(conn)? else {
+        return Err(Error::Invalid { field: "entries".into(), reason: "cannot be applied: this memory does not sync".into() });
+    };
+    let mut next = applied + 1;
+    let mut new = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        if entry.position < next && new.is_empty() {
+            continue;
+        }
+        if entry.position != next {
+            return Err(Error::Invalid {
+                field: format!("entries[{i}].position"),
+                reason: format!("must be {next}: the log is applied in order, without gaps (got {})", entry.position),
+            });
+        }
+        new.push(entry);
+        next += 1;
+    }
+    if new.is_empty() {
+        return Ok(0);
+    }
+    let mut pending: Vec<(i64, Vec<u8>, Option<Vec<u8>>)> = {
+        let mut stmt = conn.prepare("SELECT seq, change, effect FROM sync_pending ORDER BY seq")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    for (_, change, effect) in pending.iter().rev() {
+        changes::apply(conn, &changes::invert(conn, effect.as_deref().unwrap_or(change))?, Policy::Undo)?;
+    }
+    for entry in &new {
+        changes::apply(conn, &entry.change, Policy::Log)?;
+        changes::drop_orphans(conn, &entry.change)?;
+        if entry.device == device {
+            conn.execute("DELETE FROM sync_pending WHERE seq = ?", [entry.seq as i64])?;
+            pending.retain(|(seq, ..)| *seq as u64 != entry.seq);
+        }
+    }
+    conn.execute("UPDATE sync_state SET applied = ?", [(next - 1) as i64])?;
+    for (seq, change, _) in &pending {
+        let session = Session::new(conn)?;
+        changes::apply(conn, change, Policy::Log)?;
+        changes::drop_orphans(conn, change)?;
+        let effect = session.changeset(conn)?;
+        let effect = (effect != *change).then_some(effect);
+        conn.execute("UPDATE sync_pending SET effect = ? WHERE seq = ?", rusqlite::params![effect, seq])?;
+    }
+    Ok(new.len() as u64)
+}
