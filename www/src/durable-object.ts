@@ -14,6 +14,10 @@ import { AssociativeMemory, init, type AgentMemory } from './workerd.js';
 import type { Key, Progress } from './rpc.js';
 import type { StoreManyOptions, StoreManyResponse } from './types.js';
 
+// the blind relay of sync, beside the host: same Worker, its own namespace
+export { MemoryRelay, parseClientFrame, type RelayStats } from './relay.js';
+export * from './relay-protocol.js';
+
 /** What `MemoryObject` reads of its Worker's environment. */
 export interface MemoryObjectEnv {
   /**

@@ -22,6 +22,10 @@ export type ErrorCode =
   | 'invalid_json' | 'body_too_large' | 'internal'
   /** A hosted memory's caller: no token or one that does not open it / a token that may not make this call. */
   | 'unauthorized' | 'forbidden'
+  /** A sync relay holds another schema version than the device's (its version is in the error). */
+  | 'schema'
+  /** A sync relay was sent a device's changeset out of its order (the seq it waits for is in the error). */
+  | 'out_of_order'
   /** A hosted memory (storage 'remote') could not be reached, after three retries. */
   | 'network'
   /** The memory was closed, or its worker ended. */

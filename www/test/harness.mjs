@@ -124,15 +124,15 @@ export const ADMIN = 'the owner secret of these tests';
 
 /**
  * workerd serving the example's Worker (copied beside the tests' one, where it resolves the
- * installed package) with `secrets`, its objects' storage in a fresh folder; `stop()` kills it
- * and removes the folder.
+ * installed package) with `secrets`, its objects' storage (the memories' and the relays') in a
+ * fresh folder; `stop()` kills it and removes the folder.
  */
 export async function hosting(secrets) {
   copyFileSync(new URL('../../examples/edge/worker.js', import.meta.url), join(CONSUMER, 'edge-do', 'example.js'));
   const storage = mkdtempSync(join(tmpdir(), 'am-do-'));
   const entry = join(CONSUMER, 'edge-do', 'worker.js');
   // the MCP SDK's dependencies (ajv) publish `main` only, which wrangler's bundler reads
-  const server = await startWorkerd(entry, { mainFields: ['browser', 'module', 'main'] }, { objects: ['MemoryObject'], storage, text: secrets });
+  const server = await startWorkerd(entry, { mainFields: ['browser', 'module', 'main'] }, { objects: ['MemoryObject', 'MemoryRelay'], storage, text: secrets });
   server.storage = storage;
   server.stop = () => {
     server.child.kill('SIGKILL');

@@ -1,15 +1,18 @@
 // The deployable example (examples/edge/worker.js, copied beside this file by the test), with
-// one route more for the tests: `/m/<memory>/rpc` calls the object over Workers RPC
+// two routes more for the tests: `/m/<memory>/rpc` calls the object over Workers RPC
 // (`stub.call`, `stub.storeMany` with a progress callback, …) and answers what it returned or
-// threw. Served by workerd in package-durable-object.test.mjs.
-import example, { MemoryObject } from './example.js';
+// threw; `/r/<memory>/stats` answers the relay's `stats()`. Served by workerd in
+// package-durable-object.test.mjs and package-relay.test.mjs.
+import example, { MemoryObject, MemoryRelay } from './example.js';
 import { fromRpcError } from 'associative-memory/durable-object';
 
-export { MemoryObject };
+export { MemoryObject, MemoryRelay };
 
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
+    const relay = /^\/r\/([^/]+)\/stats$/.exec(url.pathname);
+    if (relay) return Response.json(await env.MEMORY_RELAY.get(env.MEMORY_RELAY.idFromName(relay[1])).stats());
     const route = /^\/m\/([^/]+)\/rpc$/.exec(url.pathname);
     if (!route) return example.fetch(request, env);
     const stub = env.MEMORY_OBJECT.get(env.MEMORY_OBJECT.idFromName(decodeURIComponent(route[1])));
