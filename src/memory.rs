@@ -623,6 +623,46 @@ impl Memory {
         applied
     }
 
+    /// This memory as the log left it at its applied position, `(position, bytes)`: plain
+    /// database bytes (seal them before they leave the device) without this device's
+    /// pending changes or sync state, and with nothing left of what a change deleted. What a
+    /// relay keeps so that a new device starts from it ([`Memory::sync_join`]) and the log
+    /// before it can go. A memory that does not sync: `invalid_value`, field `sync`.
+    pub fn sync_snapshot(&mut self) -> Result<(u64, Vec<u8>)> {
+        let Some((_, applied)) = sync::state(&self.conn)? else {
+            return Err(Error::Invalid { field: "sync".into(), reason: "has no snapshot: this memory does not sync".into() });
+        };
+        let image = self.export_decrypted()?;
+        Ok((applied, sync::snapshot(&image)?))
+    }
+
+    /// Replaces this memory by `bytes`, a snapshot of the log at `position`
+    /// ([`Memory::sync_snapshot`] on another device), and syncs as `device` from there:
+    /// how a new device starts, or one the relay's log moved past. A memory that synced
+    /// keeps its device (another number is `invalid_value`, field `device`), its counters and
+    /// its pending changes, applied again on top of the snapshot. Bad bytes change nothing.
+    pub fn sync_join(&mut self, bytes: &[u8], position: u64, device: u32) -> Result<()> {
+        if device == 0 || device > sync::MAX_DEVICE {
+            return Err(Error::OutOfRange { field: "device".into(), range: format!("1 to {}", sync::MAX_DEVICE), got: device.to_string() });
+        }
+        if let Some((d, _)) = sync::state(&self.conn)? {
+            if d != device {
+                return Err(Error::Invalid { field: "device".into(), reason: format!("cannot change: this memory syncs as device {d}") });
+            }
+        }
+        let kept = sync::keep(&self.conn)?;
+        // The session goes before the database it watches is replaced.
+        self.capture = None;
+        let joined = self.replace_with(bytes, |scratch| {
+            let tx = scratch.transaction()?;
+            sync::join(&tx, device, position, &kept)?;
+            tx.commit()?;
+            Ok(())
+        });
+        self.capture = capture_for(&self.conn)?;
+        joined
+    }
+
     fn in_transaction<T>(&mut self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         let tx = self.conn.savepoint()?;
         let out = f(&tx)?;
@@ -732,6 +772,13 @@ impl Memory {
                 reason: "cannot replace a memory that syncs: import them into a memory that does not".into(),
             });
         }
+        self.replace_with(bytes, |_| Ok(()))
+    }
+
+    /// Replaces the database with `bytes`, checked and rebuilt as `import` does, without
+    /// their sync; `then` runs on the rebuilt copy before it replaces this one, so a failure
+    /// of either changes nothing.
+    fn replace_with(&mut self, bytes: &[u8], then: impl FnOnce(&mut Connection) -> Result<()>) -> Result<()> {
         // An encrypted file takes pages only from another encrypted database: the rows
         // are rebuilt in one, under the memory's key.
         let encrypted_file = self.key.as_ref().filter(|_| !self.in_memory());
@@ -744,10 +791,11 @@ impl Memory {
                 (conn, Some(file))
             }
         };
-        let scratch = crate::transfer::import::rebuild(bytes, fresh, PAGE_SIZE)?;
+        let mut scratch = crate::transfer::import::rebuild(bytes, fresh, PAGE_SIZE)?;
         // A device's sync is its own: the memory imported does not sync (its device number
         // and pending changes would be another device's).
         scratch.execute_batch("DELETE FROM sync_state; DELETE FROM sync_pending")?;
+        then(&mut scratch)?;
         // The database is replaced below: the indexes are rebuilt from it on next use.
         self.vectors.clear();
         self.lexical.clear();

@@ -310,6 +310,60 @@ fn an_import_never_brings_sync_in_or_replaces_a_memory_that_syncs() {
     assert_eq!(a.sync_status().unwrap().unwrap().pending, 1);
 }
 
+#[test]
+fn a_new_device_starts_from_a_snapshot_and_one_behind_it_keeps_its_pending_changes() {
+    let (mut a, mut b) = (device(1), device(2));
+    let mut relay = Relay::default();
+    store(&mut a, "u", "first, from a");
+    let gone = store(&mut a, "u", "a secret marker-7f3a that a delete takes");
+    relay.push(&a, |_| true);
+    relay.pull(&mut a);
+    relay.pull(&mut b);
+    // b goes offline with a change of its own
+    store(&mut b, "u", "from b, offline");
+    a.call("delete_memory", &json!({"agent_id": "u", "memory_id": gone})).unwrap();
+    store(&mut a, "u", "second, from a");
+    relay.push(&a, |_| true);
+    relay.pull(&mut a);
+    // a change of a's still pending: not in the snapshot
+    store(&mut a, "u", "pending on a");
+    let (position, bytes) = a.sync_snapshot().unwrap();
+    assert_eq!(position, relay.log.len() as u64);
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w == needle);
+    assert!(!find(&bytes, b"marker-7f3a"), "a deleted memory's text is not in the snapshot");
+    assert!(!find(&bytes, b"pending on a"), "a pending change is not in the snapshot");
+    // the relay keeps the snapshot and drops the log before it
+    // c joins from it, from nothing
+    let mut c = plain();
+    c.sync_join(&bytes, position, 3).unwrap();
+    assert_eq!(c.sync_status().unwrap(), Some(SyncStatus { device: 3, applied: position, pending: 0 }));
+    assert_eq!(contents(&mut c, "u"), ["first, from a", "second, from a"]);
+    // b, behind it, joins too: its own change stays pending, applied on top
+    b.sync_join(&bytes, position, 2).unwrap();
+    assert_eq!(b.sync_status().unwrap().unwrap().pending, 1);
+    assert_eq!(contents(&mut b, "u"), ["first, from a", "from b, offline", "second, from a"]);
+    // another device number is refused, and bad bytes change nothing
+    assert_eq!(b.sync_join(&bytes, position, 9).unwrap_err().field(), Some("device"));
+    assert_eq!(b.sync_join(b"not a database", position, 2).unwrap_err().code(), "not_a_memory");
+    assert_eq!(b.sync_status().unwrap().unwrap().pending, 1);
+    // everyone pushes and pulls: one state, and c's next record is its own
+    let c_id = store(&mut c, "u", "from c");
+    assert_eq!(c_id, (3 << 32) + 1);
+    for _ in 0..2 {
+        for m in [&mut a, &mut b, &mut c] {
+            relay.push(m, |_| true);
+        }
+        for m in [&mut a, &mut b, &mut c] {
+            let applied = m.sync_status().unwrap().unwrap().applied as usize;
+            m.sync_apply(&relay.log[applied..]).unwrap();
+        }
+    }
+    assert_eq!(dump(&mut a), dump(&mut b));
+    assert_eq!(dump(&mut a), dump(&mut c));
+    derived_and_invariants_hold(&mut c, "c");
+    assert_eq!(plain().sync_snapshot().unwrap_err().field(), Some("sync"));
+}
+
 /// One random write on a device, by what it can see.
 #[derive(Debug, Clone)]
 enum Op {
@@ -454,6 +508,11 @@ proptest! {
                 }
             }
         }
+        // a device joins late, from device 1's snapshot, behind the rest
+        let (position, bytes) = ms[0].sync_snapshot().unwrap();
+        let mut late = plain();
+        late.sync_join(&bytes, position, devices + 1).unwrap();
+        ms.push(late);
         // online at last: every device pushes and pulls until nothing is pending
         for _ in 0..2 {
             for m in ms.iter_mut() {

@@ -135,30 +135,108 @@ pub(crate) fn apply_log(conn: &Connection, entries: &[LogEntry]) -> Result<u64> 
     if new.is_empty() {
         return Ok(0);
     }
-    let mut pending: Vec<(i64, Vec<u8>, Option<Vec<u8>>)> = {
-        let mut stmt = conn.prepare("SELECT seq, change, effect FROM sync_pending ORDER BY seq")?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-        rows.collect::<rusqlite::Result<_>>()?
-    };
-    for (_, change, effect) in pending.iter().rev() {
-        changes::apply(conn, &changes::invert(conn, effect.as_deref().unwrap_or(change))?, Policy::Undo)?;
-    }
+    let mut pending = pending_rows(conn)?;
+    undo(conn, &pending)?;
     for entry in &new {
         changes::apply(conn, &entry.change, Policy::Log)?;
         changes::drop_orphans(conn, &entry.change)?;
         if entry.device == device {
             conn.execute("DELETE FROM sync_pending WHERE seq = ?", [entry.seq as i64])?;
-            pending.retain(|(seq, ..)| *seq as u64 != entry.seq);
+            pending.retain(|p| p.seq as u64 != entry.seq);
         }
     }
     conn.execute("UPDATE sync_state SET applied = ?", [(next - 1) as i64])?;
-    for (seq, change, _) in &pending {
-        let session = Session::new(conn)?;
-        changes::apply(conn, change, Policy::Log)?;
-        changes::drop_orphans(conn, change)?;
-        let effect = session.changeset(conn)?;
-        let effect = (effect != *change).then_some(effect);
-        conn.execute("UPDATE sync_pending SET effect = ? WHERE seq = ?", rusqlite::params![effect, seq])?;
-    }
+    replay(conn, &pending)?;
     Ok(new.len() as u64)
+}
+
+/// A pending change as kept: its seq, as captured, and what applying it again last did.
+struct Pending {
+    seq: i64,
+    change: Vec<u8>,
+    effect: Option<Vec<u8>>,
+}
+
+fn pending_rows(conn: &Connection) -> Result<Vec<Pending>> {
+    let mut stmt = conn.prepare("SELECT seq, change, effect FROM sync_pending ORDER BY seq")?;
+    let rows = stmt.query_map([], |r| Ok(Pending { seq: r.get(0)?, change: r.get(1)?, effect: r.get(2)? }))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Undoes the pending changes, newest first: the rows are then the log's as applied.
+fn undo(conn: &Connection, pending: &[Pending]) -> Result<()> {
+    for p in pending.iter().rev() {
+        changes::apply(conn, &changes::invert(conn, p.effect.as_deref().unwrap_or(&p.change))?, Policy::Undo)?;
+    }
+    Ok(())
+}
+
+/// Applies the pending changes again, in order, on top of the log, and records what each
+/// did (what undoing it undoes next time).
+fn replay(conn: &Connection, pending: &[Pending]) -> Result<()> {
+    for p in pending {
+        let session = Session::new(conn)?;
+        changes::apply(conn, &p.change, Policy::Log)?;
+        changes::drop_orphans(conn, &p.change)?;
+        let effect = session.changeset(conn)?;
+        let effect = (effect != p.change).then_some(effect);
+        conn.execute("UPDATE sync_pending SET effect = ? WHERE seq = ?", rusqlite::params![effect, p.seq])?;
+    }
+    Ok(())
+}
+
+/// The memory as the log left it at the applied position, as plain database bytes: a copy
+/// of `image` (this memory's plain bytes) with the pending changes undone and no device
+/// state; its FTS indexes rebuilt and its free pages dropped, so no text a change deleted
+/// is left in it.
+pub(crate) fn snapshot(image: &[u8]) -> Result<Vec<u8>> {
+    let mut copy = Connection::open_in_memory()?;
+    copy.deserialize_read_exact(rusqlite::MAIN_DB, image, image.len(), false)?;
+    undo(&copy, &pending_rows(&copy)?)?;
+    copy.execute_batch(
+        "DELETE FROM sync_state; DELETE FROM sync_pending;
+         INSERT INTO memories_fts (memories_fts) VALUES ('rebuild');
+         INSERT INTO episodes_fts (episodes_fts) VALUES ('rebuild');
+         VACUUM;",
+    )?;
+    Ok(copy.serialize(rusqlite::MAIN_DB)?.to_vec())
+}
+
+/// What a device keeps of its sync across a join: its counters and pending changes.
+pub(crate) struct Kept {
+    next_record: i64,
+    next_seq: i64,
+    pending: Vec<(i64, Vec<u8>)>,
+}
+
+/// This device's counters and pending changes (none, and counters from 1, when the memory
+/// did not sync).
+pub(crate) fn keep(conn: &Connection) -> Result<Kept> {
+    let counters = conn.query_row("SELECT next_record, next_seq FROM sync_state", [], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+    let (next_record, next_seq) = counters.unwrap_or((1, 1));
+    let mut stmt = conn.prepare("SELECT seq, change FROM sync_pending ORDER BY seq")?;
+    let pending = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    Ok(Kept { next_record, next_seq, pending })
+}
+
+/// Makes a memory just replaced by a snapshot of `position` sync as `device`: its counters
+/// past every id it made (in the snapshot or before), its pending changes kept and applied
+/// again on top. The caller holds the transaction.
+pub(crate) fn join(conn: &Connection, device: u32, position: u64, kept: &Kept) -> Result<()> {
+    let low = i64::from(device) << 32;
+    let made: i64 = conn.query_row(
+        "SELECT max(coalesce((SELECT max(id) FROM memories WHERE id > ?1 AND id < ?2), 0),
+                    coalesce((SELECT max(id) FROM episodes WHERE id > ?1 AND id < ?2), 0))",
+        [low, low + (1 << 32)],
+        |r| r.get(0),
+    )?;
+    let next_record = kept.next_record.max(if made > 0 { made - low + 1 } else { 1 });
+    conn.execute(
+        "INSERT INTO sync_state (device, next_record, next_seq, applied) VALUES (?, ?, ?, ?)",
+        rusqlite::params![device, next_record, kept.next_seq, position as i64],
+    )?;
+    for (seq, change) in &kept.pending {
+        conn.execute("INSERT INTO sync_pending (seq, change) VALUES (?, ?)", rusqlite::params![seq, change])?;
+    }
+    replay(conn, &pending_rows(conn)?)
 }

@@ -463,6 +463,29 @@ impl JsMemory {
         self.inner.sync_apply(&log).map(|n| n as f64).map_err(to_js_error)
     }
 
+    /// This memory as the log left it at its applied position, `{ position, bytes }`: plain
+    /// database bytes (seal them before they leave the device) without this device's
+    /// pending changes or sync state, and nothing left of what a change deleted.
+    #[wasm_bindgen(js_name = syncSnapshot, unchecked_return_type = "{ position: number; bytes: Uint8Array }")]
+    pub fn sync_snapshot(&mut self) -> Result<JsValue, JsValue> {
+        let (position, bytes) = self.inner.sync_snapshot().map_err(to_js_error)?;
+        let o = js_sys::Object::new();
+        js_sys::Reflect::set(&o, &"position".into(), &(position as f64).into())?;
+        js_sys::Reflect::set(&o, &"bytes".into(), &js_sys::Uint8Array::from(&bytes[..]).into())?;
+        Ok(o.into())
+    }
+
+    /// Replaces this memory by a snapshot of the log at `position` and syncs as `device`
+    /// from there; a memory that synced keeps its device and its pending changes, applied
+    /// again on top. Bad bytes change nothing.
+    #[wasm_bindgen(js_name = syncJoin)]
+    pub fn sync_join(&mut self, bytes: &[u8], position: f64, device: u32) -> Result<(), JsValue> {
+        if !(position.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&position)) {
+            return Err(to_js_error(Error::WrongType { field: "position".into(), expected: "a whole number", got: position.to_string() }));
+        }
+        self.inner.sync_join(bytes, position as u64, device).map_err(to_js_error)
+    }
+
     /// Replaces this memory's content with bytes from `export` (encrypted ones with their
     /// `key`, by default the memory's own); bad bytes, or a key that does not decrypt them
     /// (`wrong_key`), change nothing. A memory without a key takes encrypted bytes only
