@@ -970,10 +970,15 @@ fn scored(
     Ok(candidates.into_iter().zip(scores).map(|((reference, _), score)| RerankScore { reference, score }).collect())
 }
 
-/// The session that records this device's writes, for a memory that syncs.
+/// The session that records this device's writes, for a memory that syncs. Such a memory
+/// also overwrites what it deletes (`secure_delete`): a memory deleted on any device leaves
+/// no text in any device's file once the log is in.
 fn capture_for(conn: &Connection) -> Result<Option<Session>> {
     Ok(match sync::state(conn)? {
-        Some(_) => Some(Session::new(conn)?),
+        Some(_) => {
+            crate::storage::set_pragma(conn, "secure_delete", true)?;
+            Some(Session::new(conn)?)
+        }
         None => None,
     })
 }

@@ -364,6 +364,26 @@ fn a_new_device_starts_from_a_snapshot_and_one_behind_it_keeps_its_pending_chang
     assert_eq!(plain().sync_snapshot().unwrap_err().field(), Some("sync"));
 }
 
+#[test]
+fn a_deleted_memory_leaves_no_text_on_any_device_once_the_log_is_in() {
+    let (mut a, mut b) = (device(1), device(2));
+    let mut relay = Relay::default();
+    for i in 0..20 {
+        store(&mut a, "u", &format!("filler memory number {i} about the ledger"));
+    }
+    let gone = store(&mut a, "u", "a secret marker-7f3a that a delete takes");
+    relay.push(&a, |_| true);
+    relay.pull(&mut b);
+    a.call("delete_memory", &json!({"agent_id": "u", "memory_id": gone})).unwrap();
+    relay.push(&a, |_| true);
+    relay.pull(&mut b);
+    relay.pull(&mut a);
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w == needle);
+    for (m, who) in [(&mut a, "a"), (&mut b, "b")] {
+        assert!(!find(&m.export().unwrap(), b"marker-7f3a"), "{who}'s database still holds the deleted text");
+    }
+}
+
 /// One random write on a device, by what it can see.
 #[derive(Debug, Clone)]
 enum Op {
