@@ -81,6 +81,13 @@ fn derived_and_invariants_hold(m: &mut Memory, who: &str) {
              OR (anchor_kind = 'mem' AND anchor_id NOT IN (SELECT id FROM memories)) OR (anchor_kind = 'ep' AND anchor_id NOT IN (SELECT id FROM episodes))",
     );
     assert!(orphans.is_empty(), "{who}: declarations outlive their endpoints: {orphans:?}");
+    let twice = rows(
+        &conn,
+        "SELECT a.normalized FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
+         JOIN entities o ON o.agent_id = e.agent_id AND o.project_id = e.project_id AND o.channel = e.channel AND o.id <> e.id
+         WHERE o.normalized = a.normalized OR EXISTS (SELECT 1 FROM entity_aliases b WHERE b.entity_id = o.id AND b.normalized = a.normalized)",
+    );
+    assert!(twice.is_empty(), "{who}: an alias names two entities of a bucket: {twice:?}");
 }
 
 /// The simulated relay: one ordered log.
@@ -460,7 +467,8 @@ fn run(m: &mut Memory, op: &Op) {
             let mut args = json!({"agent_id": format!("a{agent}"), "content": words(*w),
                 "embedding": [f32::from(*w % 7), 1.0, f32::from(*w % 3), 0.5]});
             if let Some(e) = entity {
-                args["associations"] = json!({"entities": [{"name": NAMES[usize::from(*e)], "aliases": [format!("alias {e}")]}]});
+                args["associations"] =
+                    json!({"entities": [{"name": NAMES[usize::from(*e)], "aliases": [format!("alias {}", (*w % 2) + *e % 2)]}]});
             }
             m.call("store", &args)
         }
