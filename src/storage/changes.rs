@@ -118,6 +118,14 @@ pub(crate) enum Policy {
     Undo,
 }
 
+/// Only the base tables take a change: one that names another table (the statistics, an FTS
+/// index's shadow tables, sync's own state) was not made by this engine and is left out.
+unsafe extern "C" fn base_tables_only(_ctx: *mut c_void, table: *const std::ffi::c_char) -> c_int {
+    // SAFETY: SQLite passes the table's NUL-terminated name.
+    let name = unsafe { std::ffi::CStr::from_ptr(table) }.to_bytes();
+    c_int::from(BASE_TABLES.iter().any(|t| t.as_bytes() == name))
+}
+
 unsafe extern "C" fn on_conflict(ctx: *mut c_void, kind: c_int, _iter: *mut ffi::sqlite3_changeset_iter) -> c_int {
     // SAFETY: `ctx` is the `Policy` `apply` passes, alive for the call.
     let policy = unsafe { *ctx.cast::<Policy>() };
@@ -130,7 +138,8 @@ unsafe extern "C" fn on_conflict(ctx: *mut c_void, kind: c_int, _iter: *mut ffi:
 }
 
 /// Applies `changeset` to `conn` (inside the caller's transaction; SQLite applies it in a
-/// savepoint of its own, so a changeset that is not one changes nothing). The triggers
+/// savepoint of its own, so a changeset that is not one changes nothing), to the base
+/// tables only. The triggers
 /// fire: the FTS indexes and statistics follow, and a deleted record takes its
 /// declarations with it.
 pub(crate) fn apply(conn: &Connection, changeset: &[u8], policy: Policy) -> Result<()> {
@@ -143,7 +152,7 @@ pub(crate) fn apply(conn: &Connection, changeset: &[u8], policy: Policy) -> Resu
             conn.handle(),
             n,
             changeset.as_ptr().cast_mut().cast(),
-            None,
+            Some(base_tables_only),
             Some(on_conflict),
             (&raw mut policy).cast(),
         )
@@ -337,5 +346,31 @@ mod tests {
         // the FTS index followed through its trigger, not through the changeset
         let found: i64 = other.query_row("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'changed'", [], |r| r.get(0)).unwrap();
         assert_eq!(found, 1);
+    }
+
+    /// A changeset from outside that names a table other than the base tables (here the
+    /// statistics and sync's own state) changes none of it.
+    #[test]
+    fn a_change_to_a_table_not_synced_is_left_out() {
+        let conn = memory();
+        let mut s = null_mut();
+        unsafe { ffi::sqlite3session_create(conn.handle(), c"main".as_ptr(), &mut s) };
+        let hostile = Session { ptr: s };
+        for table in [c"text_stats", c"sync_state", c"memories"] {
+            assert_eq!(unsafe { ffi::sqlite3session_attach(hostile.ptr, table.as_ptr()) }, ffi::SQLITE_OK);
+        }
+        conn.execute_batch(
+            "UPDATE text_stats SET records = 99;
+             INSERT INTO sync_state VALUES (5, 1, 1, 0);
+             UPDATE memories SET content = 'changed' WHERE id = 1;",
+        )
+        .unwrap();
+        let change = hostile.changeset(&conn).unwrap();
+        let other = memory();
+        apply(&other, &change, Policy::Log).unwrap();
+        let read = |sql: &str| other.query_row(sql, [], |r| r.get::<_, rusqlite::types::Value>(0)).unwrap();
+        assert_eq!(read("SELECT records FROM text_stats"), rusqlite::types::Value::Integer(1));
+        assert_eq!(read("SELECT count(*) FROM sync_state"), rusqlite::types::Value::Integer(0));
+        assert_eq!(read("SELECT content FROM memories"), rusqlite::types::Value::Text("changed".into()));
     }
 }
