@@ -640,8 +640,10 @@ impl Memory {
     /// ([`Memory::sync_snapshot`] on another device), and syncs as `device` from there:
     /// how a new device starts, or one the relay's log moved past. A memory that synced
     /// keeps its device (another number is `invalid_value`, field `device`), its counters and
-    /// its pending changes, applied again on top of the snapshot. Bad bytes change nothing.
-    pub fn sync_join(&mut self, bytes: &[u8], position: u64, device: u32) -> Result<()> {
+    /// its pending changes but those up to `logged` (the last of its changes the relay has
+    /// logged: they are in the snapshot, or in the log after it), applied again on top of the
+    /// snapshot. Bad bytes change nothing.
+    pub fn sync_join(&mut self, bytes: &[u8], position: u64, device: u32, logged: u64) -> Result<()> {
         if device == 0 || device > sync::MAX_DEVICE {
             return Err(Error::OutOfRange { field: "device".into(), range: format!("1 to {}", sync::MAX_DEVICE), got: device.to_string() });
         }
@@ -650,7 +652,7 @@ impl Memory {
                 return Err(Error::Invalid { field: "device".into(), reason: format!("cannot change: this memory syncs as device {d}") });
             }
         }
-        let kept = sync::keep(&self.conn)?;
+        let kept = sync::keep(&self.conn, logged)?;
         // The session goes before the database it watches is replaced.
         self.capture = None;
         let joined = self.replace_with(bytes, |scratch| {

@@ -372,16 +372,16 @@ fn a_new_device_starts_from_a_snapshot_and_one_behind_it_keeps_its_pending_chang
     // the relay keeps the snapshot and drops the log before it
     // c joins from it, from nothing
     let mut c = plain();
-    c.sync_join(&bytes, position, 3).unwrap();
+    c.sync_join(&bytes, position, 3, 0).unwrap();
     assert_eq!(c.sync_status().unwrap(), Some(SyncStatus { device: 3, applied: position, pending: 0 }));
     assert_eq!(contents(&mut c, "u"), ["first, from a", "second, from a"]);
     // b, behind it, joins too: its own change stays pending, applied on top
-    b.sync_join(&bytes, position, 2).unwrap();
+    b.sync_join(&bytes, position, 2, 0).unwrap();
     assert_eq!(b.sync_status().unwrap().unwrap().pending, 1);
     assert_eq!(contents(&mut b, "u"), ["first, from a", "from b, offline", "second, from a"]);
     // another device number is refused, and bad bytes change nothing
-    assert_eq!(b.sync_join(&bytes, position, 9).unwrap_err().field(), Some("device"));
-    assert_eq!(b.sync_join(b"not a database", position, 2).unwrap_err().code(), "not_a_memory");
+    assert_eq!(b.sync_join(&bytes, position, 9, 0).unwrap_err().field(), Some("device"));
+    assert_eq!(b.sync_join(b"not a database", position, 2, 0).unwrap_err().code(), "not_a_memory");
     assert_eq!(b.sync_status().unwrap().unwrap().pending, 1);
     // everyone pushes and pulls: one state, and c's next record is its own
     let c_id = store(&mut c, "u", "from c");
@@ -419,6 +419,31 @@ fn a_deleted_memory_leaves_no_text_on_any_device_once_the_log_is_in() {
     for (m, who) in [(&mut a, "a"), (&mut b, "b")] {
         assert!(!find(&m.export().unwrap(), b"marker-7f3a"), "{who}'s database still holds the deleted text");
     }
+}
+
+#[test]
+fn a_device_whose_change_a_snapshot_holds_does_not_apply_it_again() {
+    let (mut a, mut b) = (device(1), device(2));
+    let mut relay = Relay::default();
+    let x = store(&mut a, "u", "draft");
+    relay.push(&a, |_| true);
+    relay.pull(&mut a);
+    relay.pull(&mut b);
+    // a's edit reaches the log, but a never hears so (its acknowledgement is lost)
+    a.call("update_memory", &json!({"agent_id": "u", "memory_id": x, "content": "a's edit"})).unwrap();
+    relay.push(&a, |_| true);
+    // b applies it, edits after it, and snapshots; the relay compacts the log behind that
+    relay.pull(&mut b);
+    b.call("update_memory", &json!({"agent_id": "u", "memory_id": x, "content": "b's later edit"})).unwrap();
+    relay.push(&b, |_| true);
+    relay.pull(&mut b);
+    let (position, bytes) = b.sync_snapshot().unwrap();
+    // a is behind the floor: it joins, told that the relay logged its changes up to seq 2
+    let logged = relay.log.iter().filter(|e| e.device == 1).map(|e| e.seq).max().unwrap();
+    a.sync_join(&bytes, position, 1, logged).unwrap();
+    assert_eq!(a.sync_status().unwrap().unwrap().pending, 0, "a's edit is in the snapshot, not pending");
+    assert_eq!(contents(&mut a, "u"), ["b's later edit"], "a's edit is not applied again over b's later one");
+    assert_eq!(dump(&mut a), dump(&mut b));
 }
 
 /// One random write on a device, by what it can see.
@@ -569,7 +594,7 @@ proptest! {
         // a device joins late, from device 1's snapshot, behind the rest
         let (position, bytes) = ms[0].sync_snapshot().unwrap();
         let mut late = plain();
-        late.sync_join(&bytes, position, devices + 1).unwrap();
+        late.sync_join(&bytes, position, devices + 1, 0).unwrap();
         ms.push(late);
         // online at last: every device pushes and pulls until nothing is pending
         for _ in 0..2 {

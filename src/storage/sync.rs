@@ -209,13 +209,14 @@ pub(crate) struct Kept {
     pending: Vec<(i64, Vec<u8>)>,
 }
 
-/// This device's counters and pending changes (none, and counters from 1, when the memory
-/// did not sync).
-pub(crate) fn keep(conn: &Connection) -> Result<Kept> {
+/// This device's counters and its pending changes after `logged` (none, and counters from 1,
+/// when the memory did not sync): a change the relay logged is in the snapshot or in the log
+/// after it, and applying it again on top would undo what came after it.
+pub(crate) fn keep(conn: &Connection, logged: u64) -> Result<Kept> {
     let counters = conn.query_row("SELECT next_record, next_seq FROM sync_state", [], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
     let (next_record, next_seq) = counters.unwrap_or((1, 1));
-    let mut stmt = conn.prepare("SELECT seq, change FROM sync_pending ORDER BY seq")?;
-    let pending = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    let mut stmt = conn.prepare("SELECT seq, change FROM sync_pending WHERE seq > ? ORDER BY seq")?;
+    let pending = stmt.query_map([logged as i64], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
     Ok(Kept { next_record, next_seq, pending })
 }
 

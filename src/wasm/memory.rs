@@ -476,14 +476,20 @@ impl JsMemory {
     }
 
     /// Replaces this memory by a snapshot of the log at `position` and syncs as `device`
-    /// from there; a memory that synced keeps its device and its pending changes, applied
-    /// again on top. Bad bytes change nothing.
+    /// from there; a memory that synced keeps its device and its pending changes after
+    /// `logged` (the last of its seqs the relay logged; 0: none), applied again on top. Bad
+    /// bytes change nothing.
     #[wasm_bindgen(js_name = syncJoin)]
-    pub fn sync_join(&mut self, bytes: &[u8], position: f64, device: u32) -> Result<(), JsValue> {
-        if !(position.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&position)) {
-            return Err(to_js_error(Error::WrongType { field: "position".into(), expected: "a whole number", got: position.to_string() }));
-        }
-        self.inner.sync_join(bytes, position as u64, device).map_err(to_js_error)
+    pub fn sync_join(&mut self, bytes: &[u8], position: f64, device: u32, logged: Option<f64>) -> Result<(), JsValue> {
+        let whole = |field: &str, n: f64| {
+            if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) {
+                Ok(n as u64)
+            } else {
+                Err(to_js_error(Error::WrongType { field: field.into(), expected: "a whole number", got: n.to_string() }))
+            }
+        };
+        let (position, logged) = (whole("position", position)?, whole("logged", logged.unwrap_or(0.0))?);
+        self.inner.sync_join(bytes, position, device, logged).map_err(to_js_error)
     }
 
     /// Replaces this memory's content with bytes from `export` (encrypted ones with their
