@@ -547,6 +547,9 @@ export function syncWrites(backend: Backend, sync: MemorySync, writes: ReadonlyS
     call: (tool, options) => (writes.has(tool) ? after(() => backend.call(tool, options)) : backend.call(tool, options)),
     storeMany: (options, onProgress) => after(() => backend.storeMany(options, onProgress)),
     importBytes: (bytes, key, decrypt) => after(() => backend.importBytes(bytes, key, decrypt)),
+    rekey: async () => {
+      throw memoryError('invalid_value', "a memory that syncs keeps its key: the relay's token and the seal key are derived from it, the same on every device", 'key');
+    },
     close: async () => {
       await sync.close();
       await backend.close();

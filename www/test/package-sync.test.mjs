@@ -340,6 +340,9 @@ describe('sync: the package against the relay (workerd, storage on disk)', () =>
     // and the failed open let go of the file
     const again = await pkg.openMemory({ storage: 'file', path, key: KEY });
     await again.close();
+    // a memory that syncs keeps the key its token and seal key come from
+    const synced = await device('rekeyed');
+    await rejects(synced.rekey(new Uint8Array(32).fill(3)), 'invalid_value', 'key');
   });
 
   it("keeps no plaintext in the relay's files", { timeout: 60_000 }, async () => {
