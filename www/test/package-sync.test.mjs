@@ -4,7 +4,7 @@
 // the relay through a TCP proxy of its own that the test cuts to take it offline. Devices
 // that wrote apart converge to the same answers and the same rows; a device joins from
 // nothing, and from the snapshot once the relay compacted; a 'file' device's pending changes
-// outlive a close; a wrong key or another memory id is `unauthorized`, another schema
+// outlive a close; writes go on through a kill -9 of the relay; a wrong key or another memory id is `unauthorized`, another schema
 // `schema`, an entry that does not unseal `wrong_key`; the relay's files hold no plaintext.
 
 import { after, before, describe, it } from 'node:test';
@@ -239,6 +239,25 @@ describe('sync: the package against the relay (workerd, storage on disk)', () =>
     await converged(again, g);
     assert.deepEqual((await g.agent('kaito').listMemories()).memories.map((m) => m.content), ['written offline, then the process closed']);
     assert.deepEqual(await dump(g), await dump(again));
+  });
+
+  it('rides out the relay killed (kill -9) and restarted while both devices write', { timeout: 60_000 }, async () => {
+    const a = await device('restart');
+    const b = await device('restart', { path: join(scratch, 'restart.sqlite3') });
+    await a.agent('kaito').store({ content: 'before the crash' });
+    await converged(a, b);
+    const restarted = server.restart();
+    const writes = [];
+    for (let i = 0; i < 3; i++) {
+      writes.push(a.agent('kaito').store({ content: `a during the crash ${i}` }));
+      writes.push(b.agent('kaito').store({ content: `b during the crash ${i}` }));
+    }
+    await Promise.all(writes);
+    await restarted;
+    await converged(a, b);
+    const da = await dump(a, ['kaito']);
+    assert.deepEqual(da, await dump(b, ['kaito']));
+    assert.equal(da.answers.kaito.memories.total, 7);
   });
 
   it('refuses a wrong key and another memory id (unauthorized), and stops', { timeout: 60_000 }, async () => {
