@@ -88,7 +88,7 @@ interface Hello { type: 'hello' }
 /** Entries applied per engine call at most. */
 const RUN = 500;
 
-/** `sync`'s options checked, or a typed error naming the one at fault (`sync.url`, …). */
+/** @internal `sync`'s options checked, or a typed error naming the one at fault (`sync.url`, …). */
 export function checkSyncOptions(sync: unknown): Required<Omit<SyncOptions, 'url'>> & { url: string } {
   if (typeof sync !== 'object' || sync === null) throw memoryError('invalid_value', 'sync must be { url, memory, snapshotEvery?, WebSocket? }', 'sync');
   const o = sync as Record<string, unknown>;
@@ -529,7 +529,7 @@ export class MemorySync extends EventTarget {
 }
 
 /**
- * `backend` with its writes kept in step: a write waits until the memory has its device
+ * @internal `backend` with its writes kept in step: a write waits until the memory has its device
  * number (a memory that never synced gets it from its first welcome), and after it the new
  * pending changes are pushed. The one place every write of `AssociativeMemory` passes.
  */
