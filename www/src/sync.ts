@@ -150,7 +150,8 @@ export class MemorySync extends EventTarget {
   #pushed = new Map<number, Uint8Array>();
   /** Entries received, by position, until they are applied. */
   #buffer = new Map<number, LogEntry>();
-  #uploading = false;
+  /** The position of the snapshot uploaded and not yet answered (0: none). */
+  #uploading = 0;
   /** A snapshot too large for a frame was made at this applied position: not tried again before `snapshotEvery` more. */
   #snapshotSkipped = -Infinity;
 
@@ -303,7 +304,7 @@ export class MemorySync extends EventTarget {
     this.#pushed.clear();
     this.#pushedUpTo = 0;
     this.#buffer.clear();
-    this.#uploading = false;
+    this.#uploading = 0;
     this.#setStatus('offline');
     if (this.#closed || this.#fatal) return;
     const wait = Math.min(LAST_WAIT, FIRST_WAIT * 2 ** this.#attempt++);
@@ -409,13 +410,14 @@ export class MemorySync extends EventTarget {
       }
       case 'stored':
         this.#floor = Math.max(this.#floor, frame.position);
-        this.#uploading = false;
+        this.#uploading = 0;
         return;
       case 'error': {
         const error = memoryError(frame.code, `the relay refused: ${frame.message}`, frame.field);
         if (frame.code === 'out_of_range' && frame.field === 'position') {
-          // another device's snapshot is as new
-          this.#uploading = false;
+          // another device's snapshot is as new: the floor is at least there ('stored' went to it)
+          this.#floor = Math.max(this.#floor, this.#uploading);
+          this.#uploading = 0;
           return;
         }
         throw error;
@@ -468,7 +470,7 @@ export class MemorySync extends EventTarget {
 
   /** With nothing pending and `snapshotEvery` entries past the floor: a sealed snapshot, uploaded. */
   async #snapshot(): Promise<void> {
-    if (!this.#welcomed || this.#uploading || this.#pending > 0 || this.#wrote) return;
+    if (!this.#welcomed || this.#uploading > 0 || this.#pending > 0 || this.#wrote) return;
     if (this.#applied - this.#floor < this.#every || this.#applied - this.#snapshotSkipped < this.#every) return;
     const { position, bytes } = await this.#backend.syncSnapshot();
     if (position <= this.#floor) return;
@@ -478,7 +480,7 @@ export class MemorySync extends EventTarget {
       this.#snapshotSkipped = position;
       return;
     }
-    this.#uploading = true;
+    this.#uploading = position;
     this.#send(frame);
   }
 

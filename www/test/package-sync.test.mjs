@@ -129,10 +129,10 @@ describe('sync: the package against the relay (workerd, storage on disk)', () =>
   });
 
   /** A device of the memory `id`: storage 'memory' (or 'file' with `path`), through a proxy of its own. */
-  async function device(id, { path, key = KEY, snapshotEvery, via } = {}) {
+  async function device(id, { path, key = KEY, snapshotEvery, via, Socket = WebSocket } = {}) {
     const p = via ?? await proxy(Number(new URL(server.url).port));
     if (!via) proxies.push(p);
-    const sync = { url: `ws://127.0.0.1:${p.port}/r/${id}/ws`, memory: id, WebSocket, ...(snapshotEvery ? { snapshotEvery } : {}) };
+    const sync = { url: `ws://127.0.0.1:${p.port}/r/${id}/ws`, memory: id, WebSocket: Socket, ...(snapshotEvery ? { snapshotEvery } : {}) };
     const memory = await pkg.openMemory(path ? { storage: 'file', path, key, sync } : { key, sync });
     open.push(memory);
     return Object.assign(memory, { proxy: p });
@@ -220,6 +220,26 @@ describe('sync: the package against the relay (workerd, storage on disk)', () =>
     await converged(a, b, c);
     assert.deepEqual(await dump(a), await dump(c));
     assert.equal((await a.agent('kaito').listMemories()).total, 7);
+  });
+
+  it('uploads a snapshot once per snapshotEvery entries, though another device stored it first', { timeout: 60_000 }, async () => {
+    const uploads = [];
+    class Counting extends WebSocket {
+      send(data) {
+        const frame = JSON.parse(data);
+        if (frame.type === 'snapshot') uploads.push(frame.position);
+        super.send(data);
+      }
+    }
+    const a = await device('uploads', { snapshotEvery: 1 });
+    const b = await device('uploads', { snapshotEvery: 3, Socket: Counting });
+    for (let i = 0; i < 15; i++) {
+      await a.agent('kaito').store({ content: `entry ${i}` });
+      await converged(a, b);
+    }
+    // b's uploads were refused or stored, and each taught it the floor: at most one per 3 entries
+    assert.ok(uploads.length <= 5, JSON.stringify(uploads));
+    assert.ok((await (await fetch(new URL('r/uploads/stats', server.url))).json()).floor >= 12);
   });
 
   it("pushes a 'file' device's changes made offline after it is closed and reopened", { timeout: 60_000 }, async () => {

@@ -23,6 +23,7 @@ const MUTATIONS = {
   'sync-snapshot-never-uploaded': ['sync', 'no snapshot is uploaded', '    if (this.#applied - this.#floor < this.#every ||', '    if (true ||'],
   'sync-snapshot-not-joined': ['sync', 'a snapshot frame is not joined', '        await this.#backend.syncJoin(bytes, frame.position, this.#device!);', '        void bytes;'],
   'sync-nonempty-start-allowed': ['sync', 'a memory holding data starts syncing', '      if (agents.total > 0) {', '      if (false) {'],
+  'sync-refused-snapshot-keeps-floor': ['sync', "a device whose snapshot was refused as not newer keeps its old floor, and uploads again at every step", '          this.#floor = Math.max(this.#floor, this.#uploading);\n', '\n'],
   'sync-rekey-allowed': ['sync', 'a memory that syncs is rekeyed', "    rekey: async () => {\n      throw memoryError(", "    rekey: async () => {\n      if (Math.random() > 2) throw memoryError("],
   'seal-place-ignores-device': ['seal', "a change's associated data leaves out its device", "number): string => `${memory}\\nchange\\n${device}\\n${seq}`", "number): string => `${memory}\\nchange\\n${seq}`"],
   'seal-unpadded': ['seal', 'the plaintext is not padded', 'Math.ceil((4 + bytes.length) / PAD) * PAD', '4 + bytes.length'],
