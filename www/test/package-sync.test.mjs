@@ -242,6 +242,43 @@ describe('sync: the package against the relay (workerd, storage on disk)', () =>
     assert.ok((await (await fetch(new URL('r/uploads/stats', server.url))).json()).floor >= 12);
   });
 
+  // TODO: fails today. The snapshot holds f's change (the relay logged it, its ack was lost,
+  // then compaction passed it), but syncJoin keeps every pending change and applies it again
+  // on top, so f stays 'pending' and re-applies a stale change after every apply. It needs the
+  // engine to drop the pending changes the log took (seq <= the welcome's `seq`) when joining.
+  it('a device whose ack was lost, behind a snapshot that holds its change, syncs', { timeout: 60_000, todo: 'syncJoin must drop the pending changes the log took (the welcome\'s seq)' }, async () => {
+    const p = await proxy(Number(new URL(server.url).port));
+    proxies.push(p);
+    let loseAcks = false;
+    // drops the first ack it is sent, and the connection with it
+    class Lossy extends WebSocket {
+      addEventListener(type, listener) {
+        if (type !== 'message') return super.addEventListener(type, listener);
+        super.addEventListener('message', (event) => {
+          if (loseAcks && JSON.parse(String(event.data)).type === 'ack') {
+            loseAcks = false;
+            p.cut();
+            return;
+          }
+          listener(event);
+        });
+      }
+    }
+    const f = await device('lost-ack', { path: join(scratch, 'lost-ack.sqlite3'), via: p, Socket: Lossy, snapshotEvery: 3 });
+    const g = await device('lost-ack', { snapshotEvery: 3 });
+    await converged(f, g);
+    loseAcks = true;
+    await f.agent('kaito').store({ content: 'its ack was lost' });
+    await until(() => f.sync.status === 'offline', 'f lost its connection');
+    for (let i = 0; i < 6; i++) await g.agent('mika').store({ content: `meanwhile ${i}` });
+    await g.sync.now();
+    await until(async () => (await (await fetch(new URL('r/lost-ack/stats', server.url))).json()).floor >= 6, 'a snapshot past f');
+    p.restore();
+    await converged(f, g);
+    assert.deepEqual(await dump(f), await dump(g));
+    assert.equal((await g.agent('kaito').listMemories()).total, 1);
+  });
+
   it("pushes a 'file' device's changes made offline after it is closed and reopened", { timeout: 60_000 }, async () => {
     const path = join(scratch, 'f.sqlite3');
     const p = await proxy(Number(new URL(server.url).port));
