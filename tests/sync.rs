@@ -81,6 +81,13 @@ fn derived_and_invariants_hold(m: &mut Memory, who: &str) {
              OR (anchor_kind = 'mem' AND anchor_id NOT IN (SELECT id FROM memories)) OR (anchor_kind = 'ep' AND anchor_id NOT IN (SELECT id FROM episodes))",
     );
     assert!(orphans.is_empty(), "{who}: declarations outlive their endpoints: {orphans:?}");
+    let twice = rows(
+        &conn,
+        "SELECT a.normalized FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
+         JOIN entities o ON o.agent_id = e.agent_id AND o.project_id = e.project_id AND o.channel = e.channel AND o.id <> e.id
+         WHERE o.normalized = a.normalized OR EXISTS (SELECT 1 FROM entity_aliases b WHERE b.entity_id = o.id AND b.normalized = a.normalized)",
+    );
+    assert!(twice.is_empty(), "{who}: an alias names two entities of a bucket: {twice:?}");
 }
 
 /// The simulated relay: one ordered log.
@@ -175,15 +182,44 @@ fn two_devices_declaring_the_same_entity_offline_make_one_entity_with_both_menti
 }
 
 #[test]
+fn an_alias_two_devices_gave_two_entities_offline_stays_with_the_first_in_the_log() {
+    let (mut a, mut b) = (device(1), device(2));
+    let aliased = |name: &str| json!({"agent_id": "u", "content": format!("about {name}"), "associations": {"entities": [{"name": name, "aliases": ["KM"]}]}});
+    a.call("store", &aliased("Kaito Mori")).unwrap();
+    b.call("store", &aliased("Kenji Maeda")).unwrap();
+    let mut relay = Relay::default();
+    relay.push(&a, |_| true);
+    relay.push(&b, |_| true);
+    relay.pull(&mut a);
+    relay.pull(&mut b);
+    assert_eq!(dump(&mut a), dump(&mut b));
+    let listed = b.call("list_entities", &json!({"agent_id": "u"})).unwrap();
+    let aliases: Vec<(String, Value)> =
+        listed["entities"].as_array().unwrap().iter().map(|e| (e["name"].as_str().unwrap().to_owned(), e["aliases"].clone())).collect();
+    assert!(aliases.contains(&("Kaito Mori".into(), json!(["KM"]))), "{listed}");
+    assert!(aliases.contains(&("Kenji Maeda".into(), json!([]))), "{listed}");
+    let graph = b.call("traverse", &json!({"agent_id": "u", "entity": "KM"})).unwrap();
+    assert_eq!(graph["entities"][0]["name"], "Kaito Mori", "{graph}");
+}
+
+#[test]
 fn a_declaration_on_a_record_deleted_elsewhere_goes_on_every_device() {
     let (mut a, mut b) = (device(1), device(2));
     let mut relay = Relay::default();
     let id = store(&mut a, "u", "the queue drains at night");
+    let ledger =
+        a.call("store", &json!({"agent_id": "u", "content": "the ledger", "associations": {"entities": [{"name": "Ledger"}]}})).unwrap();
+    let ledger = ledger["associations"]["entities"][0]["id"].as_i64().unwrap();
     relay.push(&a, |_| true);
     relay.pull(&mut a);
     relay.pull(&mut b);
-    // offline: a deletes the memory, b declares an entity mentioned by it and a relation anchored on it
+    // offline: a deletes the memory and an entity; b declares an entity mentioned by the
+    // memory, a relation anchored on it, and an alias of the entity
     a.call("delete_memory", &json!({"agent_id": "u", "memory_id": id})).unwrap();
+    a.call("delete_entity", &json!({"agent_id": "u", "entity_id": ledger})).unwrap();
+    b.call("declare_associations", &json!({"agent_id": "u", "associations": {"entities": [{"name": "Ledger", "aliases": ["the books"]}]}}))
+        .unwrap();
+    assert_eq!(rows(&open(&mut b), "SELECT count(*) FROM entity_aliases"), [["Integer(1)"]], "b aliased a's entity");
     b.call(
         "declare_associations",
         &json!({"agent_id": "u", "anchor_ref": format!("mem:{id}"), "associations": {
@@ -198,9 +234,10 @@ fn a_declaration_on_a_record_deleted_elsewhere_goes_on_every_device() {
     assert_eq!(dump(&mut a), dump(&mut b));
     for (m, who) in [(&mut a, "a"), (&mut b, "b")] {
         derived_and_invariants_hold(m, who);
-        assert!(contents(m, "u").is_empty(), "{who}");
+        assert_eq!(contents(m, "u"), ["the ledger"], "{who}");
         let conn = open(m);
         assert_eq!(rows(&conn, "SELECT count(*) FROM entity_mentions"), [["Integer(0)"]], "{who}");
+        assert_eq!(rows(&conn, "SELECT count(*) FROM entity_aliases"), [["Integer(0)"]], "{who}: the alias went with its entity");
         // the relation's anchor is gone: it went with it
         assert_eq!(rows(&conn, "SELECT count(*) FROM relations"), [["Integer(0)"]], "{who}");
     }
@@ -430,7 +467,8 @@ fn run(m: &mut Memory, op: &Op) {
             let mut args = json!({"agent_id": format!("a{agent}"), "content": words(*w),
                 "embedding": [f32::from(*w % 7), 1.0, f32::from(*w % 3), 0.5]});
             if let Some(e) = entity {
-                args["associations"] = json!({"entities": [{"name": NAMES[usize::from(*e)], "aliases": [format!("alias {e}")]}]});
+                args["associations"] =
+                    json!({"entities": [{"name": NAMES[usize::from(*e)], "aliases": [format!("alias {}", (*w % 2) + *e % 2)]}]});
             }
             m.call("store", &args)
         }

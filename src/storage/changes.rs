@@ -118,6 +118,14 @@ pub(crate) enum Policy {
     Undo,
 }
 
+/// Only the base tables take a change: one that names another table (the statistics, an FTS
+/// index's shadow tables, sync's own state) was not made by this engine and is left out.
+unsafe extern "C" fn base_tables_only(_ctx: *mut c_void, table: *const std::ffi::c_char) -> c_int {
+    // SAFETY: SQLite passes the table's NUL-terminated name.
+    let name = unsafe { std::ffi::CStr::from_ptr(table) }.to_bytes();
+    c_int::from(BASE_TABLES.iter().any(|t| t.as_bytes() == name))
+}
+
 unsafe extern "C" fn on_conflict(ctx: *mut c_void, kind: c_int, _iter: *mut ffi::sqlite3_changeset_iter) -> c_int {
     // SAFETY: `ctx` is the `Policy` `apply` passes, alive for the call.
     let policy = unsafe { *ctx.cast::<Policy>() };
@@ -130,7 +138,8 @@ unsafe extern "C" fn on_conflict(ctx: *mut c_void, kind: c_int, _iter: *mut ffi:
 }
 
 /// Applies `changeset` to `conn` (inside the caller's transaction; SQLite applies it in a
-/// savepoint of its own, so a changeset that is not one changes nothing). The triggers
+/// savepoint of its own, so a changeset that is not one changes nothing), to the base
+/// tables only. The triggers
 /// fire: the FTS indexes and statistics follow, and a deleted record takes its
 /// declarations with it.
 pub(crate) fn apply(conn: &Connection, changeset: &[u8], policy: Policy) -> Result<()> {
@@ -143,7 +152,7 @@ pub(crate) fn apply(conn: &Connection, changeset: &[u8], policy: Policy) -> Resu
             conn.handle(),
             n,
             changeset.as_ptr().cast_mut().cast(),
-            None,
+            Some(base_tables_only),
             Some(on_conflict),
             (&raw mut policy).cast(),
         )
@@ -166,7 +175,8 @@ pub(crate) fn invert(conn: &Connection, changeset: &[u8]) -> Result<Vec<u8>> {
     Ok(take(out, out_n))
 }
 
-/// Deletes each declaration `changeset` inserted whose endpoint is gone (invariant 8): a
+/// Deletes each declaration `changeset` inserted whose endpoint is gone (invariant 8), and
+/// each alias it inserted that already names another entity of its bucket: a
 /// device declared on a record or entity another device deleted, and the log applied the
 /// delete first. The cascade triggers take a declaration when its endpoint is deleted, here
 /// or by a change applied; one inserted after the delete meets no trigger. Only the rows
@@ -174,7 +184,18 @@ pub(crate) fn invert(conn: &Connection, changeset: &[u8]) -> Result<Vec<u8>> {
 pub(crate) fn drop_orphans(conn: &Connection, changeset: &[u8]) -> Result<()> {
     for (table, key) in inserted_declarations(conn, changeset)? {
         let (sql, params): (&str, Vec<rusqlite::types::Value>) = match table {
-            Declaration::Alias => ("DELETE FROM entity_aliases WHERE entity_id = ?1 AND normalized = ?2 AND ?1 NOT IN (SELECT id FROM entities)", key),
+            // and an alias another entity of its bucket is named or aliased by already (one
+            // alias, one entity, design §2: two devices aliased two entities alike offline;
+            // the first in the log keeps it)
+            Declaration::Alias => (
+                "DELETE FROM entity_aliases WHERE entity_id = ?1 AND normalized = ?2 AND (?1 NOT IN (SELECT id FROM entities)
+                     OR EXISTS (SELECT 1 FROM entities me, entities o WHERE me.id = ?1 AND o.normalized = ?2 AND o.id <> ?1
+                                    AND o.agent_id = me.agent_id AND o.project_id = me.project_id AND o.channel = me.channel)
+                     OR EXISTS (SELECT 1 FROM entities me, entity_aliases a, entities o WHERE me.id = ?1 AND a.normalized = ?2
+                                    AND a.entity_id <> ?1 AND o.id = a.entity_id
+                                    AND o.agent_id = me.agent_id AND o.project_id = me.project_id AND o.channel = me.channel))",
+                key,
+            ),
             Declaration::Mention => (
                 "DELETE FROM entity_mentions WHERE entity_id = ?1 AND ref_kind = ?2 AND ref_id = ?3 AND (?1 NOT IN (SELECT id FROM entities)
                      OR (?2 = 'mem' AND ?3 NOT IN (SELECT id FROM memories)) OR (?2 = 'ep' AND ?3 NOT IN (SELECT id FROM episodes)))",
@@ -234,18 +255,25 @@ fn inserted_declarations(conn: &Connection, changeset: &[u8]) -> Result<Vec<(Dec
             continue;
         }
         // SAFETY: a NUL-terminated name SQLite holds for the row.
-        let (kind, key_columns) = match unsafe { std::ffi::CStr::from_ptr(table) }.to_bytes() {
-            b"entity_aliases" => (Declaration::Alias, 2),
-            b"entity_mentions" => (Declaration::Mention, 3),
-            b"relations" => (Declaration::Relation, 1),
+        let kind = match unsafe { std::ffi::CStr::from_ptr(table) }.to_bytes() {
+            b"entity_aliases" => Declaration::Alias,
+            b"entity_mentions" => Declaration::Mention,
+            b"relations" => Declaration::Relation,
             _ => continue,
         };
-        let mut key = Vec::with_capacity(key_columns);
-        for i in 0..key_columns {
+        // the primary key's columns, in the table's order (an alias's are its first and third)
+        let (mut flags, mut n) = (null_mut(), 0);
+        // SAFETY: a live iterator on a row; the flags live as long as the row.
+        rc = unsafe { ffi::sqlite3changeset_pk(iter, &mut flags, &mut n) };
+        if rc != ffi::SQLITE_OK {
+            break;
+        }
+        let key_columns: Vec<c_int> = (0..n).filter(|&i| unsafe { *flags.add(i as usize) } != 0).collect();
+        let mut key = Vec::with_capacity(key_columns.len());
+        for &i in &key_columns {
             let mut value = null_mut();
-            // SAFETY: column `i` exists (a table's key columns come first, as our schema
-            // declares them); the value lives as long as the row and is copied.
-            rc = unsafe { ffi::sqlite3changeset_new(iter, i as c_int, &mut value) };
+            // SAFETY: column `i` exists; the value lives as long as the row and is copied.
+            rc = unsafe { ffi::sqlite3changeset_new(iter, i, &mut value) };
             if rc != ffi::SQLITE_OK || value.is_null() {
                 break;
             }
@@ -261,7 +289,9 @@ fn inserted_declarations(conn: &Connection, changeset: &[u8]) -> Result<Vec<(Dec
                 }
             });
         }
-        if key.len() != key_columns {
+        if key.len() != key_columns.len() {
+            // a key column without a value: not a changeset this engine made
+            rc = ffi::SQLITE_CORRUPT;
             break;
         }
         out.push((kind, key));
@@ -316,5 +346,31 @@ mod tests {
         // the FTS index followed through its trigger, not through the changeset
         let found: i64 = other.query_row("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'changed'", [], |r| r.get(0)).unwrap();
         assert_eq!(found, 1);
+    }
+
+    /// A changeset from outside that names a table other than the base tables (here the
+    /// statistics and sync's own state) changes none of it.
+    #[test]
+    fn a_change_to_a_table_not_synced_is_left_out() {
+        let conn = memory();
+        let mut s = null_mut();
+        unsafe { ffi::sqlite3session_create(conn.handle(), c"main".as_ptr(), &mut s) };
+        let hostile = Session { ptr: s };
+        for table in [c"text_stats", c"sync_state", c"memories"] {
+            assert_eq!(unsafe { ffi::sqlite3session_attach(hostile.ptr, table.as_ptr()) }, ffi::SQLITE_OK);
+        }
+        conn.execute_batch(
+            "UPDATE text_stats SET records = 99;
+             INSERT INTO sync_state VALUES (5, 1, 1, 0);
+             UPDATE memories SET content = 'changed' WHERE id = 1;",
+        )
+        .unwrap();
+        let change = hostile.changeset(&conn).unwrap();
+        let other = memory();
+        apply(&other, &change, Policy::Log).unwrap();
+        let read = |sql: &str| other.query_row(sql, [], |r| r.get::<_, rusqlite::types::Value>(0)).unwrap();
+        assert_eq!(read("SELECT records FROM text_stats"), rusqlite::types::Value::Integer(1));
+        assert_eq!(read("SELECT count(*) FROM sync_state"), rusqlite::types::Value::Integer(0));
+        assert_eq!(read("SELECT content FROM memories"), rusqlite::types::Value::Text("changed".into()));
     }
 }
