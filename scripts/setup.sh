@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian: clang + lld compile SQLite for wasm32; chromium + driver run the browser suites
-# and Playwright; binaryen gives wasm-opt; the IPA font renders Japanese in screenshots.
-packages=(clang lld chromium chromium-driver binaryen fonts-ipafont-gothic)
+# and Playwright; binaryen gives wasm-opt; the IPA font renders Japanese in screenshots;
+# sqlite3 reads the rows of exports in package-sync.test.mjs.
+packages=(clang lld chromium chromium-driver binaryen fonts-ipafont-gothic sqlite3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

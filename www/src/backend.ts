@@ -1,6 +1,6 @@
 // Where a memory's engine runs: on this thread ('memory', or a Durable Object's pages), or
 // in the dedicated Worker of the tab holding an OPFS database ('opfs'). All answer the same
-// seven requests.
+// seven requests; the thread backends also sync (sync.ts).
 
 import type { Memory, PageStore } from './associative_memory.js';
 import { engine, engineCall, liveInstance } from './engine.js';
@@ -18,13 +18,30 @@ export interface Backend {
   /** `PRAGMA integrity_check`: [] when the database is sound, else the problems found. */
   check(): Promise<string[]>;
   close(): Promise<void>;
+  /** Sync's engine calls (the thread backends: storage 'memory' and 'file'; sync.ts). */
+  syncStart?(device: number): Promise<void>;
+  syncStatus?(): Promise<SyncState | undefined>;
+  syncPending?(): Promise<PendingChange[]>;
+  syncApply?(entries: LogEntry[]): Promise<number>;
+  syncSnapshot?(): Promise<{ position: number; bytes: Uint8Array }>;
+  syncJoin?(bytes: Uint8Array, position: number, device: number): Promise<void>;
 }
+
+/** A memory's sync in its database: its device number, the last log position applied, how many of its changes the log has not taken. */
+export interface SyncState { device: number; applied: number; pending: number }
+/** A change of this device's the log has not taken yet. */
+export interface PendingChange { seq: number; change: Uint8Array }
+/** An entry of the log, unsealed. */
+export interface LogEntry { position: number; device: number; seq: number; change: Uint8Array }
+
+/** A backend that syncs: every sync call defined. */
+export type SyncBackend = Backend & Required<Pick<Backend, 'syncStart' | 'syncStatus' | 'syncPending' | 'syncApply' | 'syncSnapshot' | 'syncJoin'>>;
 
 /**
  * The engine on this thread, in an in-memory database. Every call goes through
  * `engineCall`: once the realm's engine trapped, calls reject with `engine_crashed`.
  */
-export function localBackend(clock?: () => number, key?: Key): Backend {
+export function localBackend(clock?: () => number, key?: Key): SyncBackend {
   return threadBackend('openMemory', () => engine().Memory.openInMemory(clock, key));
 }
 
@@ -41,7 +58,7 @@ export function pagesBackend(name: string, store: PageStore, transact: <T>(f: ()
  * The engine on this thread over the memory `open` makes (a call named `opening`), each
  * call inside `transact`; with `checkpoint`, for a memory in a file (file.ts).
  */
-export function threadBackend(opening: string, open: () => Memory, transact: <T>(f: () => T) => T = (f) => f()): Backend & { checkpoint(): Promise<void> } {
+export function threadBackend(opening: string, open: () => Memory, transact: <T>(f: () => T) => T = (f) => f()): SyncBackend & { checkpoint(): Promise<void> } {
   const instance = liveInstance();
   let memory: Memory | null = engineCall(instance, opening, () => transact(open));
   instance.open++;
@@ -57,6 +74,12 @@ export function threadBackend(opening: string, open: () => Memory, transact: <T>
     rekey: async (key) => run('rekey', (m) => m.rekey(key)),
     check: async () => run('check', (m) => m.integrityCheck()),
     checkpoint: async () => run('checkpoint', (m) => m.checkpoint()),
+    syncStart: async (device) => run('syncStart', (m) => m.syncStart(device)),
+    syncStatus: async () => run('syncStatus', (m) => m.syncStatus()),
+    syncPending: async () => run('syncPending', (m) => m.syncPending()),
+    syncApply: async (entries) => run('syncApply', (m) => m.syncApply(entries)),
+    syncSnapshot: async () => run('syncSnapshot', (m) => m.syncSnapshot()),
+    syncJoin: async (bytes, position, device) => run('syncJoin', (m) => m.syncJoin(bytes, position, device)),
     close: async () => {
       // A crashed instance is never called again, not even to free.
       const m = memory;

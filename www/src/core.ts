@@ -6,9 +6,10 @@
 import type { GetContentsResponse, RecallResponse, ReconstructResponse, RerankScore, EmbeddingBacklogResponse, StoreItem, StoreManyOptions, StoreManyResponse, ExportMemoriesResponse, ImportMemoriesOptions, ImportMemoriesResponse, DeleteAgentDataResponse } from './types.js';
 import { OPERATIONS, type Agented, type HandleMethods, type Operation, type OperationMethods, type OperationName, type Operations, type Scoped } from './operations.js';
 import type { Key, Progress } from './rpc.js';
-import { localBackend, opfsBackend, remoteBackend, type Backend } from './backend.js';
+import { localBackend, opfsBackend, remoteBackend, WRITES, type Backend, type SyncBackend } from './backend.js';
 import { engine, useGlue, type Glue } from './engine.js';
 import { memoryError } from './errors.js';
+import type { MemorySync, SyncOptions } from './sync.js';
 import { checkToolCall, formatTools, toolDefinitions, type ToolDefinitions, type ToolFormat, type ToolName, type ToolSelection, type ToolsOptions } from './tools.js';
 
 /** What `init` accepts: the module's bytes, a compiled module, a response or its URL. */
@@ -107,6 +108,14 @@ export interface OpenOptions {
    * `wrong_key`, an encrypted one opened without a key with `encrypted`.
    */
   key?: Key;
+  /**
+   * Keeps this memory in step with the memory's other devices through a sync relay
+   * (`MemoryRelay`, associative-memory/durable-object): `{ url, memory }`, the relay's
+   * WebSocket URL and the memory's sync id. Storage `'memory'` and `'file'`; needs `key`,
+   * from which (with `memory`) the seal key and the relay's token are derived: the relay only
+   * ever holds ciphertext. `memory.sync` says where it stands (www/README.md, "Sync").
+   */
+  sync?: SyncOptions;
 }
 
 /** Options of `export`. */
@@ -229,9 +238,15 @@ function notLoadable(e: unknown): unknown {
 export async function openMemory(options: OpenOptions = {}): Promise<AssociativeMemory> {
   const { storage = 'memory', name = 'default', clock, embed, key, url, token, path } = options;
   for (const option of Object.keys(options)) {
-    if (!['storage', 'name', 'clock', 'embed', 'rerank', 'rerankDepth', 'key', 'url', 'token', 'path'].includes(option)) throw memoryError('unknown_option', `openMemory has no option ${JSON.stringify(option)}`, option);
+    if (!['storage', 'name', 'clock', 'embed', 'rerank', 'rerankDepth', 'key', 'url', 'token', 'path', 'sync'].includes(option)) throw memoryError('unknown_option', `openMemory has no option ${JSON.stringify(option)}`, option);
   }
   checkKey(key, true);
+  if (options.sync !== undefined) {
+    if (storage !== 'memory' && storage !== 'file') {
+      throw memoryError('invalid_value', `sync takes storage 'memory' or 'file' (the engine on this thread); storage ${JSON.stringify(storage)} does not sync`, 'sync');
+    }
+    if (key === undefined) throw memoryError('missing_field', "sync needs key: changes are sealed with keys derived from it, so the relay only ever holds ciphertext", 'key');
+  }
   const embedder = { ...checkEmbed(embed), ...checkRerank(options.rerank, options.rerankDepth) };
   let backend: Backend;
   if (storage === 'remote') {
@@ -259,18 +274,34 @@ export async function openMemory(options: OpenOptions = {}): Promise<Associative
     if (openFile === null) throw memoryError('file_unavailable', "storage 'file' needs Node's file system (the package's Node entry; Bun and Deno use it too); use 'opfs' in browsers");
     await init();
     const opened = openFile(path, clock, key);
-    return new AssociativeMemory(opened.backend, 'file', opened.path, embedder);
+    return syncing(opened.backend, options, (b, sync) => new AssociativeMemory(b, 'file', opened.path, { ...embedder, sync }));
   }
   if (path !== undefined) throw memoryError('invalid_value', "path is for storage 'file'", 'path');
   if (storage === 'memory') {
     await init();
-    backend = localBackend(clock, key);
+    return syncing(localBackend(clock, key), options, (b, sync) => new AssociativeMemory(b, 'memory', undefined, { ...embedder, sync }));
   } else if (storage === 'opfs') {
     backend = await opfsBackend(name, clock, key);
   } else {
     throw memoryError('invalid_value', `storage must be 'memory', 'opfs', 'file' or 'remote', got ${JSON.stringify(storage)}`, 'storage');
   }
   return new AssociativeMemory(backend, storage, storage === 'opfs' ? name : undefined, embedder);
+}
+
+/**
+ * The memory `make` builds over `backend`, syncing when `options.sync` says so (sync.ts, loaded
+ * only then): its writes then pass `syncWrites`. A sync that cannot start closes the backend.
+ */
+async function syncing(backend: Backend, options: OpenOptions, make: (backend: Backend, sync?: MemorySync) => AssociativeMemory): Promise<AssociativeMemory> {
+  if (options.sync === undefined) return make(backend);
+  try {
+    const { MemorySync: Sync, checkSyncOptions, syncWrites } = await import('./sync.js');
+    const sync = await Sync.open(backend as SyncBackend, options.key!, checkSyncOptions(options.sync));
+    return make(syncWrites(backend, sync, WRITES), sync);
+  } catch (e) {
+    await backend.close();
+    throw e;
+  }
 }
 
 /**
@@ -350,12 +381,15 @@ export class AssociativeMemory {
   readonly storage: Storage;
   /** The OPFS memory's name, the file's absolute path, the remote memory's URL, or the Durable Object's id; undefined in memory. */
   readonly name?: string;
+  /** The memory's sync, when it was opened with `sync`: `status`, events, `now()` (www/README.md, "Sync"). */
+  readonly sync?: MemorySync;
 
   /** @internal Use `openMemory` (or, in a Durable Object, `MemoryObject`). */
-  constructor(backend: Backend, storage: Storage, name: string | undefined, hooks?: { embed?: Embed; model?: string; rerank?: { rerank: Rerank; depth: number } }) {
+  constructor(backend: Backend, storage: Storage, name: string | undefined, hooks?: { embed?: Embed; model?: string; rerank?: { rerank: Rerank; depth: number }; sync?: MemorySync }) {
     this.#backend = backend;
     this.storage = storage;
     this.name = name;
+    if (hooks?.sync) this.sync = hooks.sync;
     this.#embed = hooks?.embed;
     this.#model = hooks?.model;
     this.#rerank = hooks?.rerank;

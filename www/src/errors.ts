@@ -6,7 +6,10 @@ export type ErrorCode =
   // the engine's (`Error::code` in src/api/error.rs)
   | 'missing_field' | 'wrong_type' | 'out_of_range' | 'bad_ref' | 'unknown_option' | 'invalid_value'
   | 'not_found' | 'unknown_tool' | 'newer_schema' | 'not_a_memory' | 'sqlite'
-  /** An encrypted memory opened (or its export imported) without its key; a key that does not open it. */
+  /**
+   * An encrypted memory opened (or its export imported) without its key; a key that does not
+   * open it, or an entry of a sync relay's log that does not unseal with it.
+   */
   | 'encrypted' | 'wrong_key'
   /** OPFS cannot be used in this realm (no dedicated worker, no secure context, old browser). */
   | 'opfs_unavailable'
@@ -20,7 +23,11 @@ export type ErrorCode =
   | 'storage'
   /** A `MemoryObject`'s HTTP face: a body that is not JSON, one over its limit, no such route, an error of its own. */
   | 'invalid_json' | 'body_too_large' | 'internal'
-  /** A hosted memory's caller: no token or one that does not open it / a token that may not make this call. */
+  /**
+   * A hosted memory's caller: no token or one that does not open it / a token that may not
+   * make this call. In sync: a relay claimed by another memory's key or id / one that never
+   * allocated this device's number.
+   */
   | 'unauthorized' | 'forbidden'
   /** A sync relay holds another schema version than the device's (its version is in the error). */
   | 'schema'

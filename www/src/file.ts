@@ -29,7 +29,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Memory } from './associative_memory.js';
 import type { FileSystem, Memory as NodeMemory } from './associative_memory_node.js';
-import { threadBackend, WRITES, type Backend } from './backend.js';
+import { threadBackend, WRITES, type SyncBackend } from './backend.js';
 import { engine } from './engine.js';
 import { memoryError } from './errors.js';
 import type { Key } from './rpc.js';
@@ -198,7 +198,7 @@ export function takeLock(path: string): () => void {
  * let go when it closes (or fails to open), a checkpoint about a second after writes (its
  * timer keeps no process alive).
  */
-export function fileBackend(path: string, clock?: () => number, key?: Key): Backend {
+export function fileBackend(path: string, clock?: () => number, key?: Key): SyncBackend {
   const release = takeLock(path);
   let memory: ReturnType<typeof threadBackend>;
   try {
@@ -228,6 +228,12 @@ export function fileBackend(path: string, clock?: () => number, key?: Key): Back
     importBytes: (bytes, key, decrypt) => wrote(memory.importBytes(bytes, key, decrypt)),
     rekey: (key) => wrote(memory.rekey(key)),
     check: () => memory.check(),
+    syncStart: (device) => wrote(memory.syncStart(device)),
+    syncStatus: () => memory.syncStatus(),
+    syncPending: () => memory.syncPending(),
+    syncApply: (entries) => wrote(memory.syncApply(entries)),
+    syncSnapshot: () => memory.syncSnapshot(),
+    syncJoin: (bytes, position, device) => wrote(memory.syncJoin(bytes, position, device)),
     close: async () => {
       if (timer !== null) clearTimeout(timer);
       timer = null;

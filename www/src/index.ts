@@ -5,6 +5,7 @@
 export { init, openMemory, AssociativeMemory, AgentMemory } from './core.js';
 export type { Storage, OpenOptions, ExportOptions, ImportOptions, Embed, NamedEmbed, Rerank, RerankCandidate, ReembedOptions, Scope, WasmSource, Scoped, Agented, StoreManyProgress, StoreManyCallOptions } from './core.js';
 export type { Key } from './rpc.js';
+export type { MemorySync, SyncOptions, SyncSocket, SyncStatus, SyncErrorEvent } from './sync.js';
 export type { ToolDefinition, ToolName, JsonSchema, ToolFormat, ToolsOptions, ToolSelection, ToolAnnotations, ToolDefinitions, AnthropicToolDefinition, OpenAiToolDefinition, McpToolDefinition } from './tools.js';
 export { AssociativeMemoryError, isMemoryError } from './errors.js';
 export type { ErrorCode } from './errors.js';

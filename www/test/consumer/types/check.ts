@@ -4,6 +4,7 @@ import { AgentMemory, AssociativeMemory, AssociativeMemoryError, init, isMemoryE
 import type {
   Claim, ContentItem, ListedMemory, DeclareReport, ErrorCode, ListedEntity, OpenOptions, RecalledMessage,
   ReconstructedItem, AnthropicToolDefinition, McpToolDefinition, ToolSelection, TraverseEntity, TraverseRelation,
+  SyncErrorEvent, SyncOptions, SyncStatus,
 } from 'associative-memory';
 
 const str = (s: string) => s;
@@ -128,6 +129,14 @@ async function everything(options: OpenOptions) {
   await bot.listAgents();
   const remote = await openMemory({ storage: 'remote', url: 'https://example.com/m/team', token: 'am_x' });
   const hosted: ErrorCode = 'unauthorized'; str(hosted); str(remote.storage);
+  // sync: the global WebSocket's constructor fits the option; status, events, now()
+  const synced = await openMemory({ key: new Uint8Array(32), sync: { url: 'wss://example.com/r/notes/ws', memory: 'notes', snapshotEvery: 100, WebSocket } });
+  const status: SyncStatus | undefined = synced.sync?.status; opt(status);
+  synced.sync?.addEventListener('error', (e) => { const code: ErrorCode = (e as SyncErrorEvent).error.code; str(code); });
+  await synced.sync?.now(); opt(synced.sync?.device); num(synced.sync?.position ?? 0);
+  const syncOptions: SyncOptions = { url: new URL('wss://example.com/r/notes/ws'), memory: 'notes' }; opt(syncOptions);
+  // @ts-expect-error: the sync id is a string
+  await openMemory({ key: 'k', sync: { url: 'wss://example.com', memory: 3 } });
   // @ts-expect-error: responses are typed, not any
   str(s.id);
   // @ts-expect-error: no such error code
