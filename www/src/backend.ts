@@ -24,7 +24,7 @@ export interface Backend {
   syncPending?(): Promise<PendingChange[]>;
   syncApply?(entries: LogEntry[]): Promise<number>;
   syncSnapshot?(): Promise<{ position: number; bytes: Uint8Array }>;
-  syncJoin?(bytes: Uint8Array, position: number, device: number): Promise<void>;
+  syncJoin?(bytes: Uint8Array, position: number, device: number, logged: number): Promise<void>;
 }
 
 /** A memory's sync in its database: its device number, the last log position applied, how many of its changes the log has not taken. */
@@ -79,7 +79,7 @@ export function threadBackend(opening: string, open: () => Memory, transact: <T>
     syncPending: async () => run('syncPending', (m) => m.syncPending()),
     syncApply: async (entries) => run('syncApply', (m) => m.syncApply(entries)),
     syncSnapshot: async () => run('syncSnapshot', (m) => m.syncSnapshot()),
-    syncJoin: async (bytes, position, device) => run('syncJoin', (m) => m.syncJoin(bytes, position, device)),
+    syncJoin: async (bytes, position, device, logged) => run('syncJoin', (m) => m.syncJoin(bytes, position, device, logged)),
     close: async () => {
       // A crashed instance is never called again, not even to free.
       const m = memory;

@@ -233,7 +233,7 @@ export function fileBackend(path: string, clock?: () => number, key?: Key): Sync
     syncPending: () => memory.syncPending(),
     syncApply: (entries) => wrote(memory.syncApply(entries)),
     syncSnapshot: () => memory.syncSnapshot(),
-    syncJoin: (bytes, position, device) => wrote(memory.syncJoin(bytes, position, device)),
+    syncJoin: (bytes, position, device, logged) => wrote(memory.syncJoin(bytes, position, device, logged)),
     close: async () => {
       if (timer !== null) clearTimeout(timer);
       timer = null;

@@ -148,6 +148,8 @@ export class MemorySync extends EventTarget {
   /** The highest seq pushed on this socket, and the changes pushed, by seq, until their ack. */
   #pushedUpTo = 0;
   #pushed = new Map<number, Uint8Array>();
+  /** The last of this device's seqs the relay had logged when it welcomed this socket. */
+  #logged = 0;
   /** Entries received, by position, until they are applied. */
   #buffer = new Map<number, LogEntry>();
   /** The position of the snapshot uploaded and not yet answered (0: none). */
@@ -381,12 +383,15 @@ export class MemorySync extends EventTarget {
         this.#head = frame.head;
         this.#floor = frame.floor;
         this.#pushedUpTo = frame.seq;
+        this.#logged = frame.seq;
         this.#settle();
         return;
       }
       case 'snapshot': {
         const bytes = unseal(this.#keys, snapshotPlace(this.#keys.memory, frame.position), fromBase64(frame.sealed));
-        await this.#backend.syncJoin(bytes, frame.position, this.#device!);
+        // the changes the relay had logged at the welcome are in the snapshot or after it (not
+        // those pushed since: one in flight when the socket drops is still to be pushed)
+        await this.#backend.syncJoin(bytes, frame.position, this.#device!, this.#logged);
         this.#applied = frame.position;
         this.#floor = Math.max(this.#floor, frame.position);
         this.#head = Math.max(this.#head, frame.position);

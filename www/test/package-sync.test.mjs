@@ -242,11 +242,7 @@ describe('sync: the package against the relay (workerd, storage on disk)', () =>
     assert.ok((await (await fetch(new URL('r/uploads/stats', server.url))).json()).floor >= 12);
   });
 
-  // TODO: fails today. The snapshot holds f's change (the relay logged it, its ack was lost,
-  // then compaction passed it), but syncJoin keeps every pending change and applies it again
-  // on top, so f stays 'pending' and re-applies a stale change after every apply. It needs the
-  // engine to drop the pending changes the log took (seq <= the welcome's `seq`) when joining.
-  it('a device whose ack was lost, behind a snapshot that holds its change, syncs', { timeout: 60_000, todo: 'syncJoin must drop the pending changes the log took (the welcome\'s seq)' }, async () => {
+  it('a device whose ack was lost, behind a snapshot that holds its change, syncs', { timeout: 60_000 }, async () => {
     const p = await proxy(Number(new URL(server.url).port));
     proxies.push(p);
     let loseAcks = false;
