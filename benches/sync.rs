@@ -68,7 +68,7 @@ fn main() {
                 per_store[k].push(t.elapsed().as_secs_f64() * 1000.0 / n as f64);
             }
             if k == 1 && bytes.is_empty() {
-                bytes = m.sync_pending().unwrap().iter().map(|p| p.change.len() as f64).collect();
+                bytes = m.sync_pending(0).unwrap().iter().map(|p| p.change.len() as f64).collect();
             }
         }
     }
@@ -84,7 +84,7 @@ fn main() {
         source.call("store", &write(i, c)).unwrap();
     }
     let log: Vec<LogEntry> = source
-        .sync_pending()
+        .sync_pending(0)
         .unwrap()
         .into_iter()
         .enumerate()

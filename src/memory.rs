@@ -593,9 +593,11 @@ impl Memory {
         sync::status(&self.conn)
     }
 
-    /// This device's changes the log has not taken yet, in the order to push them.
-    pub fn sync_pending(&self) -> Result<Vec<PendingChange>> {
-        sync::pending(&self.conn)
+    /// This device's changes the log has not taken yet, in the order to push them: those
+    /// after seq `after` (0: all; a client passes the last it pushed, so that pushing n
+    /// changes reads each once).
+    pub fn sync_pending(&self, after: u64) -> Result<Vec<PendingChange>> {
+        sync::pending(&self.conn, after)
     }
 
     /// Brings entries of the log in, in one transaction: entries at or below the applied

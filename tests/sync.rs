@@ -101,7 +101,7 @@ impl Relay {
     /// (and, since a device pushes in order, every later one of this round).
     fn push(&mut self, m: &Memory, mut keep: impl FnMut(usize) -> bool) {
         let device = m.sync_status().unwrap().unwrap().device;
-        for (i, p) in m.sync_pending().unwrap().into_iter().enumerate() {
+        for (i, p) in m.sync_pending(0).unwrap().into_iter().enumerate() {
             if !keep(i) {
                 return;
             }
@@ -139,10 +139,10 @@ fn a_write_is_kept_as_a_pending_change_and_reaches_another_device() {
     let id = store(&mut a, "u", "the ledger service moved to Rust");
     // device 1's first record: 1 × 2^32 + 1
     assert_eq!(id, (1 << 32) + 1);
-    assert_eq!(a.sync_pending().unwrap().len(), 1);
+    assert_eq!(a.sync_pending(0).unwrap().len(), 1);
     // a read keeps nothing
     a.call("recall", &json!({"agent_id": "u", "query": "ledger"})).unwrap();
-    assert_eq!(a.sync_pending().unwrap().len(), 1);
+    assert_eq!(a.sync_pending(0).unwrap().len(), 1);
     let mut relay = Relay::default();
     relay.push(&a, |_| true);
     assert_eq!(relay.pull(&mut b), 1);
@@ -323,11 +323,11 @@ fn a_memory_that_does_not_sync_keeps_no_changes_and_its_ids_as_before() {
     let out = m.call("store", &json!({"agent_id": "u", "content": "two", "associations": {"entities": [{"name": "E"}]}})).unwrap();
     assert_eq!(out["id"], json!(2));
     assert_eq!(out["associations"]["entities"][0]["id"], json!(1));
-    assert!(m.sync_pending().unwrap().is_empty());
+    assert!(m.sync_pending(0).unwrap().is_empty());
     // an existing memory that starts syncing keeps its rows' ids; new ones are the device's
     m.sync_start(3).unwrap();
     assert_eq!(store(&mut m, "u", "three"), (3 << 32) + 1);
-    assert_eq!(m.sync_pending().unwrap().len(), 1);
+    assert_eq!(m.sync_pending(0).unwrap().len(), 1);
 }
 
 #[test]
@@ -340,7 +340,7 @@ fn an_import_never_brings_sync_in_or_replaces_a_memory_that_syncs() {
     copy.import(&bytes).unwrap();
     assert_eq!(contents(&mut copy, "u"), ["one"]);
     assert_eq!(copy.sync_status().unwrap(), None);
-    assert!(copy.sync_pending().unwrap().is_empty());
+    assert!(copy.sync_pending(0).unwrap().is_empty());
     // a memory that syncs refuses to be replaced, and keeps what it had
     let err = a.import(&bytes).unwrap_err();
     assert_eq!((err.code(), err.field()), ("invalid_value", Some("bytes")), "{err}");
@@ -444,6 +444,34 @@ fn a_device_whose_change_a_snapshot_holds_does_not_apply_it_again() {
     assert_eq!(a.sync_status().unwrap().unwrap().pending, 0, "a's edit is in the snapshot, not pending");
     assert_eq!(contents(&mut a, "u"), ["b's later edit"], "a's edit is not applied again over b's later one");
     assert_eq!(dump(&mut a), dump(&mut b));
+}
+
+#[test]
+fn a_device_taking_back_its_own_changes_only_stops_them_pending() {
+    let (mut a, mut b) = (device(1), device(2));
+    let mut relay = Relay::default();
+    for i in 0..3 {
+        store(&mut a, "u", &format!("note {i}"));
+    }
+    assert_eq!(a.sync_pending(1).unwrap().iter().map(|p| p.seq).collect::<Vec<_>>(), [2, 3], "the changes after seq 1");
+    relay.push(&a, |_| true);
+    let before = dump(&mut a);
+    // the log's first two entries are a's first two changes: they stop being pending
+    assert_eq!(a.sync_apply(&relay.log[..2]).unwrap(), 2);
+    assert_eq!(a.sync_status().unwrap(), Some(SyncStatus { device: 1, applied: 2, pending: 1 }));
+    assert_eq!(dump(&mut a), before);
+    // then another device's change, and a's third after it
+    store(&mut b, "u", "from b");
+    relay.push(&b, |_| true);
+    relay.log.swap(2, 3);
+    for (i, e) in relay.log.iter_mut().enumerate() {
+        e.position = i as u64 + 1;
+    }
+    relay.pull(&mut a);
+    relay.pull(&mut b);
+    assert_eq!(a.sync_status().unwrap().unwrap().pending, 0);
+    assert_eq!(dump(&mut a), dump(&mut b));
+    derived_and_invariants_hold(&mut a, "a");
 }
 
 /// One random write on a device, by what it can see.

@@ -101,10 +101,10 @@ pub(crate) fn record(conn: &Connection, change: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// This device's changes the log has not taken, in order.
-pub(crate) fn pending(conn: &Connection) -> Result<Vec<PendingChange>> {
-    let mut stmt = conn.prepare("SELECT seq, change FROM sync_pending ORDER BY seq")?;
-    let rows = stmt.query_map([], |r| Ok(PendingChange { seq: r.get::<_, i64>(0)? as u64, change: r.get(1)? }))?;
+/// This device's changes the log has not taken, after seq `after`, in order.
+pub(crate) fn pending(conn: &Connection, after: u64) -> Result<Vec<PendingChange>> {
+    let mut stmt = conn.prepare("SELECT seq, change FROM sync_pending WHERE seq > ? ORDER BY seq")?;
+    let rows = stmt.query_map([after as i64], |r| Ok(PendingChange { seq: r.get::<_, i64>(0)? as u64, change: r.get(1)? }))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -136,8 +136,24 @@ pub(crate) fn apply_log(conn: &Connection, entries: &[LogEntry]) -> Result<u64> 
         return Ok(0);
     }
     let mut pending = pending_rows(conn)?;
+    // This device's own changes, taken by the log in the order they were made and before
+    // any other device's: the rows already hold them (each did here, on the same rows, what
+    // it does as an entry), so they only stop being pending. Pushing n changes then costs n,
+    // not n undos and n replays each.
+    let own = new.iter().zip(&pending).take_while(|(e, p)| e.device == device && e.seq == p.seq as u64 && e.change == p.change).count();
+    if own > 0 {
+        for entry in &new[..own] {
+            conn.execute("DELETE FROM sync_pending WHERE seq = ?", [entry.seq as i64])?;
+        }
+        pending.drain(..own);
+    }
+    let new = &new[own..];
+    if new.is_empty() {
+        conn.execute("UPDATE sync_state SET applied = ?", [(next - 1) as i64])?;
+        return Ok(own as u64);
+    }
     undo(conn, &pending)?;
-    for entry in &new {
+    for entry in new {
         changes::apply(conn, &entry.change, Policy::Log)?;
         changes::drop_orphans(conn, &entry.change)?;
         if entry.device == device {
@@ -147,7 +163,7 @@ pub(crate) fn apply_log(conn: &Connection, entries: &[LogEntry]) -> Result<u64> 
     }
     conn.execute("UPDATE sync_state SET applied = ?", [(next - 1) as i64])?;
     replay(conn, &pending)?;
-    Ok(new.len() as u64)
+    Ok((own + new.len()) as u64)
 }
 
 /// A pending change as kept: its seq, as captured, and what applying it again last did.

@@ -423,11 +423,15 @@ impl JsMemory {
     }
 
     /// This device's changes the log has not taken yet, `{ seq, change }` in the order to
-    /// push them.
+    /// push them: those after seq `after` (default 0: all).
     #[wasm_bindgen(js_name = syncPending, unchecked_return_type = "{ seq: number; change: Uint8Array }[]")]
-    pub fn sync_pending(&self) -> Result<js_sys::Array, JsValue> {
+    pub fn sync_pending(&self, after: Option<f64>) -> Result<js_sys::Array, JsValue> {
+        let after = after.unwrap_or(0.0);
+        if !(after.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&after)) {
+            return Err(to_js_error(Error::WrongType { field: "after".into(), expected: "a whole number", got: after.to_string() }));
+        }
         let out = js_sys::Array::new();
-        for p in self.inner.sync_pending().map_err(to_js_error)? {
+        for p in self.inner.sync_pending(after as u64).map_err(to_js_error)? {
             let o = js_sys::Object::new();
             js_sys::Reflect::set(&o, &"seq".into(), &(p.seq as f64).into())?;
             js_sys::Reflect::set(&o, &"change".into(), &js_sys::Uint8Array::from(&p.change[..]).into())?;

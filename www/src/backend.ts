@@ -21,7 +21,8 @@ export interface Backend {
   /** Sync's engine calls (the thread backends: storage 'memory' and 'file'; sync.ts). */
   syncStart?(device: number): Promise<void>;
   syncStatus?(): Promise<SyncState | undefined>;
-  syncPending?(): Promise<PendingChange[]>;
+  /** This device's pending changes after seq `after` (0: all), in order. */
+  syncPending?(after: number): Promise<PendingChange[]>;
   syncApply?(entries: LogEntry[]): Promise<number>;
   syncSnapshot?(): Promise<{ position: number; bytes: Uint8Array }>;
   syncJoin?(bytes: Uint8Array, position: number, device: number, logged: number): Promise<void>;
@@ -76,7 +77,7 @@ export function threadBackend(opening: string, open: () => Memory, transact: <T>
     checkpoint: async () => run('checkpoint', (m) => m.checkpoint()),
     syncStart: async (device) => run('syncStart', (m) => m.syncStart(device)),
     syncStatus: async () => run('syncStatus', (m) => m.syncStatus()),
-    syncPending: async () => run('syncPending', (m) => m.syncPending()),
+    syncPending: async (after) => run('syncPending', (m) => m.syncPending(after)),
     syncApply: async (entries) => run('syncApply', (m) => m.syncApply(entries)),
     syncSnapshot: async () => run('syncSnapshot', (m) => m.syncSnapshot()),
     syncJoin: async (bytes, position, device, logged) => run('syncJoin', (m) => m.syncJoin(bytes, position, device, logged)),

@@ -448,10 +448,8 @@ export class MemorySync extends EventTarget {
   /** The pending changes not pushed on this socket yet, sealed, in order. */
   async #push(): Promise<void> {
     if (!this.#welcomed || this.#device === null) return;
-    const pending = await this.#backend.syncPending();
-    this.#pending = pending.length;
-    for (const { seq, change } of pending) {
-      if (seq <= this.#pushedUpTo) continue;
+    // only those not pushed on this socket yet: pushing n changes reads each once
+    for (const { seq, change } of await this.#backend.syncPending(this.#pushedUpTo)) {
       const frame = JSON.stringify({ type: 'push', seq, sealed: toBase64(seal(this.#keys, changePlace(this.#keys.memory, this.#device, seq), change)) } satisfies ClientFrame);
       if (frame.length > MAX_FRAME) {
         throw memoryError('body_too_large', `change ${seq} of this device seals to ${frame.length} bytes, more than a relay frame holds (${MAX_FRAME}); sync stops here. Write in smaller batches (storeMany with fewer items)`);
