@@ -386,6 +386,14 @@ impl JsMemory {
         self.inner.rekey(key).map_err(to_js_error)
     }
 
+    /// The schema version this engine writes (`PRAGMA user_version` of its databases): what a
+    /// syncing device tells the relay, so that devices on other versions never exchange
+    /// changes.
+    #[wasm_bindgen(js_name = schemaVersion)]
+    pub fn schema_version() -> f64 {
+        crate::SCHEMA_VERSION as f64
+    }
+
     /// The bytes of this instance's linear memory, which every memory open in it shares and
     /// which never shrinks: what the scale bench reads to measure a memory's cost (an edge
     /// isolate holds its objects' memories in one instance, under one limit). Not part of the

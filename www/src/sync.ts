@@ -19,16 +19,19 @@
 // time, so frames, pushes and writes' hooks never interleave.
 
 import type { Backend, LogEntry, SyncBackend } from './backend.js';
+import { engine } from './engine.js';
 import { AssociativeMemoryError, memoryError, type ErrorCode } from './errors.js';
 import { MAX_FRAME, fromBase64, toBase64, type ClientFrame, type RelayFrame } from './relay-protocol.js';
 import type { Key } from './rpc.js';
 import { changePlace, deriveKeys, seal, snapshotPlace, unseal, type SyncKeys } from './seal.js';
 
 /**
- * The engine's schema version, which a device says in its hello: a relay holding another one
- * refuses it (`schema`). package-sync.test.mjs checks it against a memory's `user_version`.
+ * The engine's schema version (the module's `Memory.schemaVersion()`), which a device says in
+ * its hello: a relay holding another one refuses it (`schema`).
  */
-export const SYNC_SCHEMA = 6;
+export function syncSchema(): number {
+  return engine().Memory.schemaVersion();
+}
 
 /** The connection a `WebSocket` constructor makes, as sync uses it (the global one's, and the `ws` package's). */
 export interface SyncSocket {
@@ -369,7 +372,7 @@ export class MemorySync extends EventTarget {
   async #frame(frame: RelayFrame | Hello): Promise<void> {
     switch (frame.type) {
       case 'hello':
-        this.#send({ type: 'hello', token: this.#keys.token, schema: SYNC_SCHEMA, device: this.#device, after: this.#applied });
+        this.#send({ type: 'hello', token: this.#keys.token, schema: syncSchema(), device: this.#device, after: this.#applied });
         return;
       case 'welcome': {
         if (this.#device === null) {

@@ -362,13 +362,13 @@ describe('sync: the package against the relay (workerd, storage on disk)', () =>
     const plain = await pkg.openMemory();
     const bytes = await plain.export();
     await plain.close();
-    assert.equal(Buffer.from(bytes).readInt32BE(60), sync.SYNC_SCHEMA);
+    assert.equal(Buffer.from(bytes).readInt32BE(60), sync.syncSchema());
 
     // a relay claimed with this memory's token at another schema refuses the device
     const raw = new WebSocket(new URL('r/schema-test/ws', server.url.replace(/^http/, 'ws')));
     await new Promise((resolve, reject) => { raw.once('open', resolve); raw.once('error', reject); });
     const welcome = new Promise((resolve) => raw.once('message', (d) => resolve(JSON.parse(d.toString()))));
-    raw.send(JSON.stringify({ type: 'hello', token: keys.token, schema: sync.SYNC_SCHEMA + 1, device: null, after: 0 }));
+    raw.send(JSON.stringify({ type: 'hello', token: keys.token, schema: sync.syncSchema() + 1, device: null, after: 0 }));
     assert.equal((await welcome).type, 'welcome');
     raw.close();
     const d = await device('schema-test');
@@ -384,7 +384,7 @@ describe('sync: the package against the relay (workerd, storage on disk)', () =>
     await new Promise((resolve, reject) => { raw.once('open', resolve); raw.once('error', reject); });
     const frames = [];
     raw.on('message', (d) => frames.push(JSON.parse(d.toString())));
-    raw.send(JSON.stringify({ type: 'hello', token: keys.token, schema: sync.SYNC_SCHEMA, device: null, after: 0 }));
+    raw.send(JSON.stringify({ type: 'hello', token: keys.token, schema: sync.syncSchema(), device: null, after: 0 }));
     await until(() => frames.length === 1, 'welcome');
     const forged = seal.seal({ ...keys, seal: randomBytes(32) }, seal.changePlace('forged', 1, 1), new Uint8Array(40));
     raw.send(JSON.stringify({ type: 'push', seq: 1, sealed: Buffer.from(forged).toString('base64') }));
