@@ -9,10 +9,10 @@
 //
 //   make build && node www/test/pack.mjs && node www/bench/sync-bench.mjs [N]
 
-import { createServer, connect as tcp } from 'node:net';
 import WebSocket from 'ws';
 import { hosting } from '../test/harness.mjs';
 import { importPackage } from '../test/pack.mjs';
+import { proxy } from '../test/proxy.mjs';
 
 const N = Number(process.argv[2] ?? 1000);
 const ROUNDS = 3;
@@ -31,30 +31,6 @@ class CountingSocket extends WebSocket {
     counted.sent += Buffer.byteLength(data);
     return super.send(data, ...rest);
   }
-}
-
-/** A TCP proxy to `target`: `cut()` drops every connection and refuses new ones until `restore()`. */
-async function proxy(target) {
-  const sockets = new Set();
-  let down = false;
-  const server = createServer((client) => {
-    if (down) return client.destroy();
-    const upstream = tcp(target, '127.0.0.1');
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => {});
-      s.on('close', () => { sockets.delete(s); client.destroy(); upstream.destroy(); });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: server.address().port,
-    cut() { down = true; for (const s of sockets) s.destroy(); },
-    restore() { down = false; },
-    close() { this.cut(); server.close(); },
-  };
 }
 
 async function until(check, ms = 300_000) {

@@ -12,12 +12,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { hkdfSync, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, connect as tcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { hosting } from './harness.mjs';
+import { proxy } from './proxy.mjs';
 import { CONSUMER, importPackage } from './pack.mjs';
 
 const KEY = new Uint8Array(32).map((_, i) => i * 7 + 1);
@@ -45,39 +45,6 @@ async function until(check, what, ms = 15000) {
     await new Promise((r) => setTimeout(r, 25));
   }
   assert.fail(`${what}: not within ${ms / 1000} s`);
-}
-
-/**
- * A TCP proxy to `port` on 127.0.0.1: `port` its own; `cut()` ends every connection through
- * it and refuses new ones until `restore()`.
- */
-async function proxy(target) {
-  const sockets = new Set();
-  let down = false;
-  const server = createServer((client) => {
-    if (down) return client.destroy();
-    const upstream = tcp(target, '127.0.0.1');
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => {});
-      s.on('close', () => { sockets.delete(s); client.destroy(); upstream.destroy(); });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: server.address().port,
-    cut() {
-      down = true;
-      for (const s of sockets) s.destroy();
-    },
-    restore() { down = false; },
-    close() {
-      this.cut();
-      server.close();
-    },
-  };
 }
 
 /**
